@@ -1,0 +1,43 @@
+"""lazytensor: tensors whose every view is a lazy, inspectable, write-through wrapper."""
+
+from lazytensor.creation import arange, from_numpy, full, ones, tensor, trandom, zeros
+from lazytensor.io import load, save
+from lazytensor.layout import Layout
+from lazytensor.positions import (
+    broadcast_shapes,
+    index_to_position,
+    next_position,
+    position_to_index,
+)
+from lazytensor.tensor import AbstractTensor, StorageTensor
+from lazytensor.views import (
+    ExpandedTensor,
+    IndexedTensor,
+    ReshapedTensor,
+    SlicedTensor,
+    TransposedTensor,
+)
+
+__all__ = [
+    "AbstractTensor",
+    "ExpandedTensor",
+    "IndexedTensor",
+    "Layout",
+    "ReshapedTensor",
+    "SlicedTensor",
+    "StorageTensor",
+    "TransposedTensor",
+    "arange",
+    "broadcast_shapes",
+    "from_numpy",
+    "full",
+    "index_to_position",
+    "load",
+    "next_position",
+    "ones",
+    "position_to_index",
+    "save",
+    "tensor",
+    "trandom",
+    "zeros",
+]

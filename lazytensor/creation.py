@@ -1,0 +1,100 @@
+"""Making tensors: from Python data, numpy arrays or torch tensors, and filled ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from lazytensor.positions import as_shape
+from lazytensor.tensor import AbstractTensor, StorageTensor
+
+
+def _from_torch(data: Any) -> npt.NDArray[Any] | None:
+    """A numpy copy of a torch tensor, without importing torch when it is not in use."""
+    if type(data).__module__.split(".")[0] != "torch":
+        return None
+    return np.array(data.detach().cpu().numpy(), copy=True)
+
+
+def tensor(data: Any, dtype: npt.DTypeLike | None = None) -> StorageTensor:
+    """A new tensor holding a copy of `data`: nested lists, a scalar, a numpy array or a torch tensor.
+
+    >>> tensor([[1, 2], [3, 4]]).shape
+    (2, 2)
+    >>> from fractions import Fraction
+    >>> tensor([Fraction(1, 3)]).dtype
+    dtype('O')
+    """
+    if isinstance(data, AbstractTensor):
+        data = data.numpy()
+    array = _from_torch(data)
+    if array is None:
+        array = np.array(data, dtype=dtype, copy=True, order="C")
+    elif dtype is not None:
+        array = array.astype(dtype)
+    return StorageTensor.from_array(array)
+
+
+def from_numpy(array: npt.NDArray[Any]) -> StorageTensor:
+    """A tensor sharing memory with `array` when it is C-contiguous (else over a copy).
+
+    >>> a = np.zeros(3)
+    >>> t = from_numpy(a)
+    >>> t[0] = 5.0
+    >>> a
+    array([5., 0., 0.])
+    """
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"from_numpy takes a numpy array, got {type(array).__name__}")
+    return StorageTensor.from_array(array)
+
+
+def zeros(*shape: int | tuple[int, ...], dtype: npt.DTypeLike = np.float64) -> StorageTensor:
+    """A tensor of zeros; the shape as ints or one tuple.
+
+    >>> zeros(2, 3).shape
+    (2, 3)
+    """
+    return StorageTensor.from_array(np.zeros(as_shape(shape), dtype=dtype))
+
+
+def ones(*shape: int | tuple[int, ...], dtype: npt.DTypeLike = np.float64) -> StorageTensor:
+    """A tensor of ones; the shape as ints or one tuple.
+
+    >>> ones((2,)).tolist()
+    [1.0, 1.0]
+    """
+    return StorageTensor.from_array(np.ones(as_shape(shape), dtype=dtype))
+
+
+def full(shape: int | tuple[int, ...], value: Any, dtype: npt.DTypeLike | None = None) -> StorageTensor:
+    """A tensor with every element `value`.
+
+    >>> full((2,), 7).tolist()
+    [7, 7]
+    """
+    return StorageTensor.from_array(np.full(as_shape((shape,)), value, dtype=dtype))
+
+
+def arange(
+    start: float, stop: float | None = None, step: float = 1, dtype: npt.DTypeLike | None = None
+) -> StorageTensor:
+    """Evenly spaced values in `[start, stop)`, as numpy's `arange`.
+
+    >>> arange(5).tolist(), arange(1, 2, 0.5).tolist()
+    ([0, 1, 2, 3, 4], [1.0, 1.5])
+    """
+    values = np.arange(start, dtype=dtype) if stop is None else np.arange(start, stop, step, dtype=dtype)
+    return StorageTensor.from_array(values)
+
+
+def trandom(*shape: int | tuple[int, ...], seed: int | None = None) -> StorageTensor:
+    """Uniform random values in [-1, 1); the same `seed` gives the same values.
+
+    >>> trandom(2, 2, seed=0).shape
+    (2, 2)
+    """
+    rng = np.random.default_rng(seed)
+    return StorageTensor.from_array(rng.uniform(-1.0, 1.0, size=as_shape(shape)))

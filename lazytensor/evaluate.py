@@ -1,0 +1,126 @@
+"""Reading and writing whole tensors, and single positions.
+
+Three paths compute the same thing: `locate` walks one position down with
+`translate` until a layer has a layout; `storage_indices` does it for every
+position at once with `translate_batch`; and when the top of the stack has a
+layout, `read` skips both and returns a zero-copy strided numpy view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from lazytensor.layout import IndexArray, Layout
+from lazytensor.positions import Shape
+from lazytensor.tensor import AbstractTensor, Buffer
+from lazytensor.views import ExpandedTensor, View
+
+
+def locate(t: AbstractTensor, pos: Shape) -> int:
+    """The storage index of a valid, non-negative position: translate until a layout is known."""
+    tensor = t
+    while (layout := tensor.layout) is None:
+        assert isinstance(tensor, View)  # a storage tensor always has a layout
+        pos = tensor.translate(pos)
+        tensor = tensor.wrapped
+    return layout.index(pos)
+
+
+def open_grid(shape: Shape) -> tuple[IndexArray, ...]:
+    """Per-axis index arrays that broadcast to every position of `shape` (numpy's `ogrid`)."""
+    ndim = len(shape)
+    return tuple(
+        np.arange(size, dtype=np.intp).reshape((1,) * axis + (size,) + (1,) * (ndim - axis - 1))
+        for axis, size in enumerate(shape)
+    )
+
+
+def storage_indices(t: AbstractTensor) -> IndexArray:
+    """The storage index of every position of `t`, as an array of `t.shape`."""
+    arrays = open_grid(t.shape)
+    tensor = t
+    while (layout := tensor.layout) is None:
+        assert isinstance(tensor, View)
+        arrays = tensor.translate_batch(arrays)
+        tensor = tensor.wrapped
+    return np.broadcast_to(layout.index_batch(arrays), t.shape)
+
+
+def strided_view(buffer: Buffer, layout: Layout, writeable: bool) -> Buffer:
+    """The numpy view of `buffer` that `layout` describes, after checking it stays inside."""
+    if layout.numel() == 0:
+        return np.asarray(buffer)[:0].reshape(layout.shape)
+    low, high = layout.span()
+    if low < 0 or high >= buffer.size:
+        raise IndexError(
+            f"layout {layout} reaches storage indices {low}..{high} outside a buffer of {buffer.size}"
+        )
+    itemsize = buffer.itemsize
+    return as_strided(
+        np.asarray(buffer)[layout.offset :],
+        shape=layout.shape,
+        strides=tuple(stride * itemsize for stride in layout.strides),
+        writeable=writeable and buffer.flags.writeable,
+    )
+
+
+def read(t: AbstractTensor) -> Buffer:
+    """All values of `t`: a zero-copy view when the stack has a layout, else one gather."""
+    layout = t.layout
+    if layout is not None:
+        return strided_view(t.storage, layout, writeable=not layout.has_broadcast_axis())
+    if t.numel() == 0:
+        return np.empty(t.shape, dtype=t.dtype)
+    return np.asarray(t.storage).take(storage_indices(t))
+
+
+def check_writable(t: AbstractTensor) -> None:
+    """ValueError if a write through `t` cannot reach storage (an expanded layer, a read-only file)."""
+    for layer in t.layers:
+        if isinstance(layer, ExpandedTensor):
+            raise ValueError(
+                f"cannot write through an expanded view: shape {layer.shape} is a broadcast of "
+                f"{layer.wrapped.shape}, so its positions share elements (use .clone() first)"
+            )
+    if not t.storage.flags.writeable:
+        raise ValueError(f"cannot write to read-only storage of tensor of shape {t.shape}")
+
+
+def prepare_values(value: Any, t: AbstractTensor) -> Buffer:
+    """`value` cast to `t`'s dtype and broadcast to its shape, or the error numpy would raise."""
+    if isinstance(value, AbstractTensor):
+        value = value.numpy()
+    array = np.asarray(value, dtype=t.dtype)
+    while array.ndim > t.ndim and array.shape[0] == 1:  # numpy drops leading size-1 axes
+        array = array[0]
+    try:
+        return np.broadcast_to(array, t.shape)
+    except ValueError:
+        raise ValueError(
+            f"could not broadcast value of shape {array.shape} into tensor of shape {t.shape}"
+        ) from None
+
+
+def write(t: AbstractTensor, value: Any) -> None:
+    """Write `value` (broadcast) to every position of `t`; nothing is written if anything is wrong."""
+    check_writable(t)
+    values = prepare_values(value, t)
+    if t.numel() == 0:
+        return
+    layout = t.layout
+    if layout is not None:
+        np.copyto(strided_view(t.storage, layout, writeable=True), values)
+        return
+    indices = storage_indices(t)
+    if np.may_share_memory(values, t.storage):
+        values = values.copy()
+    t.storage[indices] = values
+
+
+def write_one(t: AbstractTensor, pos: Shape, value: Any) -> None:
+    """Write one element at a valid, non-negative position."""
+    check_writable(t)
+    t.storage[locate(t, pos)] = value

@@ -1,0 +1,357 @@
+"""`AbstractTensor`, the interface every tensor implements, and `StorageTensor`, the base.
+
+Every user-facing method lives on `AbstractTensor` as a short delegation to the
+module that does the work (views, indexing, evaluate, ...). Those modules build
+on this one, so they are imported inside the methods: the arrows of the design
+point one way.
+"""
+
+from __future__ import annotations
+
+import abc
+import functools
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from lazytensor.layout import Layout
+from lazytensor.positions import Shape, as_shape, normalize_position, numel
+
+if TYPE_CHECKING:
+    from lazytensor.indexing import OuterIndexer
+
+Buffer = npt.NDArray[Any]
+
+
+class AbstractTensor(abc.ABC):
+    """What every tensor answers: its shape, where its elements live, and how to read them.
+
+    >>> import lazytensor as lt
+    >>> t = lt.arange(6).reshape(2, 3)
+    >>> t.T.shape, t.T.get((2, 1)), t.T.shares_storage(t)
+    ((3, 2), np.int64(5), True)
+    """
+
+    __slots__ = ()
+
+    # -- the protocol -----------------------------------------------------------------------
+
+    @property
+    @abc.abstractmethod
+    def shape(self) -> Shape:
+        """The size of each axis."""
+
+    @property
+    @abc.abstractmethod
+    def layout(self) -> Layout | None:
+        """The fused strided map from positions to storage indices, or None when the stack has none."""
+
+    @property
+    @abc.abstractmethod
+    def storage(self) -> Buffer:
+        """The flat 1-D numpy buffer at the bottom of the stack."""
+
+    @property
+    @abc.abstractmethod
+    def layers(self) -> tuple[AbstractTensor, ...]:
+        """This tensor, the tensor it wraps, and so on down to the storage tensor."""
+
+    # -- reading and inspecting -------------------------------------------------------------
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self.storage.dtype
+
+    def numel(self) -> int:
+        """The number of elements."""
+        return numel(self.shape)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self) -> Iterator[Any]:
+        if not self.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise ValueError(
+                f"the truth value of a tensor of shape {self.shape} with {self.numel()} elements "
+                "is ambiguous; use .any() or .all()"
+            )
+        return bool(self.item())
+
+    def locate(self, pos: Sequence[int]) -> int:
+        """The storage index of the element at `pos` (negative indices count from the end).
+
+        >>> import lazytensor as lt
+        >>> lt.arange(12).reshape(3, 4).T[::-1].locate((0, 2))
+        11
+        """
+        from lazytensor import evaluate
+
+        return evaluate.locate(self, normalize_position(pos, self.shape))
+
+    def get(self, pos: Sequence[int]) -> Any:
+        """The element at `pos`.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([[1, 2], [3, 4]]).get((1, -1))
+        np.int64(4)
+        """
+        return self.storage[self.locate(pos)]
+
+    def set(self, pos: Sequence[int], value: Any) -> None:
+        """Write one element through every layer down to storage.
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 2)
+        >>> t.T.set((0, 1), 7.0)
+        >>> t.tolist()
+        [[0.0, 0.0], [7.0, 0.0]]
+        """
+        from lazytensor import evaluate
+
+        evaluate.write_one(self, normalize_position(pos, self.shape), value)
+
+    def numpy(self) -> Buffer:
+        """The values as a numpy array: a zero-copy view when the stack has a layout, else a new array.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(6).reshape(2, 3).T.numpy()
+        array([[0, 3],
+               [1, 4],
+               [2, 5]])
+        """
+        from lazytensor import evaluate
+
+        return evaluate.read(self)
+
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> Buffer:
+        array = self.numpy()
+        if dtype is not None and np.dtype(dtype) != array.dtype:
+            return array.astype(dtype)
+        return array.copy() if copy else array
+
+    def tolist(self) -> Any:
+        """Nested Python lists of Python scalars (a scalar for a 0-d tensor)."""
+        return self.numpy().tolist()
+
+    def item(self) -> Any:
+        """The only element, as a Python scalar."""
+        if self.numel() != 1:
+            raise ValueError(
+                f"can only convert a tensor of size 1 to a Python scalar, not shape {self.shape}"
+            )
+        return self.numpy().reshape(-1)[0].item()
+
+    def is_contiguous(self) -> bool:
+        """Whether the elements sit in storage in row-major order with no gaps."""
+        return self.layout is not None and self.layout.is_contiguous()
+
+    def contiguous(self) -> AbstractTensor:
+        """This tensor if it is contiguous, else a contiguous copy (PyTorch's rule)."""
+        return self if self.is_contiguous() else self.clone()
+
+    def clone(self) -> StorageTensor:
+        """A new storage tensor holding a copy of the values."""
+        return StorageTensor.from_array(self.numpy().copy(order="C"))
+
+    def astype(self, dtype: npt.DTypeLike) -> StorageTensor:
+        """A copy converted to `dtype` (numpy's casting)."""
+        return StorageTensor.from_array(self.numpy().astype(dtype, order="C"))
+
+    def shares_storage(self, other: AbstractTensor | Buffer) -> bool:
+        """Whether the two share memory, so that a write to one can show in the other."""
+        other_buffer = other.storage if isinstance(other, AbstractTensor) else other
+        return bool(np.shares_memory(self.storage, other_buffer))
+
+    # -- views ------------------------------------------------------------------------------
+
+    def permute(self, *axes: int | Sequence[int]) -> AbstractTensor:
+        """Reorder the axes: axis `i` of the result is axis `axes[i]` of this tensor (a view)."""
+        from lazytensor import views
+
+        return views.permute(self, as_shape(axes))
+
+    def transpose(self, dim0: int, dim1: int) -> AbstractTensor:
+        """Swap two axes (a view)."""
+        from lazytensor import views
+
+        return views.swapaxes(self, dim0, dim1)
+
+    def swapaxes(self, dim0: int, dim1: int) -> AbstractTensor:
+        """Swap two axes (a view)."""
+        from lazytensor import views
+
+        return views.swapaxes(self, dim0, dim1)
+
+    @property
+    def T(self) -> AbstractTensor:
+        """All axes reversed (a view)."""
+        return self.permute(tuple(range(self.ndim - 1, -1, -1)))
+
+    @property
+    def mT(self) -> AbstractTensor:
+        """The last two axes swapped (a view)."""
+        if self.ndim < 2:
+            raise ValueError(f"mT needs at least 2 axes, got a tensor of shape {self.shape}")
+        return self.swapaxes(-2, -1)
+
+    def reshape(self, *shape: int | Sequence[int]) -> AbstractTensor:
+        """The same elements in row-major order under a new shape; one -1 is inferred (a view)."""
+        from lazytensor import views
+
+        return views.reshape(self, as_shape(shape))
+
+    def view(self, *shape: int | Sequence[int]) -> AbstractTensor:
+        """The same as `reshape`: a view, never a copy."""
+        return self.reshape(*shape)
+
+    def squeeze(self, dim: int | Sequence[int] | None = None) -> AbstractTensor:
+        """Drop size-1 axes: all of them, or the ones named (ValueError if one is not size 1)."""
+        from lazytensor import views
+
+        return views.squeeze(self, dim)
+
+    def unsqueeze(self, dim: int) -> AbstractTensor:
+        """Insert a size-1 axis at `dim` (a view)."""
+        from lazytensor import views
+
+        return views.unsqueeze(self, dim)
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> AbstractTensor:
+        """Merge the axes `start_dim..end_dim` into one (a view)."""
+        from lazytensor import views
+
+        return views.flatten(self, start_dim, end_dim)
+
+    def expand(self, *shape: int | Sequence[int]) -> AbstractTensor:
+        """Broadcast to a larger shape, -1 keeping a size (a read-only view)."""
+        from lazytensor import views
+
+        return views.expand(self, as_shape(shape))
+
+    def broadcast_to(self, shape: Sequence[int]) -> AbstractTensor:
+        """Broadcast to `shape` by numpy's rules (a read-only view)."""
+        from lazytensor import views
+
+        return views.expand(self, as_shape((shape,)))
+
+    def split(self, size: int | Sequence[int], dim: int = 0) -> tuple[AbstractTensor, ...]:
+        """Views of consecutive pieces of `size` along `dim` (or of the sizes listed)."""
+        from lazytensor import views
+
+        return views.split(self, size, dim)
+
+    def chunk(self, chunks: int, dim: int = 0) -> tuple[AbstractTensor, ...]:
+        """At most `chunks` views of equal size (the last may be smaller) along `dim`."""
+        from lazytensor import views
+
+        return views.chunk(self, chunks, dim)
+
+    def unbind(self, dim: int = 0) -> tuple[AbstractTensor, ...]:
+        """Views of every index along `dim`, that axis removed."""
+        from lazytensor import views
+
+        return views.unbind(self, dim)
+
+    def slice(self, specs: Sequence[Any]) -> AbstractTensor:
+        """The seeds' per-axis selection: None = all, int = that index kept as a size-1 axis,
+        list = those indices, slice = a range.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(20).reshape(4, 5).slice([[1, 3], slice(0, 5, 2)]).tolist()
+        [[5, 7, 9], [15, 17, 19]]
+        """
+        from lazytensor import indexing
+
+        return indexing.seed_slice(self, specs)
+
+    @property
+    def oindex(self) -> OuterIndexer:
+        """Outer indexing: each list selects along its own axis, independently of the others.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(12).reshape(3, 4).oindex[[0, 2], [1, 3]].tolist()
+        [[1, 3], [9, 11]]
+        """
+        from lazytensor import indexing
+
+        return indexing.OuterIndexer(self)
+
+    def __getitem__(self, key: Any) -> Any:
+        from lazytensor import indexing
+
+        return indexing.getitem(self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        from lazytensor import evaluate, indexing
+
+        evaluate.write(indexing.index_view(self, key), value)
+
+
+def _as_shape_tuple(shape: Sequence[int]) -> Shape:
+    return tuple(int(s) for s in shape)
+
+
+@attrs.frozen(eq=False)
+class StorageTensor(AbstractTensor):
+    """The bottom of every stack: a flat 1-D numpy buffer and a shape, row-major from offset 0.
+
+    >>> import numpy as np
+    >>> t = StorageTensor(np.arange(6.0), (2, 3))
+    >>> t.layout
+    Layout(shape=(2, 3), strides=(3, 1), offset=0)
+    """
+
+    buffer: Buffer = attrs.field()
+    _shape: Shape = attrs.field(converter=_as_shape_tuple, alias="shape")
+
+    @buffer.validator
+    def _check_buffer(self, _attribute: object, buffer: Buffer) -> None:
+        if not isinstance(buffer, np.ndarray) or buffer.ndim != 1:
+            raise TypeError(f"storage must be a 1-D numpy array, got {type(buffer).__name__}")
+
+    @_shape.validator
+    def _check_shape(self, _attribute: object, shape: Shape) -> None:
+        if any(size < 0 for size in shape):
+            raise ValueError(f"negative size in shape {shape}")
+        if numel(shape) != self.buffer.size:
+            raise ValueError(
+                f"storage of {self.buffer.size} elements cannot hold shape {shape} of {numel(shape)} elements"
+            )
+
+    @classmethod
+    def from_array(cls, array: Buffer) -> StorageTensor:
+        """Wrap an array: without copying when it is C-contiguous, else through a row-major copy."""
+        if not array.flags.c_contiguous:
+            array = array.copy(order="C")
+        return cls(array.reshape(-1), array.shape)
+
+    @property
+    def shape(self) -> Shape:
+        return self._shape
+
+    @functools.cached_property
+    def layout(self) -> Layout:
+        return Layout.contiguous(self._shape)
+
+    @property
+    def storage(self) -> Buffer:
+        return self.buffer
+
+    @property
+    def layers(self) -> tuple[AbstractTensor, ...]:
+        return (self,)

@@ -1,0 +1,661 @@
+"""The view wrappers: each one holds the tensor below it and never copies.
+
+Every wrapper answers the same four questions, in the same order:
+
+- `shape`: what is my shape?
+- `translate(pos)`: where does this position go one layer down?
+- `translate_batch(index_arrays)`: where do these positions go, as numpy arrays?
+- `layout`: can my whole stack be one strided map onto storage? (`Layout` or None)
+
+The functions at the end (`permute`, `reshape`, `squeeze`, ...) turn user
+arguments into validated wrappers; `AbstractTensor`'s methods call them.
+"""
+
+from __future__ import annotations
+
+import abc
+import functools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from lazytensor.layout import IndexArray, Layout
+from lazytensor.positions import (
+    Shape,
+    infer_shape,
+    normalize_dim,
+    normalize_dims,
+    numel,
+    row_major_strides,
+)
+from lazytensor.tensor import AbstractTensor, Buffer
+
+IndexArrays = tuple[IndexArray, ...]
+_ZERO: IndexArray = np.zeros((), dtype=np.intp)
+
+
+def _int_tuple(values: Sequence[int]) -> Shape:
+    return tuple(int(v) for v in values)
+
+
+@attrs.frozen(eq=False)
+class View(AbstractTensor):
+    """What every wrapper shares: the tensor one layer down, and the storage at the bottom."""
+
+    wrapped: AbstractTensor = attrs.field(
+        validator=attrs.validators.instance_of(AbstractTensor)  # type: ignore[type-abstract]
+    )
+
+    @abc.abstractmethod
+    def translate(self, pos: Shape) -> Shape:
+        """The position one layer down of the (valid, non-negative) position `pos`."""
+
+    @abc.abstractmethod
+    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
+        """`translate` for many positions at once: one index array per axis, broadcast together."""
+
+    @functools.cached_property
+    def storage(self) -> Buffer:
+        return self.wrapped.storage
+
+    @functools.cached_property
+    def layers(self) -> tuple[AbstractTensor, ...]:
+        return (self, *self.wrapped.layers)
+
+
+# -- TransposedTensor -------------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class TransposedTensor(View):
+    """The axes reordered: axis `i` of this view is axis `axes[i]` of the wrapped tensor.
+
+    >>> import lazytensor as lt
+    >>> t = TransposedTensor(lt.arange(6).reshape(2, 3), (1, 0))
+    >>> t.shape, t.translate((2, 1)), t.layout.strides
+    ((3, 2), (1, 2), (1, 3))
+    """
+
+    axes: Shape = attrs.field(converter=_int_tuple)
+
+    @axes.validator
+    def _check_axes(self, _attribute: object, axes: Shape) -> None:
+        if sorted(axes) != list(range(self.wrapped.ndim)):
+            raise ValueError(
+                f"axes {axes} are not a permutation of the {self.wrapped.ndim} axes "
+                f"of a tensor of shape {self.wrapped.shape}"
+            )
+
+    @functools.cached_property
+    def shape(self) -> Shape:
+        return tuple(self.wrapped.shape[axis] for axis in self.axes)
+
+    @functools.cached_property
+    def _inverse(self) -> Shape:
+        inverse = [0] * len(self.axes)
+        for i, axis in enumerate(self.axes):
+            inverse[axis] = i
+        return tuple(inverse)
+
+    def translate(self, pos: Shape) -> Shape:
+        return tuple(pos[i] for i in self._inverse)
+
+    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
+        return tuple(index_arrays[i] for i in self._inverse)
+
+    @functools.cached_property
+    def layout(self) -> Layout | None:
+        below = self.wrapped.layout
+        return None if below is None else below.permute(self.axes)
+
+
+# -- ReshapedTensor ---------------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class ReshapedTensor(View):
+    """The same elements in row-major order under another shape (squeeze and unsqueeze too).
+
+    It fuses into a layout by numpy's no-copy rule; when it cannot (say, flattening a
+    transposed matrix) positions still travel down by the flat row-major index.
+
+    >>> import lazytensor as lt
+    >>> t = ReshapedTensor(lt.arange(6), (2, 3))
+    >>> t.translate((1, 0)), t.layout.strides
+    ((3,), (3, 1))
+    >>> ReshapedTensor(lt.arange(6).reshape(2, 3).T, (6,)).layout is None
+    True
+    """
+
+    _shape: Shape = attrs.field(converter=_int_tuple, alias="shape")
+
+    @_shape.validator
+    def _check_shape(self, _attribute: object, shape: Shape) -> None:
+        if any(size < 0 for size in shape) or numel(shape) != self.wrapped.numel():
+            raise ValueError(
+                f"cannot reshape tensor of shape {self.wrapped.shape} into {shape}: "
+                f"{self.wrapped.numel()} elements"
+            )
+
+    @property
+    def shape(self) -> Shape:
+        return self._shape
+
+    @functools.cached_property
+    def _unit_map(self) -> tuple[int | None, ...] | None:
+        """When only size-1 axes come and go: for each axis below, the axis here (None for size 1)."""
+        here = [axis for axis, size in enumerate(self._shape) if size != 1]
+        below_sizes = [size for size in self.wrapped.shape if size != 1]
+        if [self._shape[axis] for axis in here] != below_sizes:
+            return None
+        mapping: list[int | None] = []
+        remaining = iter(here)
+        for size in self.wrapped.shape:
+            mapping.append(None if size == 1 else next(remaining))
+        return tuple(mapping)
+
+    @functools.cached_property
+    def _flat_strides(self) -> Shape:
+        return row_major_strides(self._shape)
+
+    def translate(self, pos: Shape) -> Shape:
+        if self._unit_map is not None:
+            return tuple(0 if axis is None else pos[axis] for axis in self._unit_map)
+        flat = sum(p * s for p, s in zip(pos, self._flat_strides, strict=True))
+        below: list[int] = []
+        for size in reversed(self.wrapped.shape):
+            flat, index = divmod(flat, size)
+            below.append(index)
+        return tuple(reversed(below))
+
+    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
+        if self._unit_map is not None:
+            return tuple(_ZERO if axis is None else index_arrays[axis] for axis in self._unit_map)
+        flat: IndexArray = _ZERO
+        for indices, stride in zip(index_arrays, self._flat_strides, strict=True):
+            flat = flat + indices * stride
+        if not self.wrapped.shape:
+            return ()
+        return tuple(np.unravel_index(flat, self.wrapped.shape))
+
+    @functools.cached_property
+    def layout(self) -> Layout | None:
+        below = self.wrapped.layout
+        return None if below is None else below.try_reshape(self._shape)
+
+
+# -- SlicedTensor -----------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Range:
+    """The indices `start, start + step, ...`, `count` of them: a normalised slice."""
+
+    start: int = attrs.field(converter=int)
+    step: int = attrs.field(converter=int)
+    count: int = attrs.field(converter=int)
+
+    @count.validator
+    def _check(self, _attribute: object, count: int) -> None:
+        if count < 0 or self.step == 0:
+            raise ValueError(f"a range needs count >= 0 and a non-zero step, got {self}")
+
+    @classmethod
+    def from_slice(cls, key: slice, size: int) -> Range:
+        start, stop, step = key.indices(size)
+        count = len(range(start, stop, step))
+        return cls(start if count else 0, step, count)
+
+    @classmethod
+    def full(cls, size: int) -> Range:
+        return cls(0, 1, size)
+
+    def is_full(self, size: int) -> bool:
+        return self.start == 0 and self.step == 1 and self.count == size
+
+    def last(self) -> int:
+        return self.start + (self.count - 1) * self.step
+
+    def __str__(self) -> str:
+        stop = self.start + self.count * self.step
+        stop_text = "" if stop < 0 else str(stop)
+        step_text = "" if self.step == 1 else f":{self.step}"
+        return f"{self.start}:{stop_text}{step_text}"
+
+
+Spec = int | Range | IndexArray
+
+
+def _frozen_indices(values: Any) -> IndexArray:
+    array = np.array(values, dtype=np.intp)
+    array.setflags(write=False)
+    return array
+
+
+def _freeze_spec(spec: Spec) -> Spec:
+    if isinstance(spec, Range):
+        return spec
+    if isinstance(spec, int | np.integer):
+        return int(spec)
+    return _frozen_indices(spec)
+
+
+def _freeze_specs(specs: Sequence[Spec]) -> tuple[Spec, ...]:
+    return tuple(_freeze_spec(spec) for spec in specs)
+
+
+def _out_of_bounds(index: int, axis: int, size: int) -> IndexError:
+    return IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
+
+
+def _check_indices(indices: IndexArray, axis: int, size: int) -> None:
+    if indices.size == 0:
+        return
+    low, high = int(indices.min()), int(indices.max())
+    if low < 0 or high >= size:
+        raise _out_of_bounds(low if low < 0 else high, axis, size)
+
+
+def progression(indices: IndexArray) -> tuple[int, int] | None:
+    """`(start, step)` when the 1-D indices are an arithmetic progression (step 0 too), else None.
+
+    >>> progression(np.array([1, 3, 5])), progression(np.array([2, 2])), progression(np.array([0, 2, 3]))
+    ((1, 2), (2, 0), None)
+    """
+    if indices.size < 2:
+        return (int(indices[0]) if indices.size else 0), 1
+    step = int(indices[1] - indices[0])
+    if not np.all(np.diff(indices) == step):
+        return None
+    return int(indices[0]), step
+
+
+@attrs.frozen(eq=False)
+class SlicedTensor(View):
+    """A selection per axis, each independent of the others (outer indexing).
+
+    One spec for every axis below: an int drops that axis at that index, a `Range`
+    keeps a strided run of indices, and an index array keeps those indices in that
+    order (repeats allowed). A progression such as `[1, 3, 5]` still fuses.
+
+    >>> import lazytensor as lt
+    >>> t = SlicedTensor(lt.arange(20).reshape(4, 5), (Range(1, 2, 2), np.array([4, 0])))
+    >>> t.shape, t.translate((1, 0)), t.layout
+    ((2, 2), (3, 4), Layout(shape=(2, 2), strides=(10, -4), offset=9))
+    """
+
+    specs: tuple[Spec, ...] = attrs.field(converter=_freeze_specs)
+
+    @specs.validator
+    def _check_specs(self, _attribute: object, specs: tuple[Spec, ...]) -> None:
+        shape = self.wrapped.shape
+        if len(specs) != len(shape):
+            raise IndexError(f"{len(specs)} slice specs for a tensor of shape {shape} with {len(shape)} axes")
+        for axis, (spec, size) in enumerate(zip(specs, shape, strict=True)):
+            if isinstance(spec, int):
+                if not 0 <= spec < size:
+                    raise _out_of_bounds(spec, axis, size)
+            elif isinstance(spec, Range):
+                if spec.count and not (0 <= spec.start < size and 0 <= spec.last() < size):
+                    raise IndexError(f"range {spec} does not fit axis {axis} with size {size}")
+            elif spec.ndim != 1:
+                raise IndexError(f"index list for axis {axis} must be 1-D, got shape {spec.shape}")
+            else:
+                _check_indices(spec, axis, size)
+
+    @functools.cached_property
+    def shape(self) -> Shape:
+        return tuple(
+            spec.count if isinstance(spec, Range) else len(spec)
+            for spec in self.specs
+            if not isinstance(spec, int)
+        )
+
+    def translate(self, pos: Shape) -> Shape:
+        here = iter(pos)
+        below = []
+        for spec in self.specs:
+            if isinstance(spec, int):
+                below.append(spec)
+            elif isinstance(spec, Range):
+                below.append(spec.start + next(here) * spec.step)
+            else:
+                below.append(int(spec[next(here)]))
+        return tuple(below)
+
+    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
+        here = iter(index_arrays)
+        below: list[IndexArray] = []
+        for spec in self.specs:
+            if isinstance(spec, int):
+                below.append(np.asarray(spec, dtype=np.intp))
+            elif isinstance(spec, Range):
+                below.append(spec.start + next(here) * spec.step)
+            else:
+                below.append(spec[next(here)])
+        return tuple(below)
+
+    @functools.cached_property
+    def layout(self) -> Layout | None:
+        layout = self.wrapped.layout
+        for axis in reversed(range(len(self.specs))):  # last axis first: dropping keeps numbers
+            if layout is None:
+                return None
+            spec = self.specs[axis]
+            if isinstance(spec, int):
+                layout = layout.select(axis, spec)
+            elif isinstance(spec, Range):
+                layout = layout.step(axis, spec.start, spec.step, spec.count)
+            else:
+                fit = progression(spec)
+                layout = None if fit is None else layout.step(axis, *fit, len(spec))
+        return layout
+
+
+# -- ExpandedTensor ---------------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class ExpandedTensor(View):
+    """Broadcast to a larger shape without copying: read-only, as every position of a
+    stretched axis is the same element.
+
+    >>> import lazytensor as lt
+    >>> t = ExpandedTensor(lt.tensor([1, 2, 3]), (2, 3))
+    >>> t.translate((1, 2)), t.layout.strides
+    ((2,), (0, 1))
+    """
+
+    _shape: Shape = attrs.field(converter=_int_tuple, alias="shape")
+
+    @_shape.validator
+    def _check_shape(self, _attribute: object, shape: Shape) -> None:
+        below = self.wrapped.shape
+        lead = len(shape) - len(below)
+        if lead < 0 or any(size < 0 for size in shape):
+            raise ValueError(f"cannot expand tensor of shape {below} to {shape}")
+        for axis, (size, old) in enumerate(zip(shape[lead:], below, strict=True)):
+            if old not in (1, size):
+                raise ValueError(
+                    f"cannot expand tensor of shape {below} to {shape}: axis {axis} has size "
+                    f"{old}, which is neither 1 nor {size}"
+                )
+
+    @property
+    def shape(self) -> Shape:
+        return self._shape
+
+    @functools.cached_property
+    def _lead(self) -> int:
+        return len(self._shape) - self.wrapped.ndim
+
+    def translate(self, pos: Shape) -> Shape:
+        below = self.wrapped.shape
+        return tuple(0 if old == 1 else p for p, old in zip(pos[self._lead :], below, strict=True))
+
+    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
+        below = self.wrapped.shape
+        return tuple(
+            _ZERO if old == 1 else indices
+            for indices, old in zip(index_arrays[self._lead :], below, strict=True)
+        )
+
+    @functools.cached_property
+    def layout(self) -> Layout | None:
+        below = self.wrapped.layout
+        return None if below is None else below.expand(self._shape)
+
+
+# -- IndexedTensor ----------------------------------------------------------------------------
+
+
+def _freeze_indices(indices: Sequence[Any]) -> tuple[IndexArray | None, ...]:
+    return tuple(None if index is None else _frozen_indices(index) for index in indices)
+
+
+def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
+    """`(c, d)` with `indices[b] == c + sum(d[j] * b[j])` for every position `b`, if such exist.
+
+    This generalises the arithmetic progression to index arrays of any rank.
+
+    >>> affine_fit(np.array([[0, 1], [2, 3]])), affine_fit(np.array([0, 2, 3]))
+    ((0, (2, 1)), None)
+    """
+    if indices.size == 0:
+        return 0, (0,) * indices.ndim
+    origin = int(indices[(0,) * indices.ndim])
+    steps = []
+    expected: IndexArray = np.asarray(origin, dtype=np.intp)
+    for axis, size in enumerate(indices.shape):
+        unit = tuple(1 if j == axis else 0 for j in range(indices.ndim))
+        step = int(indices[unit]) - origin if size > 1 else 0
+        steps.append(step)
+        along = np.arange(size, dtype=np.intp).reshape((-1,) + (1,) * (indices.ndim - axis - 1))
+        expected = expected + step * along
+    return (origin, tuple(steps)) if np.array_equal(indices, expected) else None
+
+
+@attrs.frozen(eq=False)
+class IndexedTensor(View):
+    """numpy's advanced indexing as a view: index arrays on some axes, broadcast together.
+
+    One entry per axis below: an index array, or None for an axis kept whole. The
+    broadcast block of the arrays takes the place of the indexed axes when they are
+    adjacent, and goes first otherwise, as in numpy. Writes go through; index
+    arrays that are affine in the block position (`[1, 3, 5]`, `[[0, 1], [2, 3]]`)
+    keep a strided layout.
+
+    >>> import lazytensor as lt
+    >>> t = IndexedTensor(lt.arange(12).reshape(3, 4), (np.array([2, 0]), None))
+    >>> t.shape, t.translate((0, 3)), t.layout
+    ((2, 4), (2, 3), Layout(shape=(2, 4), strides=(-8, 1), offset=8))
+    """
+
+    indices: tuple[IndexArray | None, ...] = attrs.field(converter=_freeze_indices)
+
+    @indices.validator
+    def _check_indices(self, _attribute: object, indices: tuple[IndexArray | None, ...]) -> None:
+        shape = self.wrapped.shape
+        if len(indices) != len(shape):
+            raise IndexError(f"{len(indices)} index entries for a tensor of shape {shape}")
+        arrays = [array for array in indices if array is not None]
+        if not arrays:
+            raise IndexError("an IndexedTensor needs at least one index array")
+        try:
+            np.broadcast_shapes(*(array.shape for array in arrays))
+        except ValueError:
+            shapes = " ".join(str(array.shape) for array in arrays)
+            raise IndexError(
+                f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}"
+            ) from None
+        for axis, (array, size) in enumerate(zip(indices, shape, strict=True)):
+            if array is not None:
+                _check_indices(array, axis, size)
+
+    @functools.cached_property
+    def _advanced_axes(self) -> Shape:
+        return tuple(axis for axis, array in enumerate(self.indices) if array is not None)
+
+    @functools.cached_property
+    def _block(self) -> tuple[IndexArray, ...]:
+        """The index arrays broadcast to the block shape, in axis order."""
+        arrays = [array for array in self.indices if array is not None]
+        return tuple(np.broadcast_arrays(*arrays))
+
+    @functools.cached_property
+    def _block_shape(self) -> Shape:
+        return self._block[0].shape
+
+    @functools.cached_property
+    def _block_start(self) -> int:
+        """Where the block goes: in place of adjacent indexed axes, else first."""
+        axes = self._advanced_axes
+        adjacent = axes[-1] - axes[0] == len(axes) - 1
+        return axes[0] if adjacent else 0
+
+    @functools.cached_property
+    def shape(self) -> Shape:
+        kept = [size for size, array in zip(self.wrapped.shape, self.indices, strict=True) if array is None]
+        start = self._block_start
+        return (*kept[:start], *self._block_shape, *kept[start:])
+
+    def _split(self, pos: Sequence[Any]) -> tuple[Sequence[Any], Sequence[Any]]:
+        """A position of this view as (block position, kept-axis positions)."""
+        start, end = self._block_start, self._block_start + len(self._block_shape)
+        return pos[start:end], (*pos[:start], *pos[end:])
+
+    def translate(self, pos: Shape) -> Shape:
+        block_pos, kept_pos = self._split(pos)
+        kept = iter(kept_pos)
+        arrays = iter(self._block)
+        return tuple(
+            next(kept) if array is None else int(next(arrays)[tuple(block_pos)]) for array in self.indices
+        )
+
+    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
+        block_pos, kept_pos = self._split(index_arrays)
+        kept = iter(kept_pos)
+        arrays = iter(self._block)
+        return tuple(
+            next(kept) if array is None else next(arrays)[tuple(block_pos)] for array in self.indices
+        )
+
+    @functools.cached_property
+    def layout(self) -> Layout | None:
+        below = self.wrapped.layout
+        if below is None:
+            return None
+        offset = below.offset
+        block_strides = [0] * len(self._block_shape)
+        for axis, array in zip(self._advanced_axes, self._block, strict=True):
+            fit = affine_fit(array)
+            if fit is None:
+                return None
+            origin, steps = fit
+            offset += origin * below.strides[axis]
+            block_strides = [s + d * below.strides[axis] for s, d in zip(block_strides, steps, strict=True)]
+        kept = [
+            (size, stride)
+            for size, stride, array in zip(below.shape, below.strides, self.indices, strict=True)
+            if array is None
+        ]
+        start = self._block_start
+        sizes = [size for size, _ in kept]
+        strides = [stride for _, stride in kept]
+        return Layout(
+            (*sizes[:start], *self._block_shape, *sizes[start:]),
+            (*strides[:start], *block_strides, *strides[start:]),
+            offset,
+        )
+
+
+# -- making views from user arguments ---------------------------------------------------------
+
+
+def permute(t: AbstractTensor, axes: Sequence[int]) -> TransposedTensor:
+    if len(axes) != t.ndim:
+        raise ValueError(f"axes {tuple(axes)} don't match tensor of shape {t.shape}")
+    normalized = tuple(normalize_dim(axis, t.ndim) for axis in axes)
+    if len(set(normalized)) != len(normalized):
+        raise ValueError(f"repeated axis in permutation {tuple(axes)} of shape {t.shape}")
+    return TransposedTensor(t, normalized)
+
+
+def swapaxes(t: AbstractTensor, dim0: int, dim1: int) -> TransposedTensor:
+    order = list(range(t.ndim))
+    a, b = normalize_dim(dim0, t.ndim), normalize_dim(dim1, t.ndim)
+    order[a], order[b] = order[b], order[a]
+    return TransposedTensor(t, tuple(order))
+
+
+def reshape(t: AbstractTensor, shape: Sequence[int]) -> ReshapedTensor:
+    return ReshapedTensor(t, infer_shape(shape, t.numel(), t.shape))
+
+
+def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> ReshapedTensor:
+    if dim is None:
+        dims = tuple(axis for axis, size in enumerate(t.shape) if size == 1)
+    else:
+        dims = normalize_dims(dim, t.ndim)
+    for axis in dims:
+        if t.shape[axis] != 1:
+            raise ValueError(
+                f"cannot squeeze axis {axis} of size {t.shape[axis]} in a tensor of shape "
+                f"{t.shape}: only size-1 axes can be squeezed"
+            )
+    return ReshapedTensor(t, tuple(size for axis, size in enumerate(t.shape) if axis not in dims))
+
+
+def unsqueeze(t: AbstractTensor, dim: int) -> ReshapedTensor:
+    axis = normalize_dim(dim, t.ndim + 1)
+    return ReshapedTensor(t, (*t.shape[:axis], 1, *t.shape[axis:]))
+
+
+def flatten(t: AbstractTensor, start_dim: int, end_dim: int) -> ReshapedTensor:
+    if t.ndim == 0:
+        return ReshapedTensor(t, (1,))
+    start, end = normalize_dim(start_dim, t.ndim), normalize_dim(end_dim, t.ndim)
+    if start > end:
+        raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim}")
+    merged = numel(t.shape[start : end + 1])
+    return ReshapedTensor(t, (*t.shape[:start], merged, *t.shape[end + 1 :]))
+
+
+def expand(t: AbstractTensor, shape: Sequence[int]) -> ExpandedTensor:
+    lead = len(shape) - t.ndim
+    if lead < 0:
+        raise ValueError(f"cannot expand tensor of shape {t.shape} to {tuple(shape)}: fewer axes")
+    resolved = list(shape)
+    for axis, size in enumerate(shape):
+        if size != -1:
+            continue
+        if axis < lead:
+            raise ValueError(f"cannot expand to {tuple(shape)}: -1 in new leading axis {axis}")
+        resolved[axis] = t.shape[axis - lead]
+    return ExpandedTensor(t, tuple(resolved))
+
+
+def narrow(t: AbstractTensor, dim: int, start: int, length: int) -> SlicedTensor:
+    """The indices `start .. start + length` along `dim`, every other axis whole."""
+    specs: list[Spec] = [Range.full(size) for size in t.shape]
+    specs[dim] = Range(start if length else 0, 1, length)
+    return SlicedTensor(t, tuple(specs))
+
+
+def select(t: AbstractTensor, dim: int, index: int) -> SlicedTensor:
+    """Index `index` along `dim`, that axis dropped."""
+    specs: list[Spec] = [Range.full(size) for size in t.shape]
+    specs[dim] = index
+    return SlicedTensor(t, tuple(specs))
+
+
+def split(t: AbstractTensor, size: int | Sequence[int], dim: int) -> tuple[SlicedTensor, ...]:
+    axis = normalize_dim(dim, t.ndim)
+    total = t.shape[axis]
+    if isinstance(size, int):
+        if size <= 0:
+            raise ValueError(f"split size must be positive, got {size}")
+        sizes = [min(size, total - start) for start in range(0, total, size)] or [0]
+    else:
+        sizes = [int(s) for s in size]
+        if sum(sizes) != total or any(s < 0 for s in sizes):
+            raise ValueError(
+                f"split sizes {sizes} do not add up to size {total} of axis {axis} of shape {t.shape}"
+            )
+    starts = np.cumsum([0, *sizes[:-1]])
+    return tuple(narrow(t, axis, int(start), n) for start, n in zip(starts, sizes, strict=True))
+
+
+def chunk(t: AbstractTensor, chunks: int, dim: int) -> tuple[SlicedTensor, ...]:
+    if chunks <= 0:
+        raise ValueError(f"chunk needs a positive number of chunks, got {chunks}")
+    total = t.shape[normalize_dim(dim, t.ndim)]
+    return split(t, max(math.ceil(total / chunks), 1), dim)
+
+
+def unbind(t: AbstractTensor, dim: int) -> tuple[SlicedTensor, ...]:
+    axis = normalize_dim(dim, t.ndim)
+    return tuple(select(t, axis, i) for i in range(t.shape[axis]))
