@@ -10,13 +10,25 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from lazytensor.layout import IndexArray, Layout
 from lazytensor.positions import Shape
-from lazytensor.tensor import AbstractTensor, Buffer
-from lazytensor.views import ExpandedTensor, View
+from lazytensor.tensor import AbstractTensor, Buffer, StorageTensor
+from lazytensor.views import (
+    ExpandedTensor,
+    IndexedTensor,
+    Range,
+    ReshapedTensor,
+    SlicedTensor,
+    Spec,
+    View,
+)
+
+MATERIALISE_FACTOR = 4
+"""Copy the lowest unfused layer whole when it holds at most this many times the elements read."""
 
 
 def locate(t: AbstractTensor, pos: Shape) -> int:
@@ -68,13 +80,76 @@ def strided_view(buffer: Buffer, layout: Layout, writeable: bool) -> Buffer:
 
 
 def read(t: AbstractTensor) -> Buffer:
-    """All values of `t`: a zero-copy view when the stack has a layout, else one gather."""
+    """All values of `t`: a zero-copy view when the stack has a layout, else computed as cheaply as we can.
+
+    Without a layout, there are two ways. If the lowest layer that does not fuse is
+    not much bigger than `t`, do what numpy would do there (one fancy index or one
+    reshape copy of the strided view below it) and re-stack the layers above on that
+    fresh buffer, where they fuse again. Otherwise (say, a few edge items of a huge
+    stack), send `t`'s positions down with `translate_batch` and gather once.
+    """
     layout = t.layout
     if layout is not None:
         return strided_view(t.storage, layout, writeable=not layout.has_broadcast_axis())
     if t.numel() == 0:
         return np.empty(t.shape, dtype=t.dtype)
+    unfused = _lowest_unfused(t)
+    if unfused.numel() <= MATERIALISE_FACTOR * t.numel():
+        fresh = StorageTensor.from_array(_numpy_equivalent(unfused, read(unfused.wrapped)))
+        return read(_restack(t, unfused, fresh))
     return np.asarray(t.storage).take(storage_indices(t))
+
+
+def read_copy(t: AbstractTensor) -> Buffer:
+    """A C-contiguous array of `t`'s values that shares no memory with its storage."""
+    if t.layout is not None:
+        return read(t).copy(order="C")
+    return np.ascontiguousarray(read(t))  # already fresh: copy only to make it contiguous
+
+
+def _lowest_unfused(t: AbstractTensor) -> View:
+    """The layer whose layout is None but whose wrapped tensor has one."""
+    assert isinstance(t, View) and t.layout is None
+    layer: View = t
+    while layer.wrapped.layout is None:
+        assert isinstance(layer.wrapped, View)
+        layer = layer.wrapped
+    return layer
+
+
+def _numpy_equivalent(layer: View, below: Buffer) -> Buffer:
+    """What numpy computes for this one layer, on the evaluated tensor below it (a fresh array)."""
+    match layer:
+        case ReshapedTensor():
+            reshaped: Buffer = below.reshape(layer.shape)
+            return reshaped
+        case IndexedTensor():
+            indexed: Buffer = below[tuple(slice(None) if a is None else a for a in layer.indices)]
+            return indexed
+        case SlicedTensor():
+            return _outer_index(below, layer.specs)
+    raise TypeError(f"{type(layer).__name__} always has a layout when the tensor below has one")
+
+
+def _outer_index(below: Buffer, specs: tuple[Spec, ...]) -> Buffer:
+    """numpy's equivalent of a SlicedTensor: ints and ranges as basic indexing, then `np.ix_` for lists."""
+    basic = [spec.as_slice() if isinstance(spec, Range) else spec for spec in specs]
+    kept = below[tuple(slice(None) if isinstance(spec, np.ndarray) else spec for spec in basic)]
+    per_axis = [spec for spec in basic if not isinstance(spec, int)]
+    lists = [
+        spec if isinstance(spec, np.ndarray) else np.arange(size)
+        for spec, size in zip(per_axis, kept.shape, strict=True)
+    ]
+    selected: Buffer = kept[np.ix_(*lists)]
+    return selected
+
+
+def _restack(t: AbstractTensor, old: AbstractTensor, new: AbstractTensor) -> AbstractTensor:
+    """`t`'s stack with layer `old` (and what is below it) replaced by `new`."""
+    if t is old:
+        return new
+    assert isinstance(t, View)
+    return attrs.evolve(t, wrapped=_restack(t.wrapped, old, new))
 
 
 def check_writable(t: AbstractTensor) -> None:

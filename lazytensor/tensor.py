@@ -166,7 +166,9 @@ class AbstractTensor(abc.ABC):
 
     def clone(self) -> StorageTensor:
         """A new storage tensor holding a copy of the values."""
-        return StorageTensor.from_array(self.numpy().copy(order="C"))
+        from lazytensor import evaluate
+
+        return StorageTensor.from_array(evaluate.read_copy(self))
 
     def astype(self, dtype: npt.DTypeLike) -> StorageTensor:
         """A copy converted to `dtype` (numpy's casting)."""

@@ -219,6 +219,11 @@ class Range:
     def last(self) -> int:
         return self.start + (self.count - 1) * self.step
 
+    def as_slice(self) -> slice:
+        """The same indices as a Python slice (on an axis where they are valid)."""
+        stop = self.start + self.count * self.step
+        return slice(self.start, None if stop < 0 else stop, self.step)
+
     def __str__(self) -> str:
         stop = self.start + self.count * self.step
         stop_text = "" if stop < 0 else str(stop)

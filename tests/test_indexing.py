@@ -1,0 +1,178 @@
+"""numpy indexing, oindex and the seeds' slice specs: values, fusion, write-through, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lazytensor as lt
+
+
+def grid(*shape: int) -> tuple[lt.AbstractTensor, np.ndarray]:
+    n = int(np.prod(shape))
+    return lt.arange(n).reshape(shape), np.arange(n).reshape(shape)
+
+
+KEYS = [
+    (1,),
+    (-1, slice(None, None, -2)),
+    (Ellipsis, 1),
+    (None, 0, Ellipsis, None),
+    ([1, 0],),
+    ([[0, 1], [1, 0]],),
+    (slice(None), [0, 2], None, [1, 3]),  # arrays apart: block goes first
+    ([0, 1], slice(None), [1, 3]),  # apart again
+    (slice(None), [0, 2], [1, 3]),  # adjacent: block in place
+    (1, slice(None), [0, 3]),  # an int beside an array is advanced
+    (slice(None), 1, [0, 3]),
+    (np.array([True, False]),),
+    (np.array([[True, False, True], [False, False, True]]),),
+    (np.array([[True, False, True], [False, False, True]]), [0, 0, 3]),
+    (True,),
+    (False, Ellipsis),
+    ([],),
+    ([-1, -2, -1],),
+]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=repr)
+def test_numpy_keys(key) -> None:
+    t, ref = grid(2, 3, 4)
+    np.testing.assert_array_equal(t[key].numpy(), ref[key])
+
+
+def test_all_int_key_returns_the_element_and_ellipsis_a_view() -> None:
+    t, ref = grid(2, 3)
+    assert t[1, -1] == ref[1, -1] and isinstance(t[1, -1], np.integer)
+    assert isinstance(t[1, -1, ...], lt.AbstractTensor) and t[1, -1, ...].shape == ()
+
+
+def test_tensor_keys() -> None:
+    t, ref = grid(4, 3)
+    np.testing.assert_array_equal(t[lt.tensor([3, 0])].numpy(), ref[[3, 0]])
+    mask = lt.tensor([True, False, True, False])
+    np.testing.assert_array_equal(t[mask].numpy(), ref[[0, 2]])
+
+
+@pytest.mark.parametrize(
+    ("key", "strides"),
+    [([1, 3, 5], (2,)), ([2, 2, 2], (0,)), ([5, 3, 1], (-2,)), ([4], None), ([], None)],
+)
+def test_arithmetic_progressions_stay_strided(key, strides) -> None:
+    t = lt.arange(8)
+    view = t[key]
+    assert view.layout is not None
+    if strides is not None:  # a single index's stride is arbitrary
+        assert view.layout.strides == strides
+    if key:
+        assert np.shares_memory(view.numpy(), t.storage)
+    np.testing.assert_array_equal(view.numpy(), np.arange(8)[key])
+
+
+def test_affine_index_arrays_stay_strided_and_others_gather() -> None:
+    t, ref = grid(4, 4)
+    block = t[[[0, 1], [2, 3]], [[1, 1], [1, 1]]]
+    assert block.layout is not None and block.layout.strides == (8, 4)
+    np.testing.assert_array_equal(block.numpy(), ref[[[0, 1], [2, 3]], [[1, 1], [1, 1]]])
+    assert t[[0, 2, 3]].layout is None
+    assert t[[0, 2, 3]].T.layout is None
+
+
+def test_fancy_views_write_through() -> None:
+    """Where lazytensor differs from numpy on purpose: fancy indexing makes a view."""
+    t, _ = grid(3, 4)
+    t[[0, 2]][0] = 5
+    assert t[0].tolist() == [5, 5, 5, 5]
+    t[np.array([True, False, True])][:, 1] = -1
+    assert t[:, 1].tolist() == [-1, 5, -1]
+    t[[1, 0, 2], [3, 3, 0]] = lt.tensor([7, 8, 9])
+    assert (t[1, 3], t[0, 3], t[2, 0]) == (7, 8, 9)
+
+
+def test_setitem_broadcasts_like_numpy() -> None:
+    t, ref = grid(3, 4)
+    ref = ref.copy()
+    t[:, [1, 3]] = [[10], [20], [30]]
+    ref[:, [1, 3]] = [[10], [20], [30]]
+    t[1:, ::-2] = 0
+    ref[1:, ::-2] = 0
+    t[0] = np.array([[9, 8, 7, 6]])  # a leading size-1 axis in the value is dropped, as numpy does
+    ref[0] = np.array([[9, 8, 7, 6]])
+    np.testing.assert_array_equal(t.numpy(), ref)
+
+
+def test_setitem_with_overlapping_value_reads_before_writing() -> None:
+    t, ref = grid(3, 3)
+    ref = ref.copy()
+    t[...] = t.T
+    ref[...] = ref.T
+    np.testing.assert_array_equal(t.numpy(), ref)
+    t[[2, 1, 0]] = t[[0, 1, 2]]
+    ref[[2, 1, 0]] = ref[[0, 1, 2]].copy()
+    np.testing.assert_array_equal(t.numpy(), ref)
+
+
+def test_oindex() -> None:
+    t, ref = grid(3, 4, 5)
+    np.testing.assert_array_equal(
+        t.oindex[[0, 2], :, [4, 0, 1]].numpy(), ref[np.ix_([0, 2], range(4), [4, 0, 1])]
+    )
+    np.testing.assert_array_equal(t.oindex[1, [3, 1], None].numpy(), ref[1][[3, 1]][:, None])
+    assert t.oindex[2, 3, 4] == ref[2, 3, 4]
+    t.oindex[[0, 2], [0, 3]] = -1
+    assert (t.numpy()[np.ix_([0, 2], [0, 3])] == -1).all()
+    with pytest.raises(IndexError, match="1-D"):
+        t.oindex[[[0, 1]]]
+
+
+def test_seed_slice_specs() -> None:
+    """The seeds: int keeps a size-1 axis, lists may repeat, slices may run backwards."""
+    t, _ = grid(5, 2, 3)
+    view = t.slice([[3, 4], None, slice(3, 0, -1)])
+    assert view.shape == (2, 2, 2)
+    positions = [list(p) for p in np.ndindex(*view.shape)]
+    mapped = [lt.index_to_position(view.locate(p), [5, 2, 3]) for p in positions]
+    assert mapped == [
+        [3, 0, 2], [3, 0, 1], [3, 1, 2], [3, 1, 1],
+        [4, 0, 2], [4, 0, 1], [4, 1, 2], [4, 1, 1],
+    ]  # fmt: skip
+    assert t.slice([[2, 3], None, 1]).shape == (2, 2, 1)
+    assert t.slice([3]).shape == (1, 2, 3)
+    assert t.slice([None, slice(3, 1, -1)]).shape == (5, 0, 3)
+
+
+def test_seed_pointlessly_convoluted_views() -> None:
+    t1 = lt.arange(20).reshape(4, 5)
+    a = t1.slice([[1, 3], slice(0, 5, 2)])
+    assert a.tolist() == [[5, 7, 9], [15, 17, 19]]
+    assert a.T.tolist() == [[5, 15], [7, 17], [9, 19]]
+    b = t1.slice([[1, 1], slice(4)])
+    assert b.tolist() == [[5, 6, 7, 8], [5, 6, 7, 8]]
+    bt = b.swapaxes(0, 1)
+    assert bt.tolist() == [[5, 5], [6, 6], [7, 7], [8, 8]]
+    assert bt.view([2, 4]).tolist() == [[5, 5, 6, 6], [7, 7, 8, 8]]
+
+
+@pytest.mark.parametrize(
+    ("key", "error", "message"),
+    [
+        ((3,), IndexError, "index 3 is out of bounds for axis 0 with size 3"),
+        ((0, -5), IndexError, "index -5 is out of bounds for axis 1 with size 4"),
+        (([0, 7],), IndexError, "index 7 is out of bounds for axis 0 with size 3"),
+        ((0, 0, 0), IndexError, "too many indices for tensor: tensor is 2-dimensional, but 3 were indexed"),
+        ((Ellipsis, Ellipsis), IndexError, "single ellipsis"),
+        ((1.5,), IndexError, "valid indices"),
+        (
+            (np.array([True, False]),),
+            IndexError,
+            "size of axis is 3 but size of corresponding boolean axis is 2",
+        ),
+        (([0, 1], [0, 1, 2]), IndexError, r"could not be broadcast together with shapes \(2,\) \(3,\)"),
+    ],
+)
+def test_bad_keys(key, error, message) -> None:
+    t, ref = grid(3, 4)
+    with pytest.raises(error, match=message):
+        t[key]
+    with pytest.raises(error):
+        ref[key]

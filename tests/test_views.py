@@ -1,0 +1,163 @@
+"""The view methods: shapes, errors, write-through, read-only expand, split/chunk/unbind."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lazytensor as lt
+
+
+def test_seed_transposes_share_storage() -> None:
+    tw = lt.tensor([1, 2, 3, 4, 5, 6]).reshape(2, 3)
+    tt = tw.swapaxes(-1, -2)
+    assert tt.tolist() == [[1, 4], [2, 5], [3, 6]]
+    assert tt.swapaxes(-1, -2).tolist() == tw.tolist()
+    assert tt.shares_storage(tw)
+
+
+def test_seed_reshapes_of_six() -> None:
+    t = lt.arange(6)
+    assert t.reshape(2, 3).tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert t.reshape([3, 2]).tolist() == [[0, 1], [2, 3], [4, 5]]
+    assert t.reshape(6, 1).tolist() == [[0], [1], [2], [3], [4], [5]]
+    assert t.reshape(-1, 3, 1).shape == (2, 3, 1)
+
+
+def test_seed_go_view_and_dimslice_share_storage() -> None:
+    a = lt.tensor([1.0, 2, 3, 4, 5, 6, 7, 8]).reshape(2, 2, 2)
+    b = a.view(4, 2)
+    a.set((1, 0, 1), 12.0)
+    assert b.get((2, 1)) == 12.0
+    c = a[:, :, 1]
+    assert c.tolist() == [[2.0, 4.0], [12.0, 8.0]]
+    assert c.get((1, 0)) == 12.0
+
+
+def test_seed_squeeze_unsqueeze() -> None:
+    t = lt.zeros(4, 3, 1)
+    assert t.squeeze(-1).shape == (4, 3)
+    assert t.squeeze(-1).unsqueeze(0).shape == (1, 4, 3)
+    assert t.squeeze(-1).unsqueeze(-1).shape == (4, 3, 1)
+
+
+def test_reshape_never_copies_even_without_layout() -> None:
+    t = lt.arange(12).reshape(3, 4)
+    flat = t.T.reshape(-1)
+    assert flat.layout is None
+    flat[1] = 100  # position 1 of t.T flattened is t[1, 0]
+    assert t[1, 0] == 100
+    assert flat.reshape(4, 3)[0].tolist() == [0, 100, 8]
+
+
+def test_transpose_family() -> None:
+    t = lt.arange(24).reshape(2, 3, 4)
+    ref = np.arange(24).reshape(2, 3, 4)
+    np.testing.assert_array_equal(t.T.numpy(), ref.T)
+    np.testing.assert_array_equal(t.mT.numpy(), np.swapaxes(ref, -1, -2))
+    np.testing.assert_array_equal(t.permute(2, 0, 1).numpy(), ref.transpose(2, 0, 1))
+    np.testing.assert_array_equal(t.permute((-1, 0, 1)).numpy(), ref.transpose(2, 0, 1))
+    np.testing.assert_array_equal(t.transpose(0, 2).numpy(), ref.swapaxes(0, 2))
+    with pytest.raises(ValueError, match="mT needs at least 2 axes"):
+        _ = lt.arange(3).mT
+    with pytest.raises(ValueError, match=r"axes \(0, 1\) don't match tensor of shape \(2, 3, 4\)"):
+        t.permute(0, 1)
+    with pytest.raises(ValueError, match="repeated axis"):
+        t.permute(0, 0, 1)
+    with pytest.raises(ValueError, match="not a permutation"):
+        lt.TransposedTensor(t, (0, 1, 3))
+
+
+def test_shape_errors_name_shapes_axes_and_values() -> None:
+    t = lt.zeros(7, 2)
+    with pytest.raises(
+        ValueError, match=r"cannot reshape tensor of shape \(7, 2\) into \(-1, 3\): 14 elements"
+    ):
+        t.reshape(-1, 3)
+    with pytest.raises(ValueError, match=r"cannot squeeze axis 0 of size 7 in a tensor of shape \(7, 2\)"):
+        t.squeeze(0)
+    with pytest.raises(
+        ValueError, match=r"cannot expand tensor of shape \(7, 2\) to \(7, 3\): axis 1 has size 2"
+    ):
+        t.expand(7, 3)
+    with pytest.raises(ValueError, match="-1 in new leading axis 0"):
+        t.expand(-1, 7, 2)
+    with pytest.raises(np.exceptions.AxisError, match="axis 3 is out of bounds for a tensor of 3 axes"):
+        t.unsqueeze(3)
+
+
+def test_squeeze_all_and_flatten() -> None:
+    t = lt.zeros(1, 3, 1, 2)
+    assert t.squeeze().shape == (3, 2)
+    assert t.squeeze((0, 2)).shape == (3, 2)
+    assert t.flatten().shape == (6,)
+    assert t.flatten(1, 2).shape == (1, 3, 2)
+    assert lt.tensor(5.0).flatten().shape == (1,)
+
+
+def test_expand_is_read_only_and_writes_change_nothing() -> None:
+    t = lt.tensor([1, 2, 3])
+    e = t.expand(2, -1)
+    assert e.layout is not None and e.layout.strides == (0, 1)
+    assert not e.numpy().flags.writeable
+    with pytest.raises(ValueError, match=r"cannot write through an expanded view: shape \(2, 3\)"):
+        e[0, 0] = 9
+    with pytest.raises(ValueError, match="expanded"):
+        e.T.set((0, 0), 9)
+    assert t.tolist() == [1, 2, 3]
+    assert lt.tensor(4).expand().shape == ()
+    np.testing.assert_array_equal(
+        lt.tensor([[1], [2]]).broadcast_to((3, 2, 4)).numpy(), np.broadcast_to([[1], [2]], (3, 2, 4))
+    )
+
+
+def test_a_failed_write_changes_nothing() -> None:
+    t = lt.arange(6).reshape(2, 3)
+    before = t.tolist()
+    with pytest.raises(
+        ValueError, match=r"could not broadcast value of shape \(2,\) into tensor of shape \(2, 3\)"
+    ):
+        t[...] = [1, 2]
+    with pytest.raises(ValueError):
+        t[[0, 1]] = ["a", "b"]
+    with pytest.raises(IndexError):
+        t[[0, 5]] = 1
+    with pytest.raises(IndexError):
+        t.set((2, 0), 1)
+    assert t.tolist() == before
+
+
+def test_split_chunk_unbind_are_views() -> None:
+    t = lt.arange(10).reshape(5, 2)
+    parts = t.split(2)
+    assert [p.shape for p in parts] == [(2, 2), (2, 2), (1, 2)]
+    assert [p.shape for p in t.split([1, 4])] == [(1, 2), (4, 2)]
+    assert [p.shape for p in t.chunk(2)] == [(3, 2), (2, 2)]
+    cols = t.unbind(1)
+    assert [c.tolist() for c in cols] == [[0, 2, 4, 6, 8], [1, 3, 5, 7, 9]]
+    parts[2][0, 0] = 99
+    assert t[4, 0] == 99
+    with pytest.raises(ValueError, match="do not add up"):
+        t.split([1, 1])
+
+
+def test_layers_and_storage() -> None:
+    t = lt.arange(6)
+    v = t.reshape(2, 3).T[::-1]
+    assert [type(layer).__name__ for layer in v.layers] == [
+        "SlicedTensor", "TransposedTensor", "ReshapedTensor", "StorageTensor",
+    ]  # fmt: skip
+    assert v.storage is t.storage
+    assert v.layers[-1] is t
+
+
+def test_iteration_len_and_truth() -> None:
+    t = lt.arange(6).reshape(3, 2)
+    assert len(t) == 3
+    assert [row.tolist() for row in t] == [[0, 1], [2, 3], [4, 5]]
+    assert list(lt.arange(3)) == [0, 1, 2]
+    with pytest.raises(TypeError, match="0-d"):
+        len(lt.tensor(1))
+    assert bool(lt.tensor([3]))
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(t)
