@@ -19,8 +19,9 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor import evaluate
 from lazytensor.layout import IndexArray
-from lazytensor.positions import normalize_index
+from lazytensor.positions import is_plain_position, normalize_index
 from lazytensor.tensor import AbstractTensor
 from lazytensor.views import IndexedTensor, Range, ReshapedTensor, SlicedTensor, Spec
 
@@ -175,6 +176,8 @@ def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
 
 def getitem(t: AbstractTensor, key: Any) -> Any:
     """`t[key]`: the element for an all-int key, else a view."""
+    if type(key) is tuple and is_plain_position(key, t.shape):
+        return t.storage[evaluate.locate(t, key)]
     parsed = parse(key, t.shape)
     if parsed.is_element:
         return _element(t, parsed)
@@ -210,8 +213,6 @@ class OuterIndexer:
         return outer_view(self.tensor, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        from lazytensor import evaluate
-
         evaluate.write(outer_view(self.tensor, key), value)
 
 

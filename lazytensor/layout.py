@@ -9,6 +9,7 @@ dot product and reading the whole tensor is a zero-copy numpy view.
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Sequence
 
 import attrs
@@ -65,7 +66,7 @@ class Layout:
 
     def index(self, pos: Sequence[int]) -> int:
         """The storage index of one (valid, non-negative) position."""
-        return self.offset + sum(p * s for p, s in zip(pos, self.strides, strict=True))
+        return self.offset + sum(map(operator.mul, pos, self.strides))
 
     def index_batch(self, index_arrays: Sequence[IndexArray]) -> IndexArray:
         """Storage indices of many positions: one array per axis, broadcast together."""

@@ -147,12 +147,21 @@ def normalize_position(pos: Iterable[int], shape: Sequence[int]) -> Shape:
     (2, 0)
     """
     pos = tuple(pos)
+    if is_plain_position(pos, shape):
+        return pos
     if len(pos) != len(shape):
         raise IndexError(
             f"position {list(pos)} has {len(pos)} indices, shape {tuple(shape)} has {len(shape)} axes"
         )
     return tuple(
         normalize_index(p, size, axis) for axis, (p, size) in enumerate(zip(pos, shape, strict=True))
+    )
+
+
+def is_plain_position(pos: tuple[object, ...], shape: Sequence[int]) -> bool:
+    """Whether `pos` is already a full position of Python ints inside `shape` (the fast path)."""
+    return len(pos) == len(shape) and all(
+        type(p) is int and 0 <= p < size for p, size in zip(pos, shape, strict=True)
     )
 
 
