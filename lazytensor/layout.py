@@ -66,7 +66,8 @@ class Layout:
 
     def index(self, pos: Sequence[int]) -> int:
         """The storage index of one (valid, non-negative) position."""
-        return self.offset + sum(map(operator.mul, pos, self.strides))
+        total: int = self.offset + sum(map(operator.mul, pos, self.strides))
+        return total
 
     def index_batch(self, index_arrays: Sequence[IndexArray]) -> IndexArray:
         """Storage indices of many positions: one array per axis, broadcast together."""
