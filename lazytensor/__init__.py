@@ -1,8 +1,10 @@
 """lazytensor: tensors whose every view is a lazy, inspectable, write-through wrapper."""
 
 from lazytensor.creation import arange, from_numpy, full, ones, tensor, trandom, zeros
+from lazytensor.generic import tpoint, tredux, ttransform
 from lazytensor.io import load, save
 from lazytensor.layout import Layout
+from lazytensor.operators import allclose, cat, equal, maximum, minimum, stack, where
 from lazytensor.positions import (
     broadcast_shapes,
     index_to_position,
@@ -27,17 +29,27 @@ __all__ = [
     "SlicedTensor",
     "StorageTensor",
     "TransposedTensor",
+    "allclose",
     "arange",
     "broadcast_shapes",
+    "cat",
+    "equal",
     "from_numpy",
     "full",
     "index_to_position",
     "load",
+    "maximum",
+    "minimum",
     "next_position",
     "ones",
     "position_to_index",
     "save",
+    "stack",
     "tensor",
+    "tpoint",
     "trandom",
+    "tredux",
+    "ttransform",
+    "where",
     "zeros",
 ]

@@ -154,7 +154,7 @@ class AbstractTensor(abc.ABC):
             raise ValueError(
                 f"can only convert a tensor of size 1 to a Python scalar, not shape {self.shape}"
             )
-        return self.numpy().reshape(-1)[0].item()
+        return self.numpy().reshape(-1).tolist()[0]
 
     def is_contiguous(self) -> bool:
         """Whether the elements sit in storage in row-major order with no gaps."""
@@ -303,6 +303,297 @@ class AbstractTensor(abc.ABC):
 
         evaluate.write(indexing.index_view(self, key), value)
 
+    # -- operators --------------------------------------------------------------------------
+
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """numpy's protocol, so that `ndarray + tensor` and `np.exp(tensor)` give tensors."""
+        from lazytensor import operators
+
+        return operators.array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __add__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.add(self, other)
+
+    def __radd__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.add(other, self)
+
+    def __sub__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.sub(self, other)
+
+    def __rsub__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.sub(other, self)
+
+    def __mul__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.mul(self, other)
+
+    def __rmul__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.mul(other, self)
+
+    def __truediv__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.truediv(self, other)
+
+    def __rtruediv__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.truediv(other, self)
+
+    def __floordiv__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.floordiv(self, other)
+
+    def __rfloordiv__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.floordiv(other, self)
+
+    def __mod__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.mod(self, other)
+
+    def __rmod__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.mod(other, self)
+
+    def __pow__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.power(self, other)
+
+    def __rpow__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.power(other, self)
+
+    def __matmul__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.matmul(other, self)
+
+    def __neg__(self) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.neg(self)
+
+    def __pos__(self) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.pos(self)
+
+    def __abs__(self) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.absolute(self)
+
+    def __invert__(self) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.invert(self)
+
+    def __eq__(self, other: object) -> StorageTensor:  # type: ignore[override]
+        """Elementwise `==`, a bool tensor (so tensors are unhashable, as numpy arrays are)."""
+        from lazytensor import operators
+
+        return operators.eq(self, other)
+
+    def __ne__(self, other: object) -> StorageTensor:  # type: ignore[override]
+        from lazytensor import operators
+
+        return operators.ne(self, other)
+
+    def __lt__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.less(self, other)
+
+    def __le__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.less_equal(self, other)
+
+    def __gt__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.greater(self, other)
+
+    def __ge__(self, other: Any) -> StorageTensor:
+        from lazytensor import operators
+
+        return operators.greater_equal(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def matmul(self, other: Any) -> StorageTensor:
+        """The matrix product, `self @ other`, with numpy's rules."""
+        from lazytensor import operators
+
+        return operators.matmul(self, other)
+
+    def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """The sum over `dim` (None: all axes)."""
+        from lazytensor import reductions
+
+        return reductions.tsum(self, dim, keepdim)
+
+    def mean(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """The true mean over `dim`: exact for Fractions."""
+        from lazytensor import reductions
+
+        return reductions.mean(self, dim, keepdim)
+
+    def prod(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """The product over `dim`."""
+        from lazytensor import reductions
+
+        return reductions.prod(self, dim, keepdim)
+
+    def max(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """The largest element over `dim`."""
+        from lazytensor import reductions
+
+        return reductions.tmax(self, dim, keepdim)
+
+    def min(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """The smallest element over `dim`."""
+        from lazytensor import reductions
+
+        return reductions.tmin(self, dim, keepdim)
+
+    def argmax(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """The index of the first largest element over `dim` (None: of the flattened tensor)."""
+        from lazytensor import reductions
+
+        return reductions.argmax(self, dim, keepdim)
+
+    def argmin(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """The index of the first smallest element over `dim` (None: of the flattened tensor)."""
+        from lazytensor import reductions
+
+        return reductions.argmin(self, dim, keepdim)
+
+    def all(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """Whether every element over `dim` is true."""
+        from lazytensor import reductions
+
+        return reductions.tall(self, dim, keepdim)
+
+    def any(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """Whether any element over `dim` is true."""
+        from lazytensor import reductions
+
+        return reductions.tany(self, dim, keepdim)
+
+    def std(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """The standard deviation over `dim` (ddof 0, as numpy)."""
+        from lazytensor import reductions
+
+        return reductions.std(self, dim, keepdim)
+
+    def var(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+        """The variance over `dim` (ddof 0, as numpy)."""
+        from lazytensor import reductions
+
+        return reductions.var(self, dim, keepdim)
+
+    def exp(self) -> StorageTensor:
+        """`e ** x` elementwise."""
+        from lazytensor import operators
+
+        return operators.exp(self)
+
+    def log(self) -> StorageTensor:
+        """The natural logarithm elementwise."""
+        from lazytensor import operators
+
+        return operators.log(self)
+
+    def sqrt(self) -> StorageTensor:
+        """The square root elementwise."""
+        from lazytensor import operators
+
+        return operators.sqrt(self)
+
+    def tanh(self) -> StorageTensor:
+        """The hyperbolic tangent elementwise."""
+        from lazytensor import operators
+
+        return operators.tanh(self)
+
+    def sigmoid(self) -> StorageTensor:
+        """`1 / (1 + exp(-x))` elementwise, without overflow."""
+        from lazytensor import operators
+
+        return operators.sigmoid(self)
+
+    def relu(self) -> StorageTensor:
+        """`max(x, 0)` elementwise."""
+        from lazytensor import operators
+
+        return operators.relu(self)
+
+    def abs(self) -> StorageTensor:
+        """`abs(x)` elementwise."""
+        from lazytensor import operators
+
+        return operators.absolute(self)
+
+    def clip(self, lo: Any = None, hi: Any = None) -> StorageTensor:
+        """Every element limited to `[lo, hi]` (None: that side open)."""
+        from lazytensor import operators
+
+        return operators.clip(self, lo, hi)
+
+    def softmax(self, dim: int) -> StorageTensor:
+        """`exp(x) / sum(exp(x))` along `dim`, numerically stable."""
+        from lazytensor import reductions
+
+        return reductions.softmax(self, dim)
+
+    def log_softmax(self, dim: int) -> StorageTensor:
+        """`log(softmax(x))` along `dim`, numerically stable."""
+        from lazytensor import reductions
+
+        return reductions.log_softmax(self, dim)
+
+    def gather(self, dim: int, index: Any) -> StorageTensor:
+        """PyTorch's gather: `out[i][j] = self[index[i][j]][j]` for dim 0."""
+        from lazytensor import scatter
+
+        return scatter.gather(self, dim, index)
+
+    def index_add(self, dim: int, index: Any, source: Any) -> StorageTensor:
+        """A copy with `source` slices added at `index` along `dim`, repeats accumulating."""
+        from lazytensor import scatter
+
+        return scatter.index_add(self, dim, index, source)
+
+    def scatter_add(self, dim: int, index: Any, source: Any) -> StorageTensor:
+        """A copy with `source[i][j]` added to `out[index[i][j]][j]` for dim 0, repeats accumulating."""
+        from lazytensor import scatter
+
+        return scatter.scatter_add(self, dim, index, source)
+
 
 def _as_shape_tuple(shape: Sequence[int]) -> Shape:
     return tuple(int(s) for s in shape)
@@ -357,3 +648,4 @@ class StorageTensor(AbstractTensor):
     @property
     def layers(self) -> tuple[AbstractTensor, ...]:
         return (self,)
+

@@ -1,0 +1,300 @@
+"""The three generic operators `ttransform`, `tpoint`, `tredux`, and the table of known operators.
+
+A *known* operator — a function of the `operator` module, the builtins `abs`,
+`max` and `min`, or a numpy ufunc — runs as one numpy call on the evaluated
+inputs (a zero-copy strided view whenever the stack has a layout). Any other
+callable is called exactly once per element, because it may have side effects
+(`next(counter)`, `random.random()`), unless the caller passes `vectorized=True`
+to promise that it works on whole arrays. Every result is a new StorageTensor.
+
+The named operations build on these in `operators.py`.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from lazytensor.dtypes import array_from_values, as_dtype, fold_dtype
+from lazytensor.positions import Shape, broadcast_shapes, normalize_dim, numel
+from lazytensor.tensor import AbstractTensor, Buffer, StorageTensor
+
+Operand = Any
+"""A tensor, a numpy array, a Python or numpy scalar, or nested lists: anything numpy can broadcast."""
+
+# -- the known operators ----------------------------------------------------------------------
+
+UNARY_UFUNCS: dict[Callable[..., Any], np.ufunc] = {
+    operator.neg: np.negative,
+    operator.pos: np.positive,
+    operator.abs: np.absolute,
+    abs: np.absolute,
+    operator.invert: np.invert,
+    operator.inv: np.invert,
+    operator.not_: np.logical_not,
+}
+
+BINARY_UFUNCS: dict[Callable[..., Any], np.ufunc] = {
+    operator.add: np.add,
+    operator.sub: np.subtract,
+    operator.mul: np.multiply,
+    operator.truediv: np.true_divide,
+    operator.floordiv: np.floor_divide,
+    operator.mod: np.remainder,
+    operator.pow: np.power,
+    operator.and_: np.bitwise_and,
+    operator.or_: np.bitwise_or,
+    operator.xor: np.bitwise_xor,
+    operator.lshift: np.left_shift,
+    operator.rshift: np.right_shift,
+    operator.eq: np.equal,
+    operator.ne: np.not_equal,
+    operator.lt: np.less,
+    operator.le: np.less_equal,
+    operator.gt: np.greater,
+    operator.ge: np.greater_equal,
+    operator.iadd: np.add,
+    operator.isub: np.subtract,
+    operator.imul: np.multiply,
+    operator.itruediv: np.true_divide,
+    operator.ifloordiv: np.floor_divide,
+    operator.imod: np.remainder,
+    operator.ipow: np.power,
+    max: np.maximum,
+    min: np.minimum,
+}
+
+
+def _lookup(table: dict[Callable[..., Any], np.ufunc], op: Callable[..., Any]) -> np.ufunc | None:
+    try:
+        return table.get(op)
+    except TypeError:  # an unhashable callable object is never a known operator
+        return None
+
+
+def known_unary(op: Callable[..., Any]) -> np.ufunc | None:
+    """The numpy ufunc that computes `op(x)` for a whole array, or None when `op` is not known.
+
+    >>> known_unary(abs), known_unary(np.exp), known_unary(lambda x: -x)
+    (<ufunc 'absolute'>, <ufunc 'exp'>, None)
+    """
+    if isinstance(op, np.ufunc):
+        return op if op.nin == 1 and op.nout == 1 else None
+    return _lookup(UNARY_UFUNCS, op)
+
+
+def known_binary(op: Callable[..., Any]) -> np.ufunc | None:
+    """The numpy ufunc that computes `op(x, y)` for whole arrays, or None when `op` is not known.
+
+    >>> known_binary(operator.add), known_binary(max), known_binary(lambda x, y: x + y)
+    (<ufunc 'add'>, <ufunc 'maximum'>, None)
+    """
+    if isinstance(op, np.ufunc):
+        return op if op.nin == 2 and op.nout == 1 else None
+    return _lookup(BINARY_UFUNCS, op)
+
+
+# -- operands and results ---------------------------------------------------------------------
+
+
+def values_of(x: Operand) -> Any:
+    """The numpy values of an operand: a tensor evaluated (zero-copy when it can be), an array as it is,
+    a scalar as it is (so numpy treats a Python number weakly, as `array + 1` does).
+
+    >>> import lazytensor as lt
+    >>> values_of(lt.arange(3)), values_of(2.5), values_of([1, 2])
+    (array([0, 1, 2]), 2.5, array([1, 2]))
+    """
+    if isinstance(x, AbstractTensor):
+        return x.numpy()
+    if isinstance(x, list | tuple):
+        return np.asarray(x)
+    return x
+
+
+def array_of(x: Operand) -> Buffer:
+    """The values of an operand as a numpy array (a scalar becomes 0-d)."""
+    return np.asarray(values_of(x))
+
+
+def result_shape(shape_a: Sequence[int], shape_b: Sequence[int]) -> Shape:
+    """The broadcast shape of two operands, or a ValueError naming both shapes.
+
+    >>> result_shape((3, 1), (4,))
+    (3, 4)
+    """
+    return tuple(broadcast_shapes(shape_a, shape_b)[2])
+
+
+def new_tensor(values: Any, *sources: Any) -> StorageTensor:
+    """A new storage tensor over `values`, copied when they might share memory with a source or
+    cannot be written, so a result never aliases an input.
+
+    >>> new_tensor(np.float64(2.0)).shape
+    ()
+    """
+    array = values if isinstance(values, np.ndarray) else np.asarray(values)
+    if not array.flags.writeable or _shares_memory(array, sources):
+        array = array.copy(order="C")
+    return StorageTensor.from_array(array)
+
+
+def _shares_memory(array: Buffer, sources: tuple[Any, ...]) -> bool:
+    return any(isinstance(s, np.ndarray) and np.may_share_memory(array, s) for s in sources)
+
+
+def _cast(values: Any, dtype: npt.DTypeLike | None) -> Any:
+    if dtype is None:
+        return values
+    return np.asarray(values).astype(as_dtype(dtype), copy=False)
+
+
+def _vectorized_result(values: Any, shape: Shape, what: str) -> Buffer:
+    array = np.asarray(values)
+    if array.shape != shape:
+        raise ValueError(f"vectorized {what} returned shape {array.shape}, expected {shape}")
+    return array
+
+
+def _flat_list(values: Buffer, shape: Shape) -> list[Any]:
+    """The values broadcast to `shape`, in row-major order, as Python objects."""
+    flat: list[Any] = np.broadcast_to(values, shape).reshape(-1).tolist()
+    return flat
+
+
+# -- the three generic operators --------------------------------------------------------------
+
+
+def ttransform(
+    t: Operand, op: Callable[[Any], Any], dtype: npt.DTypeLike | None = None, vectorized: bool = False
+) -> StorageTensor:
+    """`op(x)` for every element of `t`, as a new tensor of the same shape.
+
+    A known `op` is one numpy call; any other callable is called once per element, in
+    row-major order, unless `vectorized=True` promises it takes the whole array.
+
+    >>> import lazytensor as lt
+    >>> ttransform(lt.tensor([[1, -2], [3, -4]]).T, abs).tolist()
+    [[1, 3], [2, 4]]
+    >>> ttransform(lt.tensor([1, 2]), lambda x: x / 2).tolist()
+    [0.5, 1.0]
+    """
+    values = array_of(t)
+    ufunc = known_unary(op)
+    if ufunc is not None:
+        result = ufunc(values, order="C")
+    elif vectorized:
+        result = _vectorized_result(op(values), values.shape, "ttransform")
+    else:
+        results = list(map(op, _flat_list(values, values.shape)))
+        result = array_from_values(results, values.shape, dtype, values.dtype)
+    return new_tensor(_cast(result, dtype), values)
+
+
+def tpoint(
+    a: Operand,
+    b: Operand,
+    op: Callable[[Any, Any], Any],
+    dtype: npt.DTypeLike | None = None,
+    vectorized: bool = False,
+) -> StorageTensor:
+    """`op(x, y)` at every position of the broadcast shape of `a` and `b` (numpy's broadcasting;
+    a scalar or a numpy array counts as a tensor).
+
+    >>> import lazytensor as lt
+    >>> tpoint(lt.tensor([[1], [2], [3]]), lt.tensor([[1, 2, 3]]), operator.mul).tolist()
+    [[1, 2, 3], [2, 4, 6], [3, 6, 9]]
+    >>> tpoint(lt.tensor([1, 2]), 10, lambda x, y: f"{x}/{y}").tolist()
+    ['1/10', '2/10']
+    """
+    x, y = values_of(a), values_of(b)
+    shape = result_shape(np.shape(x), np.shape(y))
+    ufunc = known_binary(op)
+    if ufunc is not None:
+        result = ufunc(x, y, order="C")
+    elif vectorized:
+        xs, ys = np.broadcast_arrays(np.asarray(x), np.asarray(y))
+        result = _vectorized_result(op(xs, ys), shape, "tpoint")
+    else:
+        xa, ya = np.asarray(x), np.asarray(y)
+        results = list(map(op, _flat_list(xa, shape), _flat_list(ya, shape)))
+        result = array_from_values(results, shape, dtype, np.result_type(xa, ya))
+    return new_tensor(_cast(result, dtype), x, y)
+
+
+def tredux(
+    t: Operand,
+    dim: int,
+    init: Any,
+    op: Callable[[Any, Any], Any],
+    keepdim: bool = False,
+    vectorized: bool = False,
+    dtype: npt.DTypeLike | None = None,
+) -> StorageTensor:
+    """Fold `acc = op(acc, x)` from `init` along `dim`: for each position of the result in row-major
+    order, over the elements along `dim` in order. The axis is dropped unless `keepdim`.
+
+    A known `op` is one `ufunc.reduce(..., initial=init)`; any other callable is called once per element.
+
+    >>> import lazytensor as lt
+    >>> t = lt.arange(24).reshape(4, 3, 2)
+    >>> tredux(t, 0, 0, operator.add).tolist()
+    [[36, 40], [44, 48], [52, 56]]
+    >>> tredux(t, 2, 0, lambda acc, x: acc + x).tolist()[0]
+    [1, 5, 9]
+    """
+    values = array_of(t)
+    axis = normalize_dim(dim, values.ndim)
+    ufunc = known_binary(op)
+    if ufunc is not None and init is not None:
+        result = _ufunc_fold(ufunc, values, axis, init, keepdim)
+    elif vectorized:
+        result = _vectorized_fold(op, values, axis, init, keepdim)
+    else:
+        result = _per_element_fold(op, values, axis, init, keepdim, dtype)
+    return new_tensor(_cast(result, dtype), values)
+
+
+def _reduced_shape(shape: Shape, axis: int, keepdim: bool) -> Shape:
+    if keepdim:
+        return (*shape[:axis], 1, *shape[axis + 1 :])
+    return (*shape[:axis], *shape[axis + 1 :])
+
+
+def _ufunc_fold(ufunc: np.ufunc, values: Buffer, axis: int, init: Any, keepdim: bool) -> Any:
+    work = fold_dtype(values.dtype, init)
+    if work != values.dtype:
+        values = values.astype(work)
+    return ufunc.reduce(values, axis=axis, initial=init, keepdims=keepdim)
+
+
+def _vectorized_fold(
+    op: Callable[[Any, Any], Any], values: Buffer, axis: int, init: Any, keepdim: bool
+) -> Buffer:
+    acc: Any = init
+    for i in range(values.shape[axis]):
+        acc = op(acc, np.take(values, i, axis=axis))
+    shape = _reduced_shape(values.shape, axis, keepdim=False)
+    result = np.broadcast_to(np.asarray(acc), shape)
+    return np.expand_dims(result, axis) if keepdim else result
+
+
+def _per_element_fold(
+    op: Callable[[Any, Any], Any],
+    values: Buffer,
+    axis: int,
+    init: Any,
+    keepdim: bool,
+    dtype: npt.DTypeLike | None,
+) -> Buffer:
+    length = values.shape[axis]
+    rows = numel(values.shape) // length if length else numel(_reduced_shape(values.shape, axis, False))
+    lines: list[list[Any]] = np.moveaxis(values, axis, -1).reshape(rows, length).tolist()
+    results = [functools.reduce(op, line, init) for line in lines]
+    shape = _reduced_shape(values.shape, axis, keepdim)
+    return array_from_values(results, shape, dtype, fold_dtype(values.dtype, init))

@@ -1,0 +1,133 @@
+"""gather, index_add and scatter_add with PyTorch's semantics, against plain loops."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ops_strategies import nonempty_shapes, view_pairs
+
+import lazytensor as lt
+from lazytensor.scatter import segment_sum
+
+FAST = settings(max_examples=40, deadline=None)
+
+
+def loop_index_add(a: np.ndarray, dim: int, index: list[int], source: np.ndarray) -> np.ndarray:
+    out = a.astype(np.result_type(a, source)).copy()
+    moved_out, moved_source = np.moveaxis(out, dim, 0), np.moveaxis(source, dim, 0)
+    for i, target in enumerate(index):
+        moved_out[target] += moved_source[i]
+    return out
+
+
+@FAST
+@given(
+    data=st.data(),
+    shape=nonempty_shapes,
+    dtype=st.sampled_from([np.float64, np.float32, np.int32, np.complex64]),
+)
+def test_index_add_matches_a_loop(data: st.DataObject, shape: tuple[int, ...], dtype: Any) -> None:
+    t, a = data.draw(view_pairs(shape, dtype))
+    dim = data.draw(st.integers(0, len(shape) - 1))
+    index = data.draw(st.lists(st.integers(0, shape[dim] - 1), max_size=6))
+    source_shape = (*shape[:dim], len(index), *shape[dim + 1 :])
+    ts, s = data.draw(view_pairs(source_shape, dtype))
+    result = t.index_add(dim, index, ts)
+    expected = loop_index_add(a, dim, index, s)
+    assert result.dtype == expected.dtype and result.shape == expected.shape
+    np.testing.assert_allclose(result.numpy(), expected, rtol=1e-6)
+    np.testing.assert_array_equal(t.numpy(), a)  # a new tensor: the input is unchanged
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.complex128, object])
+def test_segment_sum_kernels_agree_with_add_at(dtype: Any) -> None:
+    rng = np.random.default_rng(0)
+    targets = rng.integers(0, 7, size=50)
+    rows = rng.integers(-5, 5, size=(50, 3)).astype(dtype)
+    expected = np.zeros((7, 3), dtype=dtype)
+    np.add.at(expected, targets, rows)
+    np.testing.assert_array_equal(segment_sum(targets, rows, 7), expected)
+
+
+def test_index_add_message_passing_example() -> None:
+    features = lt.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    sources, targets = [0, 1, 2, 2], [1, 2, 0, 1]
+    aggregated = lt.zeros(3, 2).index_add(0, targets, features[sources])
+    assert aggregated.tolist() == [[1.0, 1.0], [2.0, 1.0], [0.0, 1.0]]
+
+
+def test_index_add_of_fractions_is_exact_and_keeps_untouched_rows() -> None:
+    t = lt.tensor([[Fraction(1, 3)], [Fraction(1, 2)]])
+    result = t.index_add(0, [0, 0], lt.tensor([[Fraction(1, 6)], [Fraction(1, 6)]]))
+    assert result.tolist() == [[Fraction(2, 3)], [Fraction(1, 2)]]
+
+
+def test_index_add_errors() -> None:
+    with pytest.raises(IndexError, match="index 3 is out of bounds for dim 0 with size 3"):
+        lt.zeros(3, 2).index_add(0, [3], lt.ones(1, 2))
+    with pytest.raises(ValueError, match=r"source of shape \(2, 3\)"):
+        lt.zeros(3, 2).index_add(0, [0, 1], lt.ones(2, 3))
+    with pytest.raises(np.exceptions.AxisError):
+        lt.zeros(3, 2).index_add(2, [0], lt.ones(1, 2))
+    with pytest.raises(TypeError, match="integers"):
+        lt.zeros(3, 2).index_add(0, [0.5], lt.ones(1, 2))
+
+
+@FAST
+@given(data=st.data(), shape=nonempty_shapes)
+def test_gather_and_scatter_add_match_loops(data: st.DataObject, shape: tuple[int, ...]) -> None:
+    t, a = data.draw(view_pairs(shape, np.float64))
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    axis = dim % len(shape)
+    index_shape = tuple(
+        data.draw(st.integers(0, 3)) if d == axis else data.draw(st.integers(0, size))
+        for d, size in enumerate(shape)
+    )
+    index = np.array(
+        data.draw(
+            st.lists(
+                st.integers(0, shape[axis] - 1),
+                min_size=int(np.prod(index_shape)),
+                max_size=int(np.prod(index_shape)),
+            )
+        ),
+        dtype=np.int64,
+    ).reshape(index_shape)
+    gathered = t.gather(dim, index)
+    expected = np.zeros(index_shape)
+    for pos in itertools.product(*map(range, index_shape)):
+        source = list(pos)
+        source[axis] = index[pos]
+        expected[pos] = a[tuple(source)]
+    np.testing.assert_array_equal(gathered.numpy(), expected)
+
+    source_values = np.arange(1.0, 1.0 + np.prod(index_shape)).reshape(index_shape)
+    scattered = t.scatter_add(dim, lt.tensor(index), source_values)
+    expected_scatter = a.copy()
+    for pos in itertools.product(*map(range, index_shape)):
+        target = list(pos)
+        target[axis] = index[pos]
+        expected_scatter[tuple(target)] += source_values[pos]
+    np.testing.assert_array_equal(scattered.numpy(), expected_scatter)
+
+
+def test_gather_and_scatter_add_pytorch_examples() -> None:
+    t = lt.tensor([[1, 2], [3, 4]])
+    assert t.gather(1, [[0, 0], [1, 0]]).tolist() == [[1, 1], [4, 3]]
+    assert t.gather(0, [[1, 0]]).tolist() == [[3, 2]]
+    src = lt.arange(1, 11).reshape(2, 5)
+    result = lt.zeros(3, 5, dtype=src.dtype).scatter_add(0, [[0, 1, 2, 0, 0]], src)
+    assert result.tolist() == [[1, 0, 0, 4, 5], [0, 2, 0, 0, 0], [0, 0, 3, 0, 0]]
+
+
+def test_gather_errors() -> None:
+    with pytest.raises(ValueError, match=r"index of shape \(3, 1\) is larger"):
+        lt.zeros(2, 2).gather(1, [[0], [0], [0]])
+    with pytest.raises(IndexError, match="index 5 is out of bounds for dim 1 with size 2"):
+        lt.zeros(2, 2).gather(1, [[5]])

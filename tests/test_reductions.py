@@ -1,0 +1,159 @@
+"""Reductions and the softmax family against numpy, on views, with dim None / int / tuple and keepdim."""
+
+from __future__ import annotations
+
+import warnings
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ops_strategies import DTYPES, nonempty_shapes, shapes, view_pairs
+
+import lazytensor as lt
+from lazytensor.tensor import StorageTensor
+
+FAST = settings(max_examples=40, deadline=None)
+
+
+@st.composite
+def dims_for(draw: st.DrawFn, ndim: int) -> Any:
+    """None, one axis (maybe negative), or a tuple of distinct axes."""
+    if ndim == 0:
+        return None
+    choice = draw(st.sampled_from(["none", "int", "tuple"]))
+    if choice == "none":
+        return None
+    if choice == "int":
+        return draw(st.integers(-ndim, ndim - 1))
+    return tuple(draw(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim)))
+
+
+def check(result: lt.AbstractTensor, expected: Any, exact: bool) -> None:
+    expected = np.asarray(expected)
+    assert isinstance(result, StorageTensor)
+    assert result.shape == expected.shape
+    assert result.dtype == expected.dtype, (result.dtype, expected.dtype)
+    if exact:
+        np.testing.assert_array_equal(result.numpy(), expected)
+    else:
+        np.testing.assert_allclose(result.numpy(), expected, rtol=2e-6, atol=1e-6)
+
+
+@FAST
+@given(data=st.data(), shape=shapes, dtype=st.sampled_from(DTYPES))
+def test_sum_prod_all_any_mean_var_std_match_numpy(
+    data: st.DataObject, shape: tuple[int, ...], dtype: Any
+) -> None:
+    t, a = data.draw(view_pairs(shape, dtype))
+    dim = data.draw(dims_for(len(shape)))
+    keepdim = data.draw(st.booleans())
+    exact = np.dtype(dtype).kind in "biu"
+    check(t.sum(dim, keepdim), np.sum(a, axis=dim, keepdims=keepdim), exact)
+    check(t.prod(dim, keepdim), np.prod(a, axis=dim, keepdims=keepdim), exact)
+    check(t.all(dim, keepdim), np.all(a, axis=dim, keepdims=keepdim), True)
+    check(t.any(dim, keepdim), np.any(a, axis=dim, keepdims=keepdim), True)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy warns about the mean of nothing
+        check(t.mean(dim, keepdim), np.mean(a, axis=dim, keepdims=keepdim), False)
+        check(t.var(dim, keepdim), np.var(a, axis=dim, keepdims=keepdim), False)
+        check(t.std(dim, keepdim), np.std(a, axis=dim, keepdims=keepdim), False)
+
+
+@FAST
+@given(data=st.data(), shape=nonempty_shapes, dtype=st.sampled_from(DTYPES))
+def test_max_min_argmax_argmin_match_numpy(data: st.DataObject, shape: tuple[int, ...], dtype: Any) -> None:
+    t, a = data.draw(view_pairs(shape, dtype))
+    dim = data.draw(dims_for(len(shape)))
+    keepdim = data.draw(st.booleans())
+    check(t.max(dim, keepdim), np.max(a, axis=dim, keepdims=keepdim), True)
+    check(t.min(dim, keepdim), np.min(a, axis=dim, keepdims=keepdim), True)
+    if dim is None or isinstance(dim, int):
+        check(t.argmax(dim, keepdim), np.argmax(a, axis=dim, keepdims=keepdim), True)
+        check(t.argmin(dim, keepdim), np.argmin(a, axis=dim, keepdims=keepdim), True)
+
+
+def test_argmax_over_several_axes_counts_through_them_in_row_major_order() -> None:
+    t = lt.tensor([[[1, 9], [3, 4]], [[8, 2], [0, 7]]])
+    assert t.argmax((1, 2)).tolist() == [1, 0]
+    assert t.argmax((1, 2), keepdim=True).shape == (2, 1, 1)
+    assert t.argmin().item() == 6
+
+
+def test_mean_is_the_true_mean_not_a_running_division() -> None:
+    t = lt.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 9.0]])
+    assert t.mean(1).tolist() == [2.0, 6.0]
+    assert t.mean().item() == 4.0
+    assert lt.arange(4).mean().dtype == np.float64
+
+
+def test_mean_and_var_of_fractions_are_exact_fractions() -> None:
+    t = lt.tensor([[Fraction(1, 3), Fraction(1, 2)], [Fraction(1, 5), Fraction(1, 7)]])
+    assert t.mean().item() == Fraction(247, 840)
+    assert t.mean(0).tolist() == [Fraction(4, 15), Fraction(9, 28)]
+    values = [Fraction(1, 3), Fraction(1, 2), Fraction(1, 5), Fraction(1, 7)]
+    mean = sum(values) / 4
+    assert t.var().item() == sum((v - mean) ** 2 for v in values) / 4
+    assert isinstance(t.sum(1, keepdim=True).numpy()[0, 0], Fraction)
+    assert t.max().item() == Fraction(1, 2)
+    assert t.argmin().item() == 3
+
+
+def test_decimal_sum_and_std() -> None:
+    t = lt.tensor([Decimal("1.1"), Decimal("2.2"), Decimal("3.3")])
+    assert t.sum().item() == Decimal("6.6")
+    assert t.mean().item() == Decimal("2.2")
+    assert isinstance(t.std().item(), Decimal)
+
+
+def test_reductions_of_0d_tensors() -> None:
+    t = lt.tensor(5.0)
+    assert t.sum().item() == 5.0 and t.argmax().item() == 0 and t.var().item() == 0.0
+
+
+def test_dim_out_of_range_is_axis_error_naming_dim_and_ndim() -> None:
+    for method in ["sum", "mean", "max", "argmax", "std", "all"]:
+        with pytest.raises(np.exceptions.AxisError, match=r"axis -3 .* 2 axes"):
+            getattr(lt.zeros(2, 3), method)(-3)
+    with pytest.raises(np.exceptions.AxisError):
+        lt.zeros(2).softmax(1)
+
+
+def test_max_of_an_empty_axis_is_numpys_value_error() -> None:
+    with pytest.raises(ValueError, match="zero-size"):
+        lt.zeros(0, 3).max(0)
+
+
+def test_reduction_over_a_view_reads_it_without_copying_the_input() -> None:
+    base = lt.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(base.T[::-1].sum(0).numpy(), base.numpy().T[::-1].sum(0))
+
+
+# -- softmax ------------------------------------------------------------------------------------
+
+
+@FAST
+@given(data=st.data(), shape=nonempty_shapes)
+def test_softmax_sums_to_one_and_matches_the_naive_formula(
+    data: st.DataObject, shape: tuple[int, ...]
+) -> None:
+    t, a = data.draw(view_pairs(shape, np.float64))
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    naive = np.exp(a) / np.exp(a).sum(axis=dim, keepdims=True)
+    np.testing.assert_allclose(t.softmax(dim).numpy(), naive, rtol=1e-12)
+    np.testing.assert_allclose(t.log_softmax(dim).numpy(), np.log(naive), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(t.softmax(dim).sum(dim).numpy(), 1.0)
+
+
+def test_softmax_is_numerically_stable() -> None:
+    t = lt.tensor([1000.0, -1000.0])
+    assert t.softmax(0).tolist() == [1.0, 0.0]
+    assert t.log_softmax(0).tolist() == [0.0, -2000.0]
+
+
+def test_softmax_of_integers_is_float() -> None:
+    result = lt.tensor([[0, 0]]).softmax(1)
+    assert result.dtype == np.float64 and result.tolist() == [[0.5, 0.5]]
