@@ -71,12 +71,15 @@ def strided_view(buffer: Buffer, layout: Layout, writeable: bool) -> Buffer:
             f"layout {layout} reaches storage indices {low}..{high} outside a buffer of {buffer.size}"
         )
     itemsize = buffer.itemsize
-    return as_strided(
-        np.asarray(buffer)[layout.offset :],
-        shape=layout.shape,
-        strides=tuple(stride * itemsize for stride in layout.strides),
-        writeable=writeable and buffer.flags.writeable,
+    strides = tuple(stride * itemsize for stride in layout.strides)
+    writeable = writeable and buffer.flags.writeable
+    if buffer.dtype.hasobject:  # numpy builds object arrays from a buffer only through as_strided
+        return as_strided(np.asarray(buffer)[layout.offset :], layout.shape, strides, writeable=writeable)
+    view: Buffer = np.ndarray(
+        layout.shape, buffer.dtype, buffer=buffer, offset=layout.offset * itemsize, strides=strides
     )
+    view.flags.writeable = writeable
+    return view
 
 
 def read(t: AbstractTensor) -> Buffer:

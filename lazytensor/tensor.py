@@ -616,6 +616,8 @@ class StorageTensor(AbstractTensor):
     def _check_buffer(self, _attribute: object, buffer: Buffer) -> None:
         if not isinstance(buffer, np.ndarray) or buffer.ndim != 1:
             raise TypeError(f"storage must be a 1-D numpy array, got {type(buffer).__name__}")
+        if not buffer.flags.c_contiguous:
+            raise ValueError(f"storage must be contiguous, got strides {buffer.strides}")
 
     @_shape.validator
     def _check_shape(self, _attribute: object, shape: Shape) -> None:
