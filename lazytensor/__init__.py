@@ -1,5 +1,7 @@
 """lazytensor: tensors whose every view is a lazy, inspectable, write-through wrapper."""
 
+from lazytensor import nn, optim
+from lazytensor.autograd import no_grad
 from lazytensor.creation import arange, from_numpy, full, ones, tensor, trandom, zeros
 from lazytensor.generic import tpoint, tredux, ttransform
 from lazytensor.io import load, save
@@ -41,7 +43,10 @@ __all__ = [
     "maximum",
     "minimum",
     "next_position",
+    "nn",
+    "no_grad",
     "ones",
+    "optim",
     "position_to_index",
     "save",
     "stack",

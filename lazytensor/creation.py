@@ -18,7 +18,11 @@ def _from_torch(data: Any) -> npt.NDArray[Any] | None:
     return np.array(data.detach().cpu().numpy(), copy=True)
 
 
-def tensor(data: Any, dtype: npt.DTypeLike | None = None) -> StorageTensor:
+def _leaf(array: npt.NDArray[Any], requires_grad: bool) -> StorageTensor:
+    return StorageTensor.from_array(array).requires_grad_(requires_grad)
+
+
+def tensor(data: Any, dtype: npt.DTypeLike | None = None, requires_grad: bool = False) -> StorageTensor:
     """A new tensor holding a copy of `data`: nested lists, a scalar, a numpy array or a torch tensor.
 
     >>> tensor([[1, 2], [3, 4]]).shape
@@ -34,7 +38,7 @@ def tensor(data: Any, dtype: npt.DTypeLike | None = None) -> StorageTensor:
         array = np.array(data, dtype=dtype, copy=True, order="C")
     elif dtype is not None:
         array = array.astype(dtype)
-    return StorageTensor.from_array(array)
+    return _leaf(array, requires_grad)
 
 
 def from_numpy(array: npt.NDArray[Any]) -> StorageTensor:
@@ -51,31 +55,37 @@ def from_numpy(array: npt.NDArray[Any]) -> StorageTensor:
     return StorageTensor.from_array(array)
 
 
-def zeros(*shape: int | tuple[int, ...], dtype: npt.DTypeLike = np.float64) -> StorageTensor:
+def zeros(
+    *shape: int | tuple[int, ...], dtype: npt.DTypeLike = np.float64, requires_grad: bool = False
+) -> StorageTensor:
     """A tensor of zeros; the shape as ints or one tuple.
 
     >>> zeros(2, 3).shape
     (2, 3)
     """
-    return StorageTensor.from_array(np.zeros(as_shape(shape), dtype=dtype))
+    return _leaf(np.zeros(as_shape(shape), dtype=dtype), requires_grad)
 
 
-def ones(*shape: int | tuple[int, ...], dtype: npt.DTypeLike = np.float64) -> StorageTensor:
+def ones(
+    *shape: int | tuple[int, ...], dtype: npt.DTypeLike = np.float64, requires_grad: bool = False
+) -> StorageTensor:
     """A tensor of ones; the shape as ints or one tuple.
 
     >>> ones((2,)).tolist()
     [1.0, 1.0]
     """
-    return StorageTensor.from_array(np.ones(as_shape(shape), dtype=dtype))
+    return _leaf(np.ones(as_shape(shape), dtype=dtype), requires_grad)
 
 
-def full(shape: int | tuple[int, ...], value: Any, dtype: npt.DTypeLike | None = None) -> StorageTensor:
+def full(
+    shape: int | tuple[int, ...], value: Any, dtype: npt.DTypeLike | None = None, requires_grad: bool = False
+) -> StorageTensor:
     """A tensor with every element `value`.
 
     >>> full((2,), 7).tolist()
     [7, 7]
     """
-    return StorageTensor.from_array(np.full(as_shape((shape,)), value, dtype=dtype))
+    return _leaf(np.full(as_shape((shape,)), value, dtype=dtype), requires_grad)
 
 
 def arange(
@@ -90,11 +100,13 @@ def arange(
     return StorageTensor.from_array(values)
 
 
-def trandom(*shape: int | tuple[int, ...], seed: int | None = None) -> StorageTensor:
+def trandom(
+    *shape: int | tuple[int, ...], seed: int | None = None, requires_grad: bool = False
+) -> StorageTensor:
     """Uniform random values in [-1, 1); the same `seed` gives the same values.
 
     >>> trandom(2, 2, seed=0).shape
     (2, 2)
     """
     rng = np.random.default_rng(seed)
-    return StorageTensor.from_array(rng.uniform(-1.0, 1.0, size=as_shape(shape)))
+    return _leaf(rng.uniform(-1.0, 1.0, size=as_shape(shape)), requires_grad)

@@ -99,7 +99,7 @@ def read(t: AbstractTensor) -> Buffer:
     unfused = _lowest_unfused(t)
     if unfused.numel() <= MATERIALISE_FACTOR * t.numel():
         fresh = StorageTensor.from_array(_numpy_equivalent(unfused, read(unfused.wrapped)))
-        return read(_restack(t, unfused, fresh))
+        return read(restack(t, unfused, fresh))
     return np.asarray(t.storage).take(storage_indices(t))
 
 
@@ -147,12 +147,12 @@ def _outer_index(below: Buffer, specs: tuple[Spec, ...]) -> Buffer:
     return selected
 
 
-def _restack(t: AbstractTensor, old: AbstractTensor, new: AbstractTensor) -> AbstractTensor:
+def restack(t: AbstractTensor, old: AbstractTensor, new: AbstractTensor) -> AbstractTensor:
     """`t`'s stack with layer `old` (and what is below it) replaced by `new`."""
     if t is old:
         return new
     assert isinstance(t, View)
-    return attrs.evolve(t, wrapped=_restack(t.wrapped, old, new))
+    return attrs.evolve(t, wrapped=restack(t.wrapped, old, new))
 
 
 def check_writable(t: AbstractTensor) -> None:

@@ -179,6 +179,38 @@ class AbstractTensor(abc.ABC):
         other_buffer = other.storage if isinstance(other, AbstractTensor) else other
         return bool(np.shares_memory(self.storage, other_buffer))
 
+    # -- gradients --------------------------------------------------------------------------
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether operations on this tensor record what `backward` needs (a view: as its base)."""
+        return self.layers[-1].requires_grad
+
+    @property
+    def grad(self) -> StorageTensor | None:
+        """The gradient accumulated by `backward` (leaves only: None for views and results)."""
+        return None
+
+    def requires_grad_(self, requires_grad: bool = True) -> AbstractTensor:
+        """Mark a storage tensor as a leaf whose gradient `backward` accumulates; returns it."""
+        raise ValueError(
+            f"requires_grad_ applies to storage tensors (leaves); this is a view of shape {self.shape} "
+            "whose gradient reaches its base: call it on the base"
+        )
+
+    def backward(self, gradient: Any = None) -> None:
+        """Accumulate the gradient of this tensor into every leaf it depends on (`.grad`)."""
+        from lazytensor import autograd
+
+        autograd.backward(self, gradient)
+
+    def detach(self) -> AbstractTensor:
+        """The same view of the same storage, cut from the gradient graph."""
+        from lazytensor import evaluate
+
+        base = self.layers[-1]
+        return evaluate.restack(self, base, StorageTensor(self.storage, base.shape))
+
     # -- views ------------------------------------------------------------------------------
 
     def permute(self, *axes: int | Sequence[int]) -> AbstractTensor:
@@ -611,6 +643,7 @@ class StorageTensor(AbstractTensor):
 
     buffer: Buffer = attrs.field()
     _shape: Shape = attrs.field(converter=_as_shape_tuple, alias="shape")
+    grad_state: GradState = attrs.field(factory=lambda: GradState(), init=False, repr=False)
 
     @buffer.validator
     def _check_buffer(self, _attribute: object, buffer: Buffer) -> None:
@@ -651,3 +684,31 @@ class StorageTensor(AbstractTensor):
     def layers(self) -> tuple[AbstractTensor, ...]:
         return (self,)
 
+    @property
+    def requires_grad(self) -> bool:
+        return self.grad_state.requires_grad
+
+    @property
+    def grad(self) -> StorageTensor | None:
+        return self.grad_state.grad
+
+    def requires_grad_(self, requires_grad: bool = True) -> StorageTensor:
+        if self.grad_state.node is not None:
+            raise ValueError("requires_grad_ applies to leaves, not to the result of an operation")
+        self.grad_state.requires_grad = requires_grad
+        return self
+
+    def detach(self) -> StorageTensor:
+        return StorageTensor(self.buffer, self._shape)
+
+
+@attrs.define(eq=False)
+class GradState:
+    """The mutable gradient bookkeeping of a storage tensor; the tensor itself stays frozen.
+
+    `node` (an autograd Node) is set on the result of an operation that recorded its inputs.
+    """
+
+    requires_grad: bool = False
+    grad: StorageTensor | None = None
+    node: Any = None

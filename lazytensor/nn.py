@@ -1,0 +1,74 @@
+"""The few pieces a small neural network needs beyond the operators: dropout, initialisation, a loss.
+
+Kept deliberately small: a graph convolutional network is written plainly with
+these and lazytensor's operations (see examples/gcn.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from lazytensor import autograd
+from lazytensor.tensor import AbstractTensor, StorageTensor
+
+Seed = int | np.random.Generator | None
+
+
+def _generator(seed: Seed) -> np.random.Generator:
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def dropout_mask(shape: tuple[int, ...], p: float, seed: Seed = None) -> npt.NDArray[np.float64]:
+    """The scaled keep-mask of dropout: `1 / (1 - p)` where `rng.random(shape) >= p`, else 0.
+
+    One uniform draw per element, so code that draws the same way gets the same mask.
+
+    >>> dropout_mask((4,), 0.5, seed=0).tolist()
+    [2.0, 0.0, 0.0, 0.0]
+    """
+    if not 0 <= p < 1:
+        raise ValueError(f"dropout probability must be in [0, 1), got {p}")
+    keep = _generator(seed).random(shape) >= p
+    return keep / (1.0 - p)
+
+
+def dropout(t: AbstractTensor, p: float, training: bool = True, seed: Seed = None) -> AbstractTensor:
+    """Zero each element with probability `p` and scale the rest by `1 / (1 - p)` (when training).
+
+    >>> import lazytensor as lt
+    >>> dropout(lt.ones(4), 0.5, seed=0).tolist()
+    [2.0, 0.0, 0.0, 0.0]
+    >>> dropout(lt.ones(2), 0.5, training=False).tolist()
+    [1.0, 1.0]
+    """
+    if not training or p == 0:
+        return t
+    return autograd.mul(t, dropout_mask(t.shape, p, seed))
+
+
+def glorot_uniform(fan_in: int, fan_out: int, seed: Seed = None) -> StorageTensor:
+    """A `(fan_in, fan_out)` weight drawn uniformly in ±sqrt(6 / (fan_in + fan_out)), requiring grad.
+
+    >>> w = glorot_uniform(3, 2, seed=0)
+    >>> w.shape, w.requires_grad, bool(abs(w.numpy()).max() <= (6 / 5) ** 0.5)
+    ((3, 2), True, True)
+    """
+    limit = np.sqrt(6.0 / (fan_in + fan_out))
+    values = _generator(seed).uniform(-limit, limit, size=(fan_in, fan_out))
+    return StorageTensor.from_array(values).requires_grad_()
+
+
+def cross_entropy(logits: AbstractTensor, labels: Any) -> StorageTensor:
+    """The mean softmax cross-entropy of `(n, classes)` logits against `n` integer labels.
+
+    >>> import lazytensor as lt
+    >>> round(cross_entropy(lt.tensor([[0.0, 0.0]]), [1]).item(), 4)
+    0.6931
+    """
+    labels = np.asarray(labels, dtype=np.intp)
+    log_probabilities = autograd.log_softmax(logits, 1)
+    picked = log_probabilities[np.arange(len(labels)), labels]
+    return autograd.neg(autograd.mean(picked))
