@@ -13,6 +13,8 @@ from lazytensor.positions import (
     next_position,
     position_to_index,
 )
+from lazytensor.printing import to_string, tprint
+from lazytensor.printoptions import get_printoptions, printoptions, set_printoptions
 from lazytensor.tensor import AbstractTensor, StorageTensor
 from lazytensor.views import (
     ExpandedTensor,
@@ -38,6 +40,7 @@ __all__ = [
     "equal",
     "from_numpy",
     "full",
+    "get_printoptions",
     "index_to_position",
     "load",
     "maximum",
@@ -48,10 +51,14 @@ __all__ = [
     "ones",
     "optim",
     "position_to_index",
+    "printoptions",
     "save",
+    "set_printoptions",
     "stack",
     "tensor",
+    "to_string",
     "tpoint",
+    "tprint",
     "trandom",
     "tredux",
     "ttransform",

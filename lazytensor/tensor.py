@@ -179,6 +179,64 @@ class AbstractTensor(abc.ABC):
         other_buffer = other.storage if isinstance(other, AbstractTensor) else other
         return bool(np.shares_memory(self.storage, other_buffer))
 
+    # -- printing and explaining ------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        """The grid print (header, then values) as plain text at the configured width."""
+        from lazytensor import printing
+
+        return printing.to_string(self)
+
+    def __str__(self) -> str:
+        from lazytensor import printing
+
+        return printing.to_string(self)
+
+    def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
+        """rich's protocol: the print as renderables, so tensors compose in tables and panels."""
+        from lazytensor import printing
+
+        yield printing.TensorPrint(self)
+
+    def __rich_measure__(self, console: Any, options: Any) -> Any:
+        from lazytensor import printing
+
+        return printing.TensorPrint(self).__rich_measure__(console, options)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """Jupyter's display: plain text and coloured HTML."""
+        from lazytensor import printing
+
+        return printing.tensor_mimebundle(self)
+
+    def print(self, dims: Sequence[int | None] | None = None, **options: Any) -> None:
+        """Print this tensor, or the slice `dims` (None = all of an axis, int = fixed), with options.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(3).print(style="separators")  # doctest: +NORMALIZE_WHITESPACE
+        0.00    1.00    2.00
+        """
+        from lazytensor import printing
+
+        printing.tprint(self, dims, **options)
+
+    def explain(self, position: Sequence[int] | int | None = None) -> Any:
+        """The layer tree (class, parameters, shape, layout), or the trace of `position` down to storage.
+
+        >>> import lazytensor as lt
+        >>> print(lt.arange(6).reshape(2, 3).T.explain((2, 1)))
+        position (2, 1) of a tensor of shape (3, 2)
+        layer       shape   position  parameters
+        Transposed  (3, 2)  (2, 1)    axes (1, 0)
+        Reshaped    (2, 3)  (1, 2)    new shape (2, 3)
+        Storage     (6,)    (5,)      buffer of 6 × int64
+        storage index 5 holds 5
+        the fused layout (strides (1, 3), offset 0) gives 5 in one step
+        """
+        from lazytensor import explain
+
+        return explain.explain(self, position)
+
     # -- gradients --------------------------------------------------------------------------
 
     @property
@@ -631,7 +689,7 @@ def _as_shape_tuple(shape: Sequence[int]) -> Shape:
     return tuple(int(s) for s in shape)
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen(eq=False, repr=False)
 class StorageTensor(AbstractTensor):
     """The bottom of every stack: a flat 1-D numpy buffer and a shape, row-major from offset 0.
 

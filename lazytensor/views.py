@@ -41,7 +41,7 @@ def _int_tuple(values: Sequence[int]) -> Shape:
     return tuple(int(v) for v in values)
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen(eq=False, repr=False)
 class View(AbstractTensor):
     """What every wrapper shares: the tensor one layer down, and the storage at the bottom."""
 
@@ -69,7 +69,7 @@ class View(AbstractTensor):
 # -- TransposedTensor -------------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen(eq=False, repr=False)
 class TransposedTensor(View):
     """The axes reordered: axis `i` of this view is axis `axes[i]` of the wrapped tensor.
 
@@ -115,7 +115,7 @@ class TransposedTensor(View):
 # -- ReshapedTensor ---------------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen(eq=False, repr=False)
 class ReshapedTensor(View):
     """The same elements in row-major order under another shape (squeeze and unsqueeze too).
 
@@ -278,7 +278,7 @@ def progression(indices: IndexArray) -> tuple[int, int] | None:
     return int(indices[0]), step
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen(eq=False, repr=False)
 class SlicedTensor(View):
     """A selection per axis, each independent of the others (outer indexing).
 
@@ -363,7 +363,7 @@ class SlicedTensor(View):
 # -- ExpandedTensor ---------------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen(eq=False, repr=False)
 class ExpandedTensor(View):
     """Broadcast to a larger shape without copying: read-only, as every position of a
     stretched axis is the same element.
@@ -443,7 +443,7 @@ def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
     return (origin, tuple(steps)) if np.array_equal(indices, expected) else None
 
 
-@attrs.frozen(eq=False)
+@attrs.frozen(eq=False, repr=False)
 class IndexedTensor(View):
     """numpy's advanced indexing as a view: index arrays on some axes, broadcast together.
 

@@ -1,0 +1,112 @@
+"""Write the pictures of docs/printing.md: SVGs of what a colour terminal shows.
+
+CI runs this and fails when `git diff --exit-code docs/pictures` finds a change, so the
+pictures never drift from the code. Everything here is deterministic: seeded values,
+a fixed width, colours forced on whatever the environment says.
+
+Run: `.venv/bin/python docs/make_pictures.py`
+"""
+
+from __future__ import annotations
+
+import io
+import pathlib
+from collections.abc import Callable
+
+import numpy as np
+from rich.console import Console, RenderableType
+from rich.table import Table
+
+import lazytensor as lt
+from lazytensor.printing import TensorPrint
+from lazytensor.printoptions import current_options
+
+PICTURES = pathlib.Path(__file__).parent / "pictures"
+WIDTH = 100
+HEIGHT = 50  # both given, rich ignores the environment's idea of the terminal size
+
+
+def _console() -> Console:
+    return Console(
+        file=io.StringIO(),
+        record=True,
+        width=WIDTH,
+        height=HEIGHT,
+        force_terminal=True,
+        force_jupyter=False,
+        force_interactive=False,
+        color_system="truecolor",
+        no_color=False,
+        legacy_windows=False,
+        highlight=False,
+        markup=False,
+        emoji=False,
+    )
+
+
+def _specials() -> lt.AbstractTensor:
+    t = lt.trandom(2, 3, 4, 4, seed=0)
+    t[0, 1, 2, 3] = np.nan
+    t[1, 0, 0, 1] = np.inf
+    t[1, 2, 3, 0] = 0.0
+    return t
+
+
+def grid() -> RenderableType:
+    return _specials()
+
+
+def summarised() -> RenderableType:
+    return TensorPrint(lt.arange(10**6).reshape(100, 100, 10, 10), None, current_options(edgeitems=2))
+
+
+def heatmap() -> RenderableType:
+    values = lt.from_numpy(np.sin(np.arange(48.0) / 5).reshape(6, 8))
+    return TensorPrint(values, None, current_options(heatmap=True))
+
+
+def dims() -> RenderableType:
+    t = lt.arange(4 * 2 * 2 * 4 * 4).reshape(4, 2, 2, 4, 4)
+    return TensorPrint(t, (3, None, None, None, None), current_options())
+
+
+def explain_tree() -> RenderableType:
+    explanation: RenderableType = lt.arange(24).reshape(2, 3, 4).T[1:, [2, 0]].explain()
+    return explanation
+
+
+def explain_trace() -> RenderableType:
+    explanation: RenderableType = lt.arange(24).reshape(2, 3, 4).transpose(0, 2).reshape(4, 6).explain((3, 5))
+    return explanation
+
+
+def in_a_table() -> RenderableType:
+    table = Table("name", "tensor", title="tensors are rich renderables")
+    table.add_row("weights", lt.trandom(3, 4, seed=2))
+    table.add_row("mask", lt.tensor([[True, False, True], [False, True, True]]))
+    return table
+
+
+PICTURE_MAKERS: dict[str, Callable[[], RenderableType]] = {
+    "grid": grid,
+    "summarised": summarised,
+    "heatmap": heatmap,
+    "dims": dims,
+    "explain_tree": explain_tree,
+    "explain_trace": explain_trace,
+    "in_a_table": in_a_table,
+}
+
+
+def main() -> None:
+    PICTURES.mkdir(parents=True, exist_ok=True)
+    for name, make in PICTURE_MAKERS.items():
+        console = _console()
+        console.print(make())
+        svg = console.export_svg(title=f"lazytensor · {name.replace('_', ' ')}")
+        (PICTURES / f"{name}.svg").write_text(svg, encoding="utf-8")
+        print(f"wrote {PICTURES / f'{name}.svg'}")
+
+
+if __name__ == "__main__":
+    main()
