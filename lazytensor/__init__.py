@@ -1,12 +1,12 @@
 """lazytensor: tensors whose every view is a lazy, inspectable, write-through wrapper."""
 
 from lazytensor import nn, optim
-from lazytensor.autograd import no_grad
+from lazytensor.autograd import cat, no_grad, stack, where
 from lazytensor.creation import arange, from_numpy, full, ones, tensor, trandom, zeros
 from lazytensor.generic import tpoint, tredux, ttransform
 from lazytensor.io import load, save
 from lazytensor.layout import Layout
-from lazytensor.operators import allclose, cat, equal, maximum, minimum, stack, where
+from lazytensor.operators import allclose, equal, maximum, minimum
 from lazytensor.positions import (
     broadcast_shapes,
     index_to_position,

@@ -494,3 +494,36 @@ def stack(tensors: Sequence[Operand], dim: int = 0) -> StorageTensor:
     return record(
         out, "stack", tuple(tensors), lambda g, _: [np.take(g, i, axis=axis) for i in range(len(tensors))]
     )
+
+
+# -- numpy's ufuncs on tensors ----------------------------------------------------------------
+
+DIFFERENTIABLE_UFUNCS: dict[np.ufunc, Callable[..., StorageTensor]] = {
+    np.add: add,
+    np.subtract: sub,
+    np.multiply: mul,
+    np.true_divide: truediv,
+    np.power: power,
+    np.matmul: matmul,
+    np.negative: neg,
+    np.absolute: absolute,
+    np.exp: exp,
+    np.log: log,
+    np.sqrt: sqrt,
+    np.tanh: tanh,
+}
+
+
+def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """numpy calling a ufunc on tensors (`array * t`, `np.exp(t)`): differentiable where we know how.
+
+    >>> import lazytensor as lt
+    >>> w = lt.ones(2, requires_grad=True)
+    >>> (np.array([2.0, 3.0]) * w).sum().backward()
+    >>> w.grad.tolist()
+    [2.0, 3.0]
+    """
+    differentiable = DIFFERENTIABLE_UFUNCS.get(ufunc)
+    if differentiable is not None and method == "__call__" and not kwargs:
+        return differentiable(*inputs)
+    return operators.array_ufunc(ufunc, method, inputs, kwargs)

@@ -397,49 +397,49 @@ class AbstractTensor(abc.ABC):
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """numpy's protocol, so that `ndarray + tensor` and `np.exp(tensor)` give tensors."""
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.array_ufunc(ufunc, method, inputs, kwargs)
+        return autograd.array_ufunc(ufunc, method, inputs, kwargs)
 
     def __add__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.add(self, other)
+        return autograd.add(self, other)
 
     def __radd__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.add(other, self)
+        return autograd.add(other, self)
 
     def __sub__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.sub(self, other)
+        return autograd.sub(self, other)
 
     def __rsub__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.sub(other, self)
+        return autograd.sub(other, self)
 
     def __mul__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.mul(self, other)
+        return autograd.mul(self, other)
 
     def __rmul__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.mul(other, self)
+        return autograd.mul(other, self)
 
     def __truediv__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.truediv(self, other)
+        return autograd.truediv(self, other)
 
     def __rtruediv__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.truediv(other, self)
+        return autograd.truediv(other, self)
 
     def __floordiv__(self, other: Any) -> StorageTensor:
         from lazytensor import operators
@@ -462,29 +462,29 @@ class AbstractTensor(abc.ABC):
         return operators.mod(other, self)
 
     def __pow__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.power(self, other)
+        return autograd.power(self, other)
 
     def __rpow__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.power(other, self)
+        return autograd.power(other, self)
 
     def __matmul__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.matmul(self, other)
+        return autograd.matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.matmul(other, self)
+        return autograd.matmul(other, self)
 
     def __neg__(self) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.neg(self)
+        return autograd.neg(self)
 
     def __pos__(self) -> StorageTensor:
         from lazytensor import operators
@@ -492,9 +492,9 @@ class AbstractTensor(abc.ABC):
         return operators.pos(self)
 
     def __abs__(self) -> StorageTensor:
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.absolute(self)
+        return autograd.absolute(self)
 
     def __invert__(self) -> StorageTensor:
         from lazytensor import operators
@@ -536,21 +536,21 @@ class AbstractTensor(abc.ABC):
 
     def matmul(self, other: Any) -> StorageTensor:
         """The matrix product, `self @ other`, with numpy's rules."""
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.matmul(self, other)
+        return autograd.matmul(self, other)
 
     def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
         """The sum over `dim` (None: all axes)."""
-        from lazytensor import reductions
+        from lazytensor import autograd
 
-        return reductions.tsum(self, dim, keepdim)
+        return autograd.tsum(self, dim, keepdim)
 
     def mean(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
         """The true mean over `dim`: exact for Fractions."""
-        from lazytensor import reductions
+        from lazytensor import autograd
 
-        return reductions.mean(self, dim, keepdim)
+        return autograd.mean(self, dim, keepdim)
 
     def prod(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
         """The product over `dim`."""
@@ -560,15 +560,15 @@ class AbstractTensor(abc.ABC):
 
     def max(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
         """The largest element over `dim`."""
-        from lazytensor import reductions
+        from lazytensor import autograd
 
-        return reductions.tmax(self, dim, keepdim)
+        return autograd.tmax(self, dim, keepdim)
 
     def min(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
         """The smallest element over `dim`."""
-        from lazytensor import reductions
+        from lazytensor import autograd
 
-        return reductions.tmin(self, dim, keepdim)
+        return autograd.tmin(self, dim, keepdim)
 
     def argmax(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
         """The index of the first largest element over `dim` (None: of the flattened tensor)."""
@@ -608,81 +608,81 @@ class AbstractTensor(abc.ABC):
 
     def exp(self) -> StorageTensor:
         """`e ** x` elementwise."""
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.exp(self)
+        return autograd.exp(self)
 
     def log(self) -> StorageTensor:
         """The natural logarithm elementwise."""
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.log(self)
+        return autograd.log(self)
 
     def sqrt(self) -> StorageTensor:
         """The square root elementwise."""
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.sqrt(self)
+        return autograd.sqrt(self)
 
     def tanh(self) -> StorageTensor:
         """The hyperbolic tangent elementwise."""
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.tanh(self)
+        return autograd.tanh(self)
 
     def sigmoid(self) -> StorageTensor:
         """`1 / (1 + exp(-x))` elementwise, without overflow."""
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.sigmoid(self)
+        return autograd.sigmoid(self)
 
     def relu(self) -> StorageTensor:
         """`max(x, 0)` elementwise."""
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.relu(self)
+        return autograd.relu(self)
 
     def abs(self) -> StorageTensor:
         """`abs(x)` elementwise."""
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.absolute(self)
+        return autograd.absolute(self)
 
     def clip(self, lo: Any = None, hi: Any = None) -> StorageTensor:
         """Every element limited to `[lo, hi]` (None: that side open)."""
-        from lazytensor import operators
+        from lazytensor import autograd
 
-        return operators.clip(self, lo, hi)
+        return autograd.clip(self, lo, hi)
 
     def softmax(self, dim: int) -> StorageTensor:
         """`exp(x) / sum(exp(x))` along `dim`, numerically stable."""
-        from lazytensor import reductions
+        from lazytensor import autograd
 
-        return reductions.softmax(self, dim)
+        return autograd.softmax(self, dim)
 
     def log_softmax(self, dim: int) -> StorageTensor:
         """`log(softmax(x))` along `dim`, numerically stable."""
-        from lazytensor import reductions
+        from lazytensor import autograd
 
-        return reductions.log_softmax(self, dim)
+        return autograd.log_softmax(self, dim)
 
     def gather(self, dim: int, index: Any) -> StorageTensor:
         """PyTorch's gather: `out[i][j] = self[index[i][j]][j]` for dim 0."""
-        from lazytensor import scatter
+        from lazytensor import autograd
 
-        return scatter.gather(self, dim, index)
+        return autograd.gather(self, dim, index)
 
     def index_add(self, dim: int, index: Any, source: Any) -> StorageTensor:
         """A copy with `source` slices added at `index` along `dim`, repeats accumulating."""
-        from lazytensor import scatter
+        from lazytensor import autograd
 
-        return scatter.index_add(self, dim, index, source)
+        return autograd.index_add(self, dim, index, source)
 
     def scatter_add(self, dim: int, index: Any, source: Any) -> StorageTensor:
         """A copy with `source[i][j]` added to `out[index[i][j]][j]` for dim 0, repeats accumulating."""
-        from lazytensor import scatter
+        from lazytensor import autograd
 
-        return scatter.scatter_add(self, dim, index, source)
+        return autograd.scatter_add(self, dim, index, source)
 
 
 def _as_shape_tuple(shape: Sequence[int]) -> Shape:

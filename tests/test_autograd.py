@@ -218,3 +218,13 @@ def test_adam_weight_decay_per_group() -> None:
     assert a.item() < 1.0 and b.item() == 1.0
     with pytest.raises(TypeError, match="unknown optimiser options"):
         optim.Adam([{"params": [a], "momentum": 0.9}])
+
+
+def test_operator_syntax_methods_and_ufuncs_record_gradients() -> None:
+    weights = np.array([[1.0, -2.0], [0.5, 3.0]])
+
+    def model(a: lt.AbstractTensor, b: lt.AbstractTensor) -> lt.AbstractTensor:
+        h = ((a @ b).relu() * 2 - a.sum(1, keepdim=True) / 3 + weights * a[:, 1:][:, ::-1]) ** 2
+        return np.exp(-h.mean(0)).softmax(0).log() + lt.where(h.max(1) > 1, h.max(1), h.min(1)).tanh()
+
+    check(model, normal(2, 3), normal(3, 2))
