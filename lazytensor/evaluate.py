@@ -127,11 +127,20 @@ def _numpy_equivalent(layer: View, below: Buffer) -> Buffer:
             reshaped: Buffer = below.reshape(layer.shape)
             return reshaped
         case IndexedTensor():
-            indexed: Buffer = below[tuple(slice(None) if a is None else a for a in layer.indices)]
-            return indexed
+            return _advanced_index(below, layer.indices)
         case SlicedTensor():
             return _outer_index(below, layer.specs)
     raise TypeError(f"{type(layer).__name__} always has a layout when the tensor below has one")
+
+
+def _advanced_index(below: Buffer, indices: tuple[IndexArray | None, ...]) -> Buffer:
+    """numpy's equivalent of an IndexedTensor; one list on one axis is `np.take`, faster than `[]`."""
+    arrays = [(axis, array) for axis, array in enumerate(indices) if array is not None]
+    if len(arrays) == 1 and arrays[0][1].ndim == 1:
+        axis, array = arrays[0]
+        return np.take(below, array, axis=axis)
+    indexed: Buffer = below[tuple(slice(None) if array is None else array for array in indices)]
+    return indexed
 
 
 def _outer_index(below: Buffer, specs: tuple[Spec, ...]) -> Buffer:

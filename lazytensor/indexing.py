@@ -157,7 +157,10 @@ def _is_full(spec: Spec, size: int) -> bool:
 
 def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     """The view `t[key]` by numpy's rules (a 0-d view for an all-int key)."""
-    parsed = parse(key, t.shape)
+    return _numpy_view(t, parse(key, t.shape))
+
+
+def _numpy_view(t: AbstractTensor, parsed: ParsedKey) -> AbstractTensor:
     base = _with_new_axes(t, parsed.new_axes)
     specs = parsed.specs
     if not any(isinstance(spec, np.ndarray) for spec in specs):
@@ -181,7 +184,7 @@ def getitem(t: AbstractTensor, key: Any) -> Any:
     parsed = parse(key, t.shape)
     if parsed.is_element:
         return _element(t, parsed)
-    return index_view(t, key)
+    return _numpy_view(t, parsed)
 
 
 def outer_view(t: AbstractTensor, key: Any) -> AbstractTensor:

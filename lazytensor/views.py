@@ -432,6 +432,11 @@ def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
     if indices.size == 0:
         return 0, (0,) * indices.ndim
     origin = int(indices[(0,) * indices.ndim])
+    last = tuple(size - 1 for size in indices.shape)
+    if indices.ndim == 1 and indices.size > 1:  # cheap rejection before the full comparison
+        step = int(indices[1]) - origin
+        if int(indices[last]) != origin + step * (indices.size - 1):
+            return None
     steps = []
     expected: IndexArray = np.asarray(origin, dtype=np.intp)
     for axis, size in enumerate(indices.shape):
