@@ -50,6 +50,8 @@ class Propagation:
         loops = np.arange(graph.num_nodes)
         src = np.concatenate([graph.src, loops])
         dst = np.concatenate([graph.dst, loops])
+        order = np.lexsort((src, dst))  # grouped by target, index_add sums each group in one pass
+        src, dst = src[order], dst[order]
         degree = np.bincount(dst, minlength=graph.num_nodes).astype(np.float64)
         weight = (1.0 / np.sqrt(degree[src] * degree[dst])).astype(dtype)
         return cls(src, dst, lt.tensor(weight).unsqueeze(1), graph.num_nodes)

@@ -48,6 +48,8 @@ def segment_sum(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
     columns = rows.shape[1]
     if rows.shape[0] == 0 or columns == 0:
         return np.zeros((count, columns), dtype=rows.dtype)
+    if np.all(targets[1:] >= targets[:-1]):  # already grouped: one reduceat, no sort, no bincount
+        return _grouped_reduceat(targets, rows, count)
     if rows.dtype == np.float64:
         return _bincount_codes(targets, rows, count)
     if rows.dtype.kind == "f":
@@ -72,15 +74,16 @@ def _bincount_columns(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
 
 
 def _sorted_reduceat(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
-    """Rows sorted by target (stably), each run of one target summed with `np.add.reduceat`: exact."""
-    if np.all(targets[1:] >= targets[:-1]):
-        ordered_targets, ordered_rows = targets, rows
-    else:
-        order = np.argsort(targets, kind="stable")
-        ordered_targets, ordered_rows = targets[order], rows[order]
-    starts = np.flatnonzero(np.concatenate(([True], ordered_targets[1:] != ordered_targets[:-1])))
+    """Rows sorted by target (stably), then summed run by run: exact, for any dtype."""
+    order = np.argsort(targets, kind="stable")
+    return _grouped_reduceat(targets[order], rows[order], count)
+
+
+def _grouped_reduceat(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
+    """Rows whose targets are already non-decreasing, each run of one target summed by `np.add.reduceat`."""
+    starts = np.flatnonzero(np.concatenate(([True], targets[1:] != targets[:-1])))
     sums = np.zeros((count, rows.shape[1]), dtype=rows.dtype)
-    sums[ordered_targets[starts]] = np.add.reduceat(ordered_rows, starts, axis=0)
+    sums[targets[starts]] = np.add.reduceat(rows, starts, axis=0)
     return sums
 
 

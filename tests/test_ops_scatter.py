@@ -131,3 +131,15 @@ def test_gather_errors() -> None:
         lt.zeros(2, 2).gather(1, [[0], [0], [0]])
     with pytest.raises(IndexError, match="index 5 is out of bounds for dim 1 with size 2"):
         lt.zeros(2, 2).gather(1, [[5]])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.complex128, object])
+def test_index_add_with_grouped_targets_matches_add_at(dtype: type) -> None:
+    """Non-decreasing targets take the one-pass reduceat path; it must agree with np.add.at."""
+    targets = np.array([0, 0, 2, 2, 2, 3, 5, 5])
+    source = np.arange(16).reshape(8, 2).astype(dtype)
+    expected = np.zeros((6, 2), dtype=dtype)
+    np.add.at(expected, targets, source)
+    result = lt.zeros(6, 2, dtype=dtype).index_add(0, targets, lt.tensor(source, dtype=dtype))
+    assert result.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(result.numpy(), expected)
