@@ -233,7 +233,10 @@ def infer_shape(new_shape: Sequence[int], total: int, old_shape: Sequence[int] =
         resolved[unknown[0]] = total // known
         return tuple(resolved)
     if known != total:
-        raise ValueError(f"cannot reshape tensor of shape {old} into {tuple(new_shape)}: {total} elements")
+        raise ValueError(
+            f"cannot reshape tensor of shape {old} into {tuple(new_shape)}: "
+            f"{total} elements, but the new shape holds {known}"
+        )
     return tuple(new_shape)
 
 

@@ -22,7 +22,7 @@ import gcn  # noqa: E402
 import graphs  # noqa: E402
 import numpy_gcn  # noqa: E402
 
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="the Planetoid files live in ../shared/data")
+needs_data = pytest.mark.usefixtures("planetoid_data")  # fails, never skips, without the data
 
 
 def test_karate_reaches_the_usual_accuracy_over_ten_seeds() -> None:

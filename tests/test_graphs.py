@@ -20,7 +20,7 @@ import graphs  # noqa: E402
 import numpy_gcn  # noqa: E402
 
 PLANETOID = Path(__file__).resolve().parents[2] / "shared" / "data" / "planetoid"
-needs_planetoid = pytest.mark.skipif(not PLANETOID.is_dir(), reason=f"no Planetoid data at {PLANETOID}")
+needs_planetoid = pytest.mark.usefixtures("planetoid_data")  # fails, never skips, without the data
 
 
 def assert_clean_undirected(graph: graphs.Graph) -> None:
