@@ -358,6 +358,12 @@ def clip(t: Operand, lo: Any = None, hi: Any = None) -> StorageTensor:
 
 
 def where(condition: Operand, a: Operand, b: Operand) -> StorageTensor:
+    """`a` where `condition` holds, else `b`, all three broadcast together (differentiable in a and b).
+
+    >>> import lazytensor as lt
+    >>> lt.where(lt.tensor([True, False]), lt.tensor([1, 2]), 0).tolist()
+    [1, 0]
+    """
     out = operators.where(condition, a, b)
     if not tracking(a, b):
         return out
@@ -478,6 +484,12 @@ def scatter_add(t: Operand, dim: int, index: Operand, source: Operand) -> Storag
 
 
 def cat(tensors: Sequence[Operand], dim: int = 0) -> StorageTensor:
+    """The tensors joined along an existing axis `dim`, into new storage.
+
+    >>> import lazytensor as lt
+    >>> lt.cat([lt.zeros(1, 2), lt.ones(2, 2)]).shape
+    (3, 2)
+    """
     out = operators.cat(tensors, dim)
     if not tracking(*tensors):
         return out
@@ -487,6 +499,12 @@ def cat(tensors: Sequence[Operand], dim: int = 0) -> StorageTensor:
 
 
 def stack(tensors: Sequence[Operand], dim: int = 0) -> StorageTensor:
+    """Same-shaped tensors joined along a new axis `dim`, into new storage.
+
+    >>> import lazytensor as lt
+    >>> lt.stack([lt.zeros(2), lt.ones(2)], dim=1).tolist()
+    [[0.0, 1.0], [0.0, 1.0]]
+    """
     out = operators.stack(tensors, dim)
     if not tracking(*tensors):
         return out
