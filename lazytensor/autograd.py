@@ -23,6 +23,7 @@ import numpy as np
 
 from lazytensor import operators, reductions, scatter
 from lazytensor.evaluate import open_grid
+from lazytensor.layout import Layout
 from lazytensor.positions import Shape, normalize_dim, normalize_dims, numel
 from lazytensor.tensor import AbstractTensor, Buffer, StorageTensor
 from lazytensor.views import View
@@ -112,8 +113,9 @@ def view_backward(view: View, grad: Buffer) -> Buffer:
     below = view.wrapped
     if view.numel() == 0 or below.numel() == 0:
         return np.zeros(below.shape, dtype=grad.dtype)
-    positions = [np.broadcast_to(a, view.shape) for a in view.translate_batch(open_grid(view.shape))]
-    flat = np.ravel_multi_index(positions, below.shape) if below.shape else np.zeros(view.shape, np.intp)
+    positions = view.translate_batch(open_grid(view.shape))
+    # row-major flat indices by broadcasting the small per-axis arrays: no dense positions first
+    flat = np.broadcast_to(Layout.contiguous(below.shape).index_batch(positions), view.shape)
     summed = np.bincount(flat.reshape(-1), weights=grad.reshape(-1), minlength=below.numel())
     return summed.reshape(below.shape).astype(grad.dtype, copy=False)
 
