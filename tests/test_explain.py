@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import io
 import itertools
-import os
 import pathlib
 from collections.abc import Callable
 
 import numpy as np
 import pytest
+from golden_files import check_golden
 from rich.console import Console
 from rich.panel import Panel
 
 import lazytensor as lt
-
-GOLDEN = pathlib.Path(__file__).parent / "golden" / "explain"
-UPDATE = os.environ.get("LAZYTENSOR_UPDATE_GOLDEN") == "1"
 
 STACKS: dict[str, Callable[[], lt.AbstractTensor]] = {
     "storage": lambda: lt.arange(6),
@@ -32,19 +29,11 @@ STACKS: dict[str, Callable[[], lt.AbstractTensor]] = {
 POSITIONS = {"storage": (-1,), "fused": (2, 0, 1), "gather": (1, 5), "indexed_expanded": (2, 0), "mask": (2,)}
 
 
-def _golden(name: str, text: str) -> None:
-    path = GOLDEN / f"{name}.txt"
-    if UPDATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
-
-
 @pytest.mark.parametrize("name", sorted(STACKS))
 def test_golden_tree_and_trace(name: str) -> None:
     t = STACKS[name]()
     text = f"{t.explain()}\n\n{t.explain(POSITIONS[name])}\n"
-    _golden(name, text)
+    check_golden("explain", name, text)
     assert all(line == line.rstrip() for line in text.split("\n"))
 
 

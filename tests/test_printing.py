@@ -8,7 +8,6 @@ then read every changed file before accepting it.
 from __future__ import annotations
 
 import io
-import os
 import pathlib
 import re
 from collections.abc import Callable, Iterator
@@ -17,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from golden_files import check_golden
 from rich.console import Console
 from rich.table import Table
 
@@ -25,8 +25,6 @@ from lazytensor import evaluate
 from lazytensor.printing import TensorPrint
 from lazytensor.printoptions import current_options
 
-GOLDEN = pathlib.Path(__file__).parent / "golden" / "print"
-UPDATE = os.environ.get("LAZYTENSOR_UPDATE_GOLDEN") == "1"
 WIDTHS = (80, 120)
 
 
@@ -82,12 +80,7 @@ def _render(name: str) -> str:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden_grid(name: str) -> None:
-    text = _render(name)
-    path = GOLDEN / f"{name}.txt"
-    if UPDATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    check_golden("print", name, _render(name))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
