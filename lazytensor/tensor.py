@@ -540,68 +540,101 @@ class AbstractTensor(abc.ABC):
 
         return autograd.matmul(self, other)
 
-    def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def sum(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """The sum over `dim` (None: all axes)."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import autograd
 
         return autograd.tsum(self, dim, keepdim)
 
-    def mean(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def mean(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """The true mean over `dim`: exact for Fractions."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import autograd
 
         return autograd.mean(self, dim, keepdim)
 
-    def prod(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def prod(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """The product over `dim`."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import reductions
 
         return reductions.prod(self, dim, keepdim)
 
-    def max(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def max(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """The largest element over `dim`."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import autograd
 
         return autograd.tmax(self, dim, keepdim)
 
-    def min(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def min(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """The smallest element over `dim`."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import autograd
 
         return autograd.tmin(self, dim, keepdim)
 
-    def argmax(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def argmax(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """The index of the first largest element over `dim` (None: of the flattened tensor)."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import reductions
 
         return reductions.argmax(self, dim, keepdim)
 
-    def argmin(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def argmin(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """The index of the first smallest element over `dim` (None: of the flattened tensor)."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import reductions
 
         return reductions.argmin(self, dim, keepdim)
 
-    def all(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def all(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """Whether every element over `dim` is true."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import reductions
 
         return reductions.tall(self, dim, keepdim)
 
-    def any(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def any(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """Whether any element over `dim` is true."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import reductions
 
         return reductions.tany(self, dim, keepdim)
 
-    def std(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def std(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """The standard deviation over `dim` (ddof 0, as numpy)."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import reductions
 
         return reductions.std(self, dim, keepdim)
 
-    def var(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> StorageTensor:
+    def var(
+        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
+    ) -> StorageTensor:
         """The variance over `dim` (ddof 0, as numpy)."""
+        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
         from lazytensor import reductions
 
         return reductions.var(self, dim, keepdim)
@@ -683,6 +716,19 @@ class AbstractTensor(abc.ABC):
         from lazytensor import autograd
 
         return autograd.scatter_add(self, dim, index, source)
+
+
+def _numpy_reduction_names(
+    dim: int | Sequence[int] | None, keepdim: bool, names: dict[str, Any]
+) -> tuple[int | Sequence[int] | None, bool]:
+    """Accept the keywords numpy passes when `np.sum(t, axis=0)` calls `t.sum`: `axis` for `dim`,
+    `keepdims` for `keepdim`, and `out=None`, `dtype=None`, `ddof=0` that change nothing."""
+    unsupported = {k: v for k, v in names.items() if k not in ("axis", "keepdims", "out", "dtype", "ddof")}
+    if unsupported or names.get("out") is not None or names.get("dtype") is not None or names.get("ddof", 0):
+        raise TypeError(f"unsupported reduction arguments {names}: lazytensor takes dim and keepdim")
+    if names.get("axis") is not None:
+        dim = names["axis"]
+    return dim, bool(names.get("keepdims", keepdim))
 
 
 def _as_shape_tuple(shape: Sequence[int]) -> Shape:

@@ -157,3 +157,16 @@ def test_softmax_is_numerically_stable() -> None:
 def test_softmax_of_integers_is_float() -> None:
     result = lt.tensor([[0, 0]]).softmax(1)
     assert result.dtype == np.float64 and result.tolist() == [[0.5, 0.5]]
+
+
+def test_numpy_reduction_functions_accept_tensors() -> None:
+    """np.sum(t, axis=...) calls t.sum with numpy's keyword names; the result is a tensor."""
+    t = lt.arange(6.0).reshape(2, 3).T
+    ref = np.arange(6.0).reshape(2, 3).T
+    for fn in (np.sum, np.mean, np.max, np.min, np.prod, np.std, np.var, np.argmax, np.all, np.any):
+        for kwargs in ({}, {"axis": 0}, {"axis": 1, "keepdims": True}):
+            result = fn(t, **kwargs)
+            assert isinstance(result, lt.AbstractTensor)
+            np.testing.assert_allclose(result.numpy(), fn(ref, **kwargs))
+    with pytest.raises(TypeError, match="unsupported reduction arguments"):
+        np.sum(t, out=np.zeros(2))
