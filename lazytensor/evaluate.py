@@ -17,15 +17,7 @@ from numpy.lib.stride_tricks import as_strided
 from lazytensor.layout import IndexArray, Layout
 from lazytensor.positions import Shape
 from lazytensor.tensor import AbstractTensor, Buffer, StorageTensor
-from lazytensor.views import (
-    ExpandedTensor,
-    IndexedTensor,
-    Range,
-    ReshapedTensor,
-    SlicedTensor,
-    Spec,
-    View,
-)
+from lazytensor.views import View
 
 MATERIALISE_FACTOR = 4
 """Copy the lowest unfused layer whole when it holds at most this many times the elements read."""
@@ -98,7 +90,7 @@ def read(t: AbstractTensor) -> Buffer:
         return np.empty(t.shape, dtype=t.dtype)
     unfused = _lowest_unfused(t)
     if unfused.numel() <= MATERIALISE_FACTOR * t.numel():
-        fresh = StorageTensor.from_array(_numpy_equivalent(unfused, read(unfused.wrapped)))
+        fresh = StorageTensor.from_array(unfused.numpy_equivalent(read(unfused.wrapped)))
         return read(restack(t, unfused, fresh))
     return np.asarray(t.storage).take(storage_indices(t))
 
@@ -120,42 +112,6 @@ def _lowest_unfused(t: AbstractTensor) -> View:
     return layer
 
 
-def _numpy_equivalent(layer: View, below: Buffer) -> Buffer:
-    """What numpy computes for this one layer, on the evaluated tensor below it (a fresh array)."""
-    match layer:
-        case ReshapedTensor():
-            reshaped: Buffer = below.reshape(layer.shape)
-            return reshaped
-        case IndexedTensor():
-            return _advanced_index(below, layer.indices)
-        case SlicedTensor():
-            return _outer_index(below, layer.specs)
-    raise TypeError(f"{type(layer).__name__} always has a layout when the tensor below has one")
-
-
-def _advanced_index(below: Buffer, indices: tuple[IndexArray | None, ...]) -> Buffer:
-    """numpy's equivalent of an IndexedTensor; one list on one axis is `np.take`, faster than `[]`."""
-    arrays = [(axis, array) for axis, array in enumerate(indices) if array is not None]
-    if len(arrays) == 1 and arrays[0][1].ndim == 1:
-        axis, array = arrays[0]
-        return np.take(below, array, axis=axis)
-    indexed: Buffer = below[tuple(slice(None) if array is None else array for array in indices)]
-    return indexed
-
-
-def _outer_index(below: Buffer, specs: tuple[Spec, ...]) -> Buffer:
-    """numpy's equivalent of a SlicedTensor: ints and ranges as basic indexing, then `np.ix_` for lists."""
-    basic = [spec.as_slice() if isinstance(spec, Range) else spec for spec in specs]
-    kept = below[tuple(slice(None) if isinstance(spec, np.ndarray) else spec for spec in basic)]
-    per_axis = [spec for spec in basic if not isinstance(spec, int)]
-    lists = [
-        spec if isinstance(spec, np.ndarray) else np.arange(size)
-        for spec, size in zip(per_axis, kept.shape, strict=True)
-    ]
-    selected: Buffer = kept[np.ix_(*lists)]
-    return selected
-
-
 def restack(t: AbstractTensor, old: AbstractTensor, new: AbstractTensor) -> AbstractTensor:
     """`t`'s stack with layer `old` (and what is below it) replaced by `new`."""
     if t is old:
@@ -167,13 +123,9 @@ def restack(t: AbstractTensor, old: AbstractTensor, new: AbstractTensor) -> Abst
 def check_writable(t: AbstractTensor) -> None:
     """ValueError if a write through `t` cannot reach storage (an expanded layer, a read-only file)."""
     for layer in t.layers:
-        if isinstance(layer, ExpandedTensor):
-            raise ValueError(
-                f"cannot write through an expanded view: shape {layer.shape} is a broadcast of "
-                f"{layer.wrapped.shape}, so its positions share elements (use .clone() first)"
-            )
-    if not t.storage.flags.writeable:
-        raise ValueError(f"cannot write to read-only storage of tensor of shape {t.shape}")
+        reason = layer.read_only_reason
+        if reason is not None:
+            raise ValueError(reason)
 
 
 def prepare_values(value: Any, t: AbstractTensor) -> Buffer:

@@ -19,66 +19,10 @@ from rich.text import Text
 from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
-from lazytensor.printing import DIM, LABEL, is_memory_mapped, mimebundle, render_plain
+from lazytensor.printing import DIM, LABEL, mimebundle, render_plain
 from lazytensor.printoptions import current_options, line_width
-from lazytensor.tensor import AbstractTensor, StorageTensor
-from lazytensor.views import (
-    ExpandedTensor,
-    IndexedTensor,
-    Range,
-    ReshapedTensor,
-    SlicedTensor,
-    TransposedTensor,
-    View,
-)
-
-
-def layer_name(layer: AbstractTensor) -> str:
-    """The class name without its `Tensor` suffix: `Sliced`, `Storage`."""
-    return type(layer).__name__.removesuffix("Tensor")
-
-
-def _indices_text(indices: Any) -> str:
-    array = np.asarray(indices)
-    return np.array2string(array, separator=", ", threshold=8, edgeitems=3)
-
-
-def _spec_text(spec: Any) -> str:
-    if isinstance(spec, Range):
-        return str(spec)
-    if isinstance(spec, int):
-        return str(spec)
-    return _indices_text(spec)
-
-
-def parameters(layer: AbstractTensor) -> str:
-    """What a layer was made with, in a few words.
-
-    >>> import lazytensor as lt
-    >>> parameters(lt.arange(10)[1::2]), parameters(lt.arange(6).reshape(2, 3).T)
-    ('key [1:11:2]', 'axes (1, 0)')
-    """
-    if isinstance(layer, TransposedTensor):
-        return f"axes {layer.axes}"
-    if isinstance(layer, ReshapedTensor | ExpandedTensor):
-        return f"new shape {layer.shape}"
-    if isinstance(layer, SlicedTensor):
-        return "key [" + ", ".join(_spec_text(spec) for spec in layer.specs) + "]"
-    if isinstance(layer, IndexedTensor):
-        entries = [":" if array is None else _indices_text(array) for array in layer.indices]
-        return "indices [" + ", ".join(entries) + "]"
-    if isinstance(layer, StorageTensor):
-        mapped = ", memory-mapped" if is_memory_mapped(layer.buffer) else ""
-        return f"buffer of {layer.buffer.size:,} × {layer.buffer.dtype}{mapped}"
-    return _generic_parameters(layer)
-
-
-def _generic_parameters(layer: AbstractTensor) -> str:
-    cls: Any = type(layer)
-    if not attrs.has(cls):
-        return ""
-    fields = [field for field in attrs.fields(cls) if field.name != "wrapped"]
-    return ", ".join(f"{field.alias or field.name} {getattr(layer, field.name)!r}" for field in fields)
+from lazytensor.tensor import AbstractTensor
+from lazytensor.views import View
 
 
 def layout_text(layer: AbstractTensor) -> str:
@@ -135,10 +79,10 @@ class Explanation:
         node: Tree | None = None
         for layer in self.tensor.layers:
             label = Text.assemble(
-                (layer_name(layer), LABEL),
+                (layer.layer_name, LABEL),
                 f" {layer.shape}",
                 (" · ", DIM),
-                parameters(layer),
+                layer.describe(),
                 "\n",
                 (layout_text(layer), DIM),
             )
@@ -155,10 +99,10 @@ class Explanation:
         while True:
             rows.append(
                 [
-                    Text(layer_name(layer), style=LABEL),
+                    Text(layer.layer_name, style=LABEL),
                     Text(str(layer.shape)),
                     Text(str(pos)),
-                    Text(parameters(layer)),
+                    Text(layer.describe()),
                 ]
             )
             if not isinstance(layer, View):

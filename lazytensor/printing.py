@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import io
 import math
-import mmap
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -30,6 +29,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Span, Text
 
+from lazytensor.buffers import is_memory_mapped
 from lazytensor.positions import normalize_index
 from lazytensor.printformat import Cells, Kind, Values, format_values, separators_text
 from lazytensor.printoptions import PrintOptions, current_options, line_width
@@ -173,20 +173,6 @@ def read_shown(selection: Selection) -> Values:
 # -- the header ---------------------------------------------------------------------------------
 
 
-def is_memory_mapped(buffer: Any) -> bool:
-    """Whether a numpy buffer is, or is a view of, a memory-mapped file.
-
-    >>> is_memory_mapped(np.zeros(3))
-    False
-    """
-    array = buffer
-    while array is not None:
-        if isinstance(array, np.memmap | mmap.mmap):
-            return True
-        array = getattr(array, "base", None)
-    return False
-
-
 def _number(value: Any, precision: int) -> str:
     if isinstance(value, int | np.integer):
         return str(int(value))
@@ -264,7 +250,7 @@ def header_lines(selection: Selection, shown: Values, options: PrintOptions, wid
         parts.append(Text("memory-mapped", style=WARN))
     lines += pack_parts(parts, dot, width)
     if len(t.layers) > 1:
-        names = [Text(type(layer).__name__.removesuffix("Tensor"), style=CHAIN) for layer in t.layers]
+        names = [Text(layer.layer_name, style=CHAIN) for layer in t.layers]
         names[0] = Text.assemble("layers ", names[0])
         names[-1].append_text(dot)
         names[-1].append("strided" if t.layout is not None else "gather")

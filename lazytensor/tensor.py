@@ -17,6 +17,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor.buffers import is_memory_mapped
 from lazytensor.layout import Layout
 from lazytensor.positions import Shape, as_shape, normalize_position, numel
 
@@ -58,6 +59,20 @@ class AbstractTensor(abc.ABC):
     @abc.abstractmethod
     def layers(self) -> tuple[AbstractTensor, ...]:
         """This tensor, the tensor it wraps, and so on down to the storage tensor."""
+
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """What this layer was made with, in a few words (for `explain()`)."""
+
+    @property
+    def read_only_reason(self) -> str | None:
+        """Why a write through this layer cannot reach storage, or None when it can."""
+        return None
+
+    @property
+    def layer_name(self) -> str:
+        """The short name in a layer chain: the class name without its `Tensor` suffix."""
+        return type(self).__name__.removesuffix("Tensor")
 
     # -- reading and inspecting -------------------------------------------------------------
 
@@ -804,6 +819,16 @@ class StorageTensor(AbstractTensor):
 
     def detach(self) -> StorageTensor:
         return StorageTensor(self.buffer, self._shape)
+
+    def describe(self) -> str:
+        mapped = ", memory-mapped" if is_memory_mapped(self.buffer) else ""
+        return f"buffer of {self.buffer.size:,} × {self.buffer.dtype}{mapped}"
+
+    @property
+    def read_only_reason(self) -> str | None:
+        if self.buffer.flags.writeable:
+            return None
+        return f"cannot write to read-only storage of tensor of shape {self._shape}"
 
 
 @attrs.define(eq=False)

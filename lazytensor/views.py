@@ -57,6 +57,10 @@ class View(AbstractTensor):
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         """`translate` for many positions at once: one index array per axis, broadcast together."""
 
+    @abc.abstractmethod
+    def numpy_equivalent(self, below: Buffer) -> Buffer:
+        """What numpy computes for this one layer, applied to the evaluated tensor below it."""
+
     @functools.cached_property
     def storage(self) -> Buffer:
         return self.wrapped.storage
@@ -105,6 +109,12 @@ class TransposedTensor(View):
 
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         return tuple(index_arrays[i] for i in self._inverse)
+
+    def numpy_equivalent(self, below: Buffer) -> Buffer:
+        return below.transpose(self.axes)
+
+    def describe(self) -> str:
+        return f"axes {self.axes}"
 
     @functools.cached_property
     def layout(self) -> Layout | None:
@@ -181,6 +191,12 @@ class ReshapedTensor(View):
             return ()
         return tuple(np.unravel_index(flat, self.wrapped.shape))
 
+    def numpy_equivalent(self, below: Buffer) -> Buffer:
+        return below.reshape(self._shape)
+
+    def describe(self) -> str:
+        return f"new shape {self._shape}"
+
     @functools.cached_property
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
@@ -250,6 +266,14 @@ def _freeze_spec(spec: Spec) -> Spec:
 
 def _freeze_specs(specs: Sequence[Spec]) -> tuple[Spec, ...]:
     return tuple(_freeze_spec(spec) for spec in specs)
+
+
+def _indices_text(indices: IndexArray) -> str:
+    return np.array2string(indices, separator=", ", threshold=8, edgeitems=3)
+
+
+def _spec_text(spec: Spec) -> str:
+    return str(spec) if isinstance(spec, Range | int) else _indices_text(spec)
 
 
 def _out_of_bounds(index: int, axis: int, size: int) -> IndexError:
@@ -343,6 +367,21 @@ class SlicedTensor(View):
                 below.append(spec[next(here)])
         return tuple(below)
 
+    def numpy_equivalent(self, below: Buffer) -> Buffer:
+        """Ints and ranges as basic indexing, then `np.ix_` for the lists."""
+        basic = [spec.as_slice() if isinstance(spec, Range) else spec for spec in self.specs]
+        kept = below[tuple(slice(None) if isinstance(spec, np.ndarray) else spec for spec in basic)]
+        per_axis = [spec for spec in basic if not isinstance(spec, int)]
+        lists = [
+            spec if isinstance(spec, np.ndarray) else np.arange(size)
+            for spec, size in zip(per_axis, kept.shape, strict=True)
+        ]
+        selected: Buffer = kept[np.ix_(*lists)]
+        return selected
+
+    def describe(self) -> str:
+        return "key [" + ", ".join(_spec_text(spec) for spec in self.specs) + "]"
+
     @functools.cached_property
     def layout(self) -> Layout | None:
         layout = self.wrapped.layout
@@ -412,6 +451,19 @@ class ExpandedTensor(View):
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.expand(self._shape)
+
+    def numpy_equivalent(self, below: Buffer) -> Buffer:
+        return np.broadcast_to(below, self._shape)
+
+    def describe(self) -> str:
+        return f"new shape {self._shape}"
+
+    @property
+    def read_only_reason(self) -> str:
+        return (
+            f"cannot write through an expanded view: shape {self._shape} is a broadcast of "
+            f"{self.wrapped.shape}, so its positions share elements (use .clone() first)"
+        )
 
 
 # -- IndexedTensor ----------------------------------------------------------------------------
@@ -532,6 +584,19 @@ class IndexedTensor(View):
         return tuple(
             next(kept) if array is None else next(arrays)[tuple(block_pos)] for array in self.indices
         )
+
+    def numpy_equivalent(self, below: Buffer) -> Buffer:
+        """numpy's advanced indexing; one list on one axis is `np.take`, faster than `[]`."""
+        arrays = [(axis, array) for axis, array in enumerate(self.indices) if array is not None]
+        if len(arrays) == 1 and arrays[0][1].ndim == 1:
+            axis, array = arrays[0]
+            return np.take(below, array, axis=axis)
+        indexed: Buffer = below[tuple(slice(None) if array is None else array for array in self.indices)]
+        return indexed
+
+    def describe(self) -> str:
+        entries = [":" if array is None else _indices_text(array) for array in self.indices]
+        return "indices [" + ", ".join(entries) + "]"
 
     @functools.cached_property
     def layout(self) -> Layout | None:
