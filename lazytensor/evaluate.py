@@ -1,53 +1,53 @@
-"""Reading and writing whole tensors, and single positions.
+"""Reading and writing whole tensors, and single positions, through a stack of any depth.
 
 Three paths compute the same thing: `locate` walks one position down with
 `translate` until a layer has a layout; `storage_indices` does it for every
 position at once with `translate_batch`; and when the top of the stack has a
 layout, `read` skips both and returns a zero-copy strided numpy view.
+
+A reader: it talks to tensors only through their protocol (`shape`, `layout`,
+`storage`, `layers`, `wrapped`, `translate`, `translate_batch`,
+`numpy_equivalent`, `read_only_reason`, `restacked`), so it never imports the
+tensor classes. Every walk down a stack is a loop.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
 import numpy as np
+import numpy.typing as npt
 from numpy.lib.stride_tricks import as_strided
 
 from lazytensor.layout import IndexArray, Layout
-from lazytensor.positions import Shape
-from lazytensor.tensor import AbstractTensor, Buffer, StorageTensor
-from lazytensor.views import View
+from lazytensor.positions import Shape, numel, open_grid
 
-MATERIALISE_FACTOR = 4
-"""Copy the lowest unfused layer whole when it holds at most this many times the elements read."""
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
+    from lazytensor.views import View
+
+Buffer = npt.NDArray[Any]
+
+MATERIALISE_FACTOR = 16
+"""Copy the lowest unfused layer whole when it holds at most this many times the elements read:
+numpy's copy costs about a nanosecond an element, a gather through `translate_batch` ten or more."""
 
 
 def locate(t: AbstractTensor, pos: Shape) -> int:
     """The storage index of a valid, non-negative position: translate until a layout is known."""
-    tensor = t
+    tensor: Any = t
     while (layout := tensor.layout) is None:
-        assert isinstance(tensor, View)  # a storage tensor always has a layout
         pos = tensor.translate(pos)
         tensor = tensor.wrapped
-    return layout.index(pos)
-
-
-def open_grid(shape: Shape) -> tuple[IndexArray, ...]:
-    """Per-axis index arrays that broadcast to every position of `shape` (numpy's `ogrid`)."""
-    ndim = len(shape)
-    return tuple(
-        np.arange(size, dtype=np.intp).reshape((1,) * axis + (size,) + (1,) * (ndim - axis - 1))
-        for axis, size in enumerate(shape)
-    )
+    index: int = layout.index(pos)
+    return index
 
 
 def storage_indices(t: AbstractTensor) -> IndexArray:
     """The storage index of every position of `t`, as an array of `t.shape`."""
     arrays = open_grid(t.shape)
-    tensor = t
+    tensor: Any = t
     while (layout := tensor.layout) is None:
-        assert isinstance(tensor, View)
         arrays = tensor.translate_batch(arrays)
         tensor = tensor.wrapped
     return np.broadcast_to(layout.index_batch(arrays), t.shape)
@@ -80,44 +80,41 @@ def read(t: AbstractTensor) -> Buffer:
     Without a layout, there are two ways. If the lowest layer that does not fuse is
     not much bigger than `t`, do what numpy would do there (one fancy index or one
     reshape copy of the strided view below it) and re-stack the layers above on that
-    fresh buffer, where they fuse again. Otherwise (say, a few edge items of a huge
-    stack), send `t`'s positions down with `translate_batch` and gather once.
+    fresh buffer, where they fuse again; repeat while some layer still does not fuse.
+    Otherwise (say, a few edge items of a huge stack), send `t`'s positions down with
+    `translate_batch` and gather once.
     """
-    layout = t.layout
-    if layout is not None:
-        return strided_view(t.storage, layout, writeable=not layout.has_broadcast_axis())
-    if t.numel() == 0:
-        return np.empty(t.shape, dtype=t.dtype)
-    unfused = _lowest_unfused(t)
-    if unfused.numel() <= MATERIALISE_FACTOR * t.numel():
-        fresh = StorageTensor.from_array(unfused.numpy_equivalent(read(unfused.wrapped)))
-        return read(restack(t, unfused, fresh))
-    return np.asarray(t.storage).take(storage_indices(t))
+    while True:
+        layout = t.layout
+        if layout is not None:
+            return strided_view(t.storage, layout, writeable=not layout.has_broadcast_axis())
+        if t.numel() == 0:
+            return np.empty(t.shape, dtype=t.dtype)
+        unfused = _lowest_unfused(t)
+        if unfused.numel() > MATERIALISE_FACTOR * t.numel():
+            return np.asarray(t.storage).take(storage_indices(t))
+        below = unfused.wrapped
+        below_layout = below.layout
+        assert below_layout is not None  # the lowest unfused layer stands on a fused one
+        values = strided_view(below.storage, below_layout, writeable=False)
+        t = t.restacked(unfused, np.ascontiguousarray(unfused.numpy_equivalent(values)))
 
 
 def read_copy(t: AbstractTensor) -> Buffer:
     """A C-contiguous array of `t`'s values that shares no memory with its storage."""
-    if t.layout is not None:
-        return read(t).copy(order="C")
-    return np.ascontiguousarray(read(t))  # already fresh: copy only to make it contiguous
+    array = read(t)
+    if np.may_share_memory(array, t.storage):
+        return array.copy(order="C")
+    return np.ascontiguousarray(array)
 
 
 def _lowest_unfused(t: AbstractTensor) -> View:
     """The layer whose layout is None but whose wrapped tensor has one."""
-    assert isinstance(t, View) and t.layout is None
-    layer: View = t
+    layer: Any = t
     while layer.wrapped.layout is None:
-        assert isinstance(layer.wrapped, View)
         layer = layer.wrapped
-    return layer
-
-
-def restack(t: AbstractTensor, old: AbstractTensor, new: AbstractTensor) -> AbstractTensor:
-    """`t`'s stack with layer `old` (and what is below it) replaced by `new`."""
-    if t is old:
-        return new
-    assert isinstance(t, View)
-    return attrs.evolve(t, wrapped=restack(t.wrapped, old, new))
+    lowest: View = layer
+    return lowest
 
 
 def check_writable(t: AbstractTensor) -> None:
@@ -130,8 +127,6 @@ def check_writable(t: AbstractTensor) -> None:
 
 def prepare_values(value: Any, t: AbstractTensor) -> Buffer:
     """`value` cast to `t`'s dtype and broadcast to its shape, or the error numpy would raise."""
-    if isinstance(value, AbstractTensor):
-        value = value.numpy()
     array = np.asarray(value, dtype=t.dtype)
     while array.ndim > t.ndim and array.shape[0] == 1:  # numpy drops leading size-1 axes
         array = array[0]
@@ -147,7 +142,7 @@ def write(t: AbstractTensor, value: Any) -> None:
     """Write `value` (broadcast) to every position of `t`; nothing is written if anything is wrong."""
     check_writable(t)
     values = prepare_values(value, t)
-    if t.numel() == 0:
+    if numel(t.shape) == 0:
         return
     layout = t.layout
     if layout is not None:

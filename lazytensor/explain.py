@@ -10,7 +10,7 @@ is at every layer, then the storage index and the value found there.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -21,8 +21,9 @@ from rich.tree import Tree
 from lazytensor.positions import Shape, normalize_position
 from lazytensor.printing import DIM, LABEL, mimebundle, render_plain
 from lazytensor.printoptions import current_options, line_width
-from lazytensor.tensor import AbstractTensor
-from lazytensor.views import View
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
 
 
 def layout_text(layer: AbstractTensor) -> str:
@@ -95,7 +96,8 @@ class Explanation:
     def _trace(self, position: Shape) -> Iterator[Any]:
         yield Text.assemble("position ", (str(position), LABEL), f" of a tensor of shape {self.tensor.shape}")
         rows = [[Text(header, style=DIM) for header in ("layer", "shape", "position", "parameters")]]
-        layer, pos = self.tensor, position
+        layer: Any = self.tensor
+        pos = position
         while True:
             rows.append(
                 [
@@ -105,9 +107,10 @@ class Explanation:
                     Text(layer.describe()),
                 ]
             )
-            if not isinstance(layer, View):
+            below = getattr(layer, "wrapped", None)
+            if below is None:
                 break
-            pos, layer = layer.translate(pos), layer.wrapped
+            pos, layer = layer.translate(pos), below
         yield Text("\n").join(aligned_rows(rows))
         index = layer.layout.index(pos) if layer.layout is not None else self.tensor.locate(position)
         value = self.tensor.storage[index]

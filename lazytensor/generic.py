@@ -1,31 +1,31 @@
-"""The three generic operators `ttransform`, `tpoint`, `tredux`, and the table of known operators.
+"""The generic callable machinery behind `ttransform`, `tpoint` and `tredux`, on numpy arrays.
 
 A *known* operator — a function of the `operator` module, the builtins `abs`,
-`max` and `min`, or a numpy ufunc — runs as one numpy call on the evaluated
-inputs (a zero-copy strided view whenever the stack has a layout). Any other
-callable is called exactly once per element, because it may have side effects
+`max` and `min`, or a numpy ufunc — runs as one numpy call. Any other callable
+is called exactly once per element, because it may have side effects
 (`next(counter)`, `random.random()`), unless the caller passes `vectorized=True`
-to promise that it works on whole arrays. Every result is a new StorageTensor.
+to promise that it works on whole arrays.
 
-The named operations build on these in `operators.py`.
+A kernel module: numpy arrays (or scalars) in, numpy arrays out; tensors never
+reach here (`functions.py` and the tensor methods evaluate them first).
 """
 
 from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from lazytensor.dtypes import array_from_values, as_dtype, fold_dtype
-from lazytensor.positions import Shape, broadcast_shapes, normalize_dim, numel
-from lazytensor.tensor import AbstractTensor, Buffer, StorageTensor
+from lazytensor.positions import Shape, broadcast_shape, normalize_dim, numel
 
-Operand = Any
-"""A tensor, a numpy array, a Python or numpy scalar, or nested lists: anything numpy can broadcast."""
+Buffer = npt.NDArray[Any]
+Values = Any
+"""A numpy array, or a Python or numpy scalar (kept as it is, so numpy treats it weakly)."""
 
 # -- the known operators ----------------------------------------------------------------------
 
@@ -99,59 +99,18 @@ def known_binary(op: Callable[..., Any]) -> np.ufunc | None:
     return _lookup(BINARY_UFUNCS, op)
 
 
-# -- operands and results ---------------------------------------------------------------------
-
-
-def values_of(x: Operand) -> Any:
-    """The numpy values of an operand: a tensor evaluated (zero-copy when it can be), an array as it is,
-    a scalar as it is (so numpy treats a Python number weakly, as `array + 1` does).
-
-    >>> import lazytensor as lt
-    >>> values_of(lt.arange(3)), values_of(2.5), values_of([1, 2])
-    (array([0, 1, 2]), 2.5, array([1, 2]))
-    """
-    if isinstance(x, AbstractTensor):
-        return x.numpy()
-    if isinstance(x, list | tuple):
-        return np.asarray(x)
-    return x
-
-
-def array_of(x: Operand) -> Buffer:
-    """The values of an operand as a numpy array (a scalar becomes 0-d)."""
-    return np.asarray(values_of(x))
-
-
-def result_shape(shape_a: Sequence[int], shape_b: Sequence[int]) -> Shape:
-    """The broadcast shape of two operands, or a ValueError naming both shapes.
+def result_shape(*shapes: Shape) -> Shape:
+    """The broadcast shape of operands, or a ValueError naming every shape.
 
     >>> result_shape((3, 1), (4,))
     (3, 4)
     """
-    return tuple(broadcast_shapes(shape_a, shape_b)[2])
+    return broadcast_shape(*shapes)
 
 
-def new_tensor(values: Any, *sources: Any) -> StorageTensor:
-    """A new storage tensor over `values`, copied when they might share memory with a source or
-    cannot be written, so a result never aliases an input.
-
-    >>> new_tensor(np.float64(2.0)).shape
-    ()
-    """
-    array = values if isinstance(values, np.ndarray) else np.asarray(values)
-    if not array.flags.writeable or _shares_memory(array, sources):
-        array = array.copy(order="C")
-    return StorageTensor.from_array(array)
-
-
-def _shares_memory(array: Buffer, sources: tuple[Any, ...]) -> bool:
-    return any(isinstance(s, np.ndarray) and np.may_share_memory(array, s) for s in sources)
-
-
-def _cast(values: Any, dtype: npt.DTypeLike | None) -> Any:
-    if dtype is None:
-        return values
-    return np.asarray(values).astype(as_dtype(dtype), copy=False)
+def _cast(values: Any, dtype: npt.DTypeLike | None) -> Buffer:
+    array: Buffer = np.asarray(values)
+    return array if dtype is None else array.astype(as_dtype(dtype), copy=False)
 
 
 def _vectorized_result(values: Any, shape: Shape, what: str) -> Buffer:
@@ -167,24 +126,21 @@ def _flat_list(values: Buffer, shape: Shape) -> list[Any]:
     return flat
 
 
-# -- the three generic operators --------------------------------------------------------------
+# -- the three generic kernels ----------------------------------------------------------------
 
 
-def ttransform(
-    t: Operand, op: Callable[[Any], Any], dtype: npt.DTypeLike | None = None, vectorized: bool = False
-) -> StorageTensor:
-    """`op(x)` for every element of `t`, as a new tensor of the same shape.
+def transform(
+    values: Values, op: Callable[[Any], Any], dtype: npt.DTypeLike | None = None, vectorized: bool = False
+) -> Buffer:
+    """`op(x)` for every element: one numpy call for a known `op`, else once per element in
+    row-major order (or once on the whole array with `vectorized=True`).
 
-    A known `op` is one numpy call; any other callable is called once per element, in
-    row-major order, unless `vectorized=True` promises it takes the whole array.
-
-    >>> import lazytensor as lt
-    >>> ttransform(lt.tensor([[1, -2], [3, -4]]).T, abs).tolist()
-    [[1, 3], [2, 4]]
-    >>> ttransform(lt.tensor([1, 2]), lambda x: x / 2).tolist()
+    >>> transform(np.array([[1, -2], [3, -4]]), abs).tolist()
+    [[1, 2], [3, 4]]
+    >>> transform(np.array([1, 2]), lambda x: x / 2).tolist()
     [0.5, 1.0]
     """
-    values = array_of(t)
+    values = np.asarray(values)
     ufunc = known_unary(op)
     if ufunc is not None:
         result = ufunc(values, order="C")
@@ -193,26 +149,23 @@ def ttransform(
     else:
         results = list(map(op, _flat_list(values, values.shape)))
         result = array_from_values(results, values.shape, dtype, values.dtype)
-    return new_tensor(_cast(result, dtype), values)
+    return _cast(result, dtype)
 
 
-def tpoint(
-    a: Operand,
-    b: Operand,
+def point(
+    x: Values,
+    y: Values,
     op: Callable[[Any, Any], Any],
     dtype: npt.DTypeLike | None = None,
     vectorized: bool = False,
-) -> StorageTensor:
-    """`op(x, y)` at every position of the broadcast shape of `a` and `b` (numpy's broadcasting;
-    a scalar or a numpy array counts as a tensor).
+) -> Buffer:
+    """`op(x, y)` at every position of the broadcast shape of `x` and `y` (numpy's broadcasting).
 
-    >>> import lazytensor as lt
-    >>> tpoint(lt.tensor([[1], [2], [3]]), lt.tensor([[1, 2, 3]]), operator.mul).tolist()
-    [[1, 2, 3], [2, 4, 6], [3, 6, 9]]
-    >>> tpoint(lt.tensor([1, 2]), 10, lambda x, y: f"{x}/{y}").tolist()
+    >>> point(np.array([[1], [2]]), np.array([1, 2, 3]), operator.mul).tolist()
+    [[1, 2, 3], [2, 4, 6]]
+    >>> point(np.array([1, 2]), 10, lambda x, y: f"{x}/{y}").tolist()
     ['1/10', '2/10']
     """
-    x, y = values_of(a), values_of(b)
     shape = result_shape(np.shape(x), np.shape(y))
     ufunc = known_binary(op)
     if ufunc is not None:
@@ -224,31 +177,28 @@ def tpoint(
         xa, ya = np.asarray(x), np.asarray(y)
         results = list(map(op, _flat_list(xa, shape), _flat_list(ya, shape)))
         result = array_from_values(results, shape, dtype, np.result_type(xa, ya))
-    return new_tensor(_cast(result, dtype), x, y)
+    return _cast(result, dtype)
 
 
-def tredux(
-    t: Operand,
+def fold(
+    values: Values,
     dim: int,
     init: Any,
     op: Callable[[Any, Any], Any],
     keepdim: bool = False,
     vectorized: bool = False,
     dtype: npt.DTypeLike | None = None,
-) -> StorageTensor:
-    """Fold `acc = op(acc, x)` from `init` along `dim`: for each position of the result in row-major
-    order, over the elements along `dim` in order. The axis is dropped unless `keepdim`.
+) -> Buffer:
+    """Fold `acc = op(acc, x)` from `init` along `dim`, for each position of the result in row-major
+    order; a known `op` is one `ufunc.reduce(..., initial=init)`.
 
-    A known `op` is one `ufunc.reduce(..., initial=init)`; any other callable is called once per element.
-
-    >>> import lazytensor as lt
-    >>> t = lt.arange(24).reshape(4, 3, 2)
-    >>> tredux(t, 0, 0, operator.add).tolist()
+    >>> t = np.arange(24).reshape(4, 3, 2)
+    >>> fold(t, 0, 0, operator.add).tolist()
     [[36, 40], [44, 48], [52, 56]]
-    >>> tredux(t, 2, 0, lambda acc, x: acc + x).tolist()[0]
+    >>> fold(t, 2, 0, lambda acc, x: acc + x).tolist()[0]
     [1, 5, 9]
     """
-    values = array_of(t)
+    values = np.asarray(values)
     axis = normalize_dim(dim, values.ndim)
     ufunc = known_binary(op)
     if ufunc is not None and init is not None:
@@ -257,7 +207,7 @@ def tredux(
         result = _vectorized_fold(op, values, axis, init, keepdim)
     else:
         result = _per_element_fold(op, values, axis, init, keepdim, dtype)
-    return new_tensor(_cast(result, dtype), values)
+    return _cast(result, dtype)
 
 
 def _reduced_shape(shape: Shape, axis: int, keepdim: bool) -> Shape:

@@ -1,17 +1,19 @@
-"""Turning an index key into a stack of view wrappers.
+"""Index keys resolved against a shape: numpy's rules, outer indexing and the seeds' per-axis specs.
 
-Three forms of key, one parser:
+Nothing here knows about tensors. A key becomes one *spec* per axis: an int
+(that index, the axis dropped), a `Range` (a normalised slice), or an intp
+index array (non-negative, in range). `views` turns specs into wrappers.
 
-- `t[key]`: numpy's rules. Ints, slices, `...` and `None` make a `SlicedTensor`
-  (after a `ReshapedTensor` that inserts the new axes); lists, int arrays and
-  boolean masks add an `IndexedTensor` on top, with numpy's placement of the
-  broadcast block. Unlike numpy, the result is a view even then: writes go through.
-- `t.oindex[key]`: outer indexing, every list on its own axis: one `SlicedTensor`.
-- `t.slice(specs)`: the seeds' per-axis specs, where an int keeps a size-1 axis.
+- `parse(key, shape)`: numpy's rules. Ints, slices, `...`, `None`, lists, int
+  arrays and boolean masks (a mask becomes one index array per axis it covers).
+- `parse_outer(key, shape)`: the same key read as outer indexing (`t.oindex`).
+- `parse_axis_specs(specs, shape)`: the seeds' per-axis specs, where an int
+  keeps a size-1 axis.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,13 +21,81 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import evaluate
 from lazytensor.layout import IndexArray
-from lazytensor.positions import is_plain_position, normalize_index
-from lazytensor.tensor import AbstractTensor
-from lazytensor.views import IndexedTensor, Range, ReshapedTensor, SlicedTensor, Spec
+from lazytensor.positions import normalize_index
 
 _VALID = "only integers, slices (`:`), ellipsis (`...`), None and integer or boolean arrays are valid indices"
+
+
+@attrs.frozen
+class Range:
+    """The indices `start, start + step, ...`, `count` of them: a normalised slice.
+
+    >>> Range.from_slice(slice(None, None, -2), 5), str(Range(1, 2, 3))
+    (Range(start=4, step=-2, count=3), '1:7:2')
+    """
+
+    start: int = attrs.field(converter=int)
+    step: int = attrs.field(converter=int)
+    count: int = attrs.field(converter=int)
+
+    @count.validator
+    def _check(self, _attribute: object, count: int) -> None:
+        if count < 0 or self.step == 0:
+            raise ValueError(f"a range needs count >= 0 and a non-zero step, got {self}")
+
+    @classmethod
+    def from_slice(cls, key: slice, size: int) -> Range:
+        start, stop, step = key.indices(size)
+        count = len(range(start, stop, step))
+        return cls(start if count else 0, step, count)
+
+    @classmethod
+    def full(cls, size: int) -> Range:
+        return cls(0, 1, size)
+
+    def is_full(self, size: int) -> bool:
+        return self.start == 0 and self.step == 1 and self.count == size
+
+    def last(self) -> int:
+        return self.start + (self.count - 1) * self.step
+
+    def fits(self, size: int) -> bool:
+        """Whether every index of the range lies in `[0, size)`."""
+        return self.count == 0 or (0 <= self.start < size and 0 <= self.last() < size)
+
+    def as_slice(self) -> slice:
+        """The same indices as a Python slice (on an axis where they are valid)."""
+        stop = self.start + self.count * self.step
+        return slice(self.start, None if stop < 0 else stop, self.step)
+
+    def __str__(self) -> str:
+        stop = self.start + self.count * self.step
+        stop_text = "" if stop < 0 else str(stop)
+        step_text = "" if self.step == 1 else f":{self.step}"
+        return f"{self.start}:{stop_text}{step_text}"
+
+
+Spec = int | Range | IndexArray
+
+
+def normalize_indices(
+    array: IndexArray, axis: int, size: int, negatives: bool = True, axis_word: str = "axis"
+) -> IndexArray:
+    """Integer indices along an axis of `size`, negatives counted from the end (when allowed);
+    IndexError naming the first bad value. The one place index arrays are checked.
+
+    >>> normalize_indices(np.array([0, -1]), axis=0, size=3).tolist()
+    [0, 2]
+    """
+    if array.size == 0:
+        return array
+    low, high = int(array.min()), int(array.max())
+    lowest = -size if negatives else 0
+    if low < lowest or high >= size:
+        bad = low if low < lowest else high
+        raise IndexError(f"index {bad} is out of bounds for {axis_word} {axis} with size {size}")
+    return np.where(array < 0, array + size, array) if low < 0 else array
 
 
 @attrs.frozen
@@ -36,14 +106,14 @@ class _Mask:
 
 
 def _classify(item: Any) -> Any:
-    """One key item as int, slice, None, Ellipsis, an intp array or a `_Mask`."""
+    """One key item as int, slice, None, Ellipsis, an intp array or a `_Mask` (tensors via `__array__`)."""
     if item is None or item is Ellipsis or isinstance(item, slice):
         return item
     if isinstance(item, bool | np.bool_):
         return _Mask(np.asarray(item))
     if isinstance(item, int | np.integer):
         return int(item)
-    array = item.numpy() if isinstance(item, AbstractTensor) else np.asarray(item)
+    array = np.asarray(item)
     if array.dtype == np.bool_:
         return _Mask(array)
     if array.dtype.kind in "iu":
@@ -62,16 +132,6 @@ def _consumed(entry: Any) -> int:
     return 1
 
 
-def _normalize_array(array: IndexArray, axis: int, size: int) -> IndexArray:
-    """Negative indices counted from the end; IndexError naming the first bad value."""
-    if array.size:
-        low, high = int(array.min()), int(array.max())
-        if low < -size or high >= size:
-            bad = low if low < -size else high
-            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}")
-    return np.where(array < 0, array + size, array) if array.size and low < 0 else array
-
-
 @attrs.frozen
 class ParsedKey:
     """A key resolved against a shape: new axes to insert, then one spec per axis."""
@@ -80,12 +140,19 @@ class ParsedKey:
     specs: tuple[Spec, ...]
     is_element: bool
 
+    def element_position(self) -> tuple[int, ...]:
+        """The position an all-int key names."""
+        return tuple(operator.index(spec) for spec in self.specs)  # type: ignore[arg-type]
+
 
 def parse(key: Any, shape: Sequence[int]) -> ParsedKey:
     """Resolve `...`, `None`, masks and negative indices of a numpy key against `shape`.
 
-    The specs are for the tensor with the new axes inserted (at `new_axes`): an int,
-    a `Range`, or an index array (a mask becomes one array per axis it covers).
+    The specs are for the tensor with the new axes inserted (at `new_axes`); a mask
+    becomes one index array per axis it covers.
+
+    >>> parse((None, -1, slice(1, None)), (2, 3)).specs
+    (Range(start=0, step=1, count=1), 1, Range(start=1, step=1, count=2))
     """
     items = key if isinstance(key, tuple) else (key,)
     entries = [_classify(item) for item in items]
@@ -127,7 +194,7 @@ def _resolve(entries: list[Any], shape: Sequence[int], is_element: bool) -> Pars
             specs.append(Range.from_slice(entry, shape[axis]))
             axis += 1
         else:
-            specs.append(_normalize_array(entry, axis, shape[axis]))
+            specs.append(normalize_indices(entry, axis, shape[axis]))
             axis += 1
     return ParsedKey(tuple(new_axes), tuple(specs), is_element)
 
@@ -142,89 +209,30 @@ def _mask_indices(mask: npt.NDArray[np.bool_], shape: Sequence[int], axis: int) 
     return [indices.astype(np.intp) for indices in np.nonzero(mask)]
 
 
-def _with_new_axes(t: AbstractTensor, new_axes: tuple[int, ...]) -> AbstractTensor:
-    if not new_axes:
-        return t
-    shape = list(t.shape)
-    for axis in new_axes:
-        shape.insert(axis, 1)
-    return ReshapedTensor(t, tuple(shape))
+def parse_outer(key: Any, shape: Sequence[int]) -> ParsedKey:
+    """A key for `t.oindex`: every list or mask must be 1-D, and selects along its own axis.
 
-
-def _is_full(spec: Spec, size: int) -> bool:
-    return isinstance(spec, Range) and spec.is_full(size)
-
-
-def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
-    """The view `t[key]` by numpy's rules (a 0-d view for an all-int key)."""
-    return _numpy_view(t, parse(key, t.shape))
-
-
-def _numpy_view(t: AbstractTensor, parsed: ParsedKey) -> AbstractTensor:
-    base = _with_new_axes(t, parsed.new_axes)
-    specs = parsed.specs
-    if not any(isinstance(spec, np.ndarray) for spec in specs):
-        if base is not t and all(_is_full(s, n) for s, n in zip(specs, base.shape, strict=True)):
-            return base
-        return SlicedTensor(base, specs)
-    ranges = tuple(
-        spec if isinstance(spec, Range) else Range.full(n) for spec, n in zip(specs, base.shape, strict=True)
-    )
-    if not all(_is_full(r, n) for r, n in zip(ranges, base.shape, strict=True)):
-        base = SlicedTensor(base, ranges)
-    # beside index arrays, numpy treats ints as 0-d index arrays
-    arrays = tuple(None if isinstance(spec, Range) else np.asarray(spec) for spec in specs)
-    return IndexedTensor(base, arrays)
-
-
-def getitem(t: AbstractTensor, key: Any) -> Any:
-    """`t[key]`: the element for an all-int key, else a view."""
-    if type(key) is tuple and is_plain_position(key, t.shape):
-        return t.storage[evaluate.locate(t, key)]
-    parsed = parse(key, t.shape)
-    if parsed.is_element:
-        return _element(t, parsed)
-    return _numpy_view(t, parsed)
-
-
-def outer_view(t: AbstractTensor, key: Any) -> AbstractTensor:
-    """`t.oindex[key]`: each 1-D list or mask selects along its own axis."""
+    >>> parse_outer(([0, 2], 1), (3, 4)).specs[0].tolist()
+    [0, 2]
+    """
     for item in key if isinstance(key, tuple) else (key,):
         entry = _classify(item)
         array = entry.array if isinstance(entry, _Mask) else entry
         if isinstance(array, np.ndarray) and array.ndim != 1:
             raise IndexError(f"oindex takes 1-D index lists or masks, got shape {array.shape}")
-    parsed = parse(key, t.shape)
-    return SlicedTensor(_with_new_axes(t, parsed.new_axes), parsed.specs)
+    return parse(key, shape)
 
 
-def _element(t: AbstractTensor, parsed: ParsedKey) -> Any:
-    position = tuple(int(spec) for spec in parsed.specs)  # type: ignore[arg-type]
-    return t.storage[t.locate(position)]
+def parse_axis_specs(specs: Sequence[Any], shape: Sequence[int]) -> tuple[Spec, ...]:
+    """The seeds' per-axis specs: None = all, int = that index kept as a size-1 axis, list, slice.
 
-
-@attrs.frozen
-class OuterIndexer:
-    """`t.oindex`: outer (orthogonal) indexing, reading and writing."""
-
-    tensor: AbstractTensor
-
-    def __getitem__(self, key: Any) -> Any:
-        parsed = parse(key, self.tensor.shape)
-        if parsed.is_element:
-            return _element(self.tensor, parsed)
-        return outer_view(self.tensor, key)
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        evaluate.write(outer_view(self.tensor, key), value)
-
-
-def seed_slice(t: AbstractTensor, specs: Sequence[Any]) -> SlicedTensor:
-    """The seeds' per-axis specs: None = all, int = that index as a size-1 axis, list, slice."""
-    if len(specs) > t.ndim:
-        raise IndexError(f"{len(specs)} slice specs for a tensor of shape {t.shape}")
+    >>> parse_axis_specs([1, None], (3, 2))
+    (Range(start=1, step=1, count=1), Range(start=0, step=1, count=2))
+    """
+    if len(specs) > len(shape):
+        raise IndexError(f"{len(specs)} slice specs for a tensor of shape {tuple(shape)}")
     resolved: list[Spec] = []
-    for axis, size in enumerate(t.shape):
+    for axis, size in enumerate(shape):
         spec = specs[axis] if axis < len(specs) else None
         if spec is None:
             resolved.append(Range.full(size))
@@ -236,5 +244,5 @@ def seed_slice(t: AbstractTensor, specs: Sequence[Any]) -> SlicedTensor:
             indices = np.asarray(spec)
             if indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):
                 raise IndexError(f"slice spec for axis {axis} must be a list of ints, got {spec!r}")
-            resolved.append(_normalize_array(indices.astype(np.intp), axis, size))
-    return SlicedTensor(t, tuple(resolved))
+            resolved.append(normalize_indices(indices.astype(np.intp), axis, size))
+    return tuple(resolved)

@@ -7,6 +7,7 @@ import pickle
 
 import numpy as np
 
+from lazytensor.creation import from_numpy
 from lazytensor.tensor import AbstractTensor
 from lazytensor.views import TransposedTensor
 
@@ -25,8 +26,6 @@ def load(path: PathLike, mmap: bool = True) -> AbstractTensor:
     >>> lt.load(path).T.tolist()
     [[0, 3], [1, 4], [2, 5]]
     """
-    from lazytensor.creation import from_numpy
-
     try:
         array = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
     except FileNotFoundError:

@@ -16,13 +16,9 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor.positions import Shape, numel, row_major_strides
+from lazytensor.positions import Shape, int_tuple, numel, row_major_strides
 
 IndexArray = npt.NDArray[np.intp]
-
-
-def _ints(values: Sequence[int]) -> Shape:
-    return tuple(int(v) for v in values)
 
 
 @attrs.frozen
@@ -36,8 +32,8 @@ class Layout:
     5
     """
 
-    shape: Shape = attrs.field(converter=_ints)
-    strides: Shape = attrs.field(converter=_ints)
+    shape: Shape = attrs.field(converter=int_tuple)
+    strides: Shape = attrs.field(converter=int_tuple)
     offset: int = attrs.field(default=0, converter=int)
 
     @strides.validator
@@ -106,7 +102,7 @@ class Layout:
         """Axis `i` of the result is axis `axes[i]` of this layout."""
         return Layout(tuple(self.shape[a] for a in axes), tuple(self.strides[a] for a in axes), self.offset)
 
-    def select(self, axis: int, index: int) -> Layout:
+    def at_index(self, axis: int, index: int) -> Layout:
         """Fix `axis` at `index` and drop it."""
         return Layout(
             self.shape[:axis] + self.shape[axis + 1 :],

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd
 from lazytensor.tensor import AbstractTensor, StorageTensor
 
 Seed = int | np.random.Generator | None
@@ -51,7 +50,7 @@ def dropout(t: AbstractTensor, p: float, training: bool = True, seed: Seed = Non
     if not training or p == 0:
         return t
     dtype = t.dtype if t.dtype.kind == "f" else np.dtype(np.float64)
-    return autograd.mul(t, dropout_mask(t.shape, p, seed, dtype))
+    return t * dropout_mask(t.shape, p, seed, dtype)
 
 
 def glorot_uniform(fan_in: int, fan_out: int, seed: Seed = None) -> StorageTensor:
@@ -74,6 +73,6 @@ def cross_entropy(logits: AbstractTensor, labels: Any) -> StorageTensor:
     0.6931
     """
     labels = np.asarray(labels, dtype=np.intp)
-    log_probabilities = autograd.log_softmax(logits, 1)
-    picked = log_probabilities[np.arange(len(labels)), labels]
-    return autograd.neg(autograd.mean(picked))
+    log_probabilities = logits.log_softmax(1)
+    picked: AbstractTensor = log_probabilities[np.arange(len(labels)), labels]
+    return -picked.mean()

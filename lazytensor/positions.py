@@ -12,6 +12,7 @@ import operator
 from collections.abc import Iterable, MutableSequence, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 Shape = tuple[int, ...]
 
@@ -35,6 +36,24 @@ def row_major_strides(shape: Sequence[int]) -> Shape:
     for axis in range(len(shape) - 2, -1, -1):
         strides[axis] = strides[axis + 1] * max(shape[axis + 1], 1)
     return tuple(strides)
+
+
+def int_tuple(values: Iterable[int]) -> Shape:
+    """Sizes, strides or axes as a tuple of Python ints (numpy integers converted).
+
+    >>> int_tuple([np.int64(2), 3])
+    (2, 3)
+    """
+    return tuple(int(v) for v in values)
+
+
+def without_axis(shape: Sequence[int], axis: int) -> Shape:
+    """`shape` with one axis removed.
+
+    >>> without_axis((2, 3, 4), 1)
+    (2, 4)
+    """
+    return (*shape[:axis], *shape[axis + 1 :])
 
 
 def position_to_index(pos: Sequence[int], shape: Sequence[int]) -> int:
@@ -83,12 +102,15 @@ def next_position(pos: MutableSequence[int], shape: Sequence[int]) -> bool:
     return pos[0] < shape[0]
 
 
-def broadcast_shapes(
+def padded_broadcast(
     shape_a: Sequence[int], shape_b: Sequence[int]
 ) -> tuple[list[int], list[int], list[int]]:
     """Pad two shapes with leading 1s to equal length and broadcast them: `(padded_a, padded_b, result)`.
 
-    >>> broadcast_shapes([5, 1, 3], [7, 1, 4, 3])
+    This is the seeds' `broadcast_shapes` (`lt.seed.broadcast_shapes`); numpy's name means
+    `broadcast_shape` below.
+
+    >>> padded_broadcast([5, 1, 3], [7, 1, 4, 3])
     ([1, 5, 1, 3], [7, 1, 4, 3], [7, 5, 4, 3])
     """
     rank = max(len(shape_a), len(shape_b))
@@ -113,7 +135,7 @@ def broadcast_shape(*shapes: Sequence[int]) -> Shape:
     """
     result: list[int] = []
     for shape in shapes:
-        result = broadcast_shapes(result, shape)[2]
+        result = padded_broadcast(result, shape)[2]
     return tuple(result)
 
 
@@ -240,10 +262,14 @@ def infer_shape(new_shape: Sequence[int], total: int, old_shape: Sequence[int] =
     return tuple(new_shape)
 
 
-def range_length(start: int, stop: int, step: int) -> int:
-    """How many indices `range(start, stop, step)` holds.
+def open_grid(shape: Shape) -> tuple[npt.NDArray[np.intp], ...]:
+    """Per-axis index arrays that broadcast to every position of `shape` (numpy's `ogrid`).
 
-    >>> range_length(3, 0, -1)
-    3
+    >>> [a.shape for a in open_grid((2, 3))]
+    [(2, 1), (1, 3)]
     """
-    return len(range(start, stop, step))
+    ndim = len(shape)
+    return tuple(
+        np.arange(size, dtype=np.intp).reshape((1,) * axis + (size,) + (1,) * (ndim - axis - 1))
+        for axis, size in enumerate(shape)
+    )

@@ -18,7 +18,7 @@ import io
 import math
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -33,7 +33,9 @@ from lazytensor.buffers import is_memory_mapped
 from lazytensor.positions import normalize_index
 from lazytensor.printformat import Cells, Kind, Values, format_values, separators_text
 from lazytensor.printoptions import PrintOptions, current_options, line_width
-from lazytensor.tensor import AbstractTensor
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
 
 Dims = Sequence[int | None] | None
 

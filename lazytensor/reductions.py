@@ -1,9 +1,8 @@
-"""Reductions over one axis, several or all: sum, mean, prod, max, min, argmax, argmin, all, any,
-std, var, and the softmax family.
+"""Reduction kernels over one axis, several or all: sum, mean, prod, max, min, argmax, argmin, all,
+any, std, var, and the softmax family. numpy arrays in, numpy arrays out.
 
-Each is one numpy reduction on the evaluated input (a zero-copy view when the
-stack has a layout). Object tensors stay exact: the mean of Fractions is a
-Fraction, because the sum is divided by the count once, at the end.
+Each is one numpy reduction. Object arrays stay exact: the mean of Fractions is
+a Fraction, because the sum is divided by the count once, at the end.
 """
 
 from __future__ import annotations
@@ -14,16 +13,16 @@ from typing import Any
 import numpy as np
 
 from lazytensor.dtypes import OBJECT
-from lazytensor.generic import Operand, array_of, new_tensor
-from lazytensor.operators import exp_values, log_values, sqrt
+from lazytensor.elementwise import exp, log, sqrt
+from lazytensor.generic import Buffer, Values
 from lazytensor.positions import Shape, normalize_dim, normalize_dims, numel
-from lazytensor.tensor import Buffer, StorageTensor
 
-Dims = int | Sequence[int] | None
+AxisSpec = int | Sequence[int] | None
+"""Which axes a reduction runs over: one, several, or None for all."""
 
 
-def _prepare(t: Operand, dim: Dims) -> tuple[Buffer, Shape]:
-    values = array_of(t)
+def _prepare(t: Values, dim: AxisSpec) -> tuple[Buffer, Shape]:
+    values = np.asarray(t)
     return values, normalize_dims(dim, values.ndim)
 
 
@@ -64,66 +63,61 @@ def var_values(values: Buffer, axes: Shape, keepdim: bool) -> Buffer:
     return mean_values(squared, axes, keepdim)
 
 
-def tsum(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def tsum(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """The sum over `dim` (an int, a tuple, or None for all axes).
 
-    >>> import lazytensor as lt
-    >>> lt.arange(6).reshape(2, 3).sum(1).tolist()
+    >>> tsum(np.arange(6).reshape(2, 3), 1).tolist()
     [3, 12]
     """
     values, axes = _prepare(t, dim)
-    return new_tensor(sum_values(values, axes, keepdim), values)
+    return sum_values(values, axes, keepdim)
 
 
-def mean(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def mean(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """The arithmetic mean over `dim`: exact for Fractions, float64 for integers.
 
-    >>> import lazytensor as lt
     >>> from fractions import Fraction
-    >>> lt.tensor([Fraction(1, 2), Fraction(1, 3)]).mean().item()
+    >>> mean(np.array([Fraction(1, 2), Fraction(1, 3)])).item()
     Fraction(5, 12)
     """
     values, axes = _prepare(t, dim)
-    return new_tensor(mean_values(values, axes, keepdim), values)
+    return mean_values(values, axes, keepdim)
 
 
-def prod(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def prod(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """The product over `dim`.
 
-    >>> import lazytensor as lt
-    >>> lt.arange(1, 5).prod().item()
+    >>> prod(np.arange(1, 5)).item()
     24
     """
     values, axes = _prepare(t, dim)
     result = _keep_object(_reduce(np.multiply, values, axes, keepdim), values)
-    return new_tensor(result, values)
+    return result
 
 
-def tmax(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def tmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """The largest element over `dim` (NaN wins; ValueError over an empty axis, as in numpy).
 
-    >>> import lazytensor as lt
-    >>> lt.tensor([[1, 5], [7, 2]]).max(0).tolist()
+    >>> tmax(np.array([[1, 5], [7, 2]]), 0).tolist()
     [7, 5]
     """
     values, axes = _prepare(t, dim)
     result = _keep_object(_reduce(np.maximum, values, axes, keepdim), values)
-    return new_tensor(result, values)
+    return result
 
 
-def tmin(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def tmin(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """The smallest element over `dim` (NaN wins; ValueError over an empty axis, as in numpy).
 
-    >>> import lazytensor as lt
-    >>> lt.tensor([[1, 5], [7, 2]]).min(1).tolist()
+    >>> tmin(np.array([[1, 5], [7, 2]]), 1).tolist()
     [1, 2]
     """
     values, axes = _prepare(t, dim)
     result = _keep_object(_reduce(np.minimum, values, axes, keepdim), values)
-    return new_tensor(result, values)
+    return result
 
 
-def _arg_reduce(t: Operand, dim: Dims, keepdim: bool, find: Callable[..., Any]) -> StorageTensor:
+def _arg_reduce(t: Values, dim: AxisSpec, keepdim: bool, find: Callable[..., Any]) -> Buffer:
     """`find` (np.argmax or np.argmin) over the axes of `dim` taken together as one row-major axis."""
     values, axes = _prepare(t, dim)
     kept = [axis for axis in range(values.ndim) if axis not in axes]
@@ -132,26 +126,24 @@ def _arg_reduce(t: Operand, dim: Dims, keepdim: bool, find: Callable[..., Any]) 
     index = np.asarray(find(rows, axis=-1))
     if keepdim:
         index = index.reshape(tuple(1 if axis in axes else size for axis, size in enumerate(values.shape)))
-    return new_tensor(index)
+    return index
 
 
-def argmax(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def argmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """The index of the first largest element over `dim`; over several axes (or None: all) the index
     counts through them together in row-major order.
 
-    >>> import lazytensor as lt
-    >>> t = lt.tensor([[1, 9], [7, 2]])
-    >>> t.argmax().item(), t.argmax(0).tolist()
+    >>> t = np.array([[1, 9], [7, 2]])
+    >>> argmax(t).item(), argmax(t, 0).tolist()
     (1, [1, 0])
     """
     return _arg_reduce(t, dim, keepdim, np.argmax)
 
 
-def argmin(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def argmin(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """The index of the first smallest element over `dim`, as `argmax` counts.
 
-    >>> import lazytensor as lt
-    >>> lt.tensor([[1, 9], [7, 2]]).argmin(1).tolist()
+    >>> argmin(np.array([[1, 9], [7, 2]]), 1).tolist()
     [0, 1]
     """
     return _arg_reduce(t, dim, keepdim, np.argmin)
@@ -161,53 +153,49 @@ def _truth(values: Buffer) -> Buffer:
     return values if values.dtype == np.bool_ else values.astype(bool)
 
 
-def tall(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def tall(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """Whether every element over `dim` is true: a bool tensor.
 
-    >>> import lazytensor as lt
-    >>> lt.tensor([[1, 0], [2, 3]]).all(1).tolist()
+    >>> tall(np.array([[1, 0], [2, 3]]), 1).tolist()
     [False, True]
     """
     values, axes = _prepare(t, dim)
-    return new_tensor(_reduce(np.logical_and, _truth(values), axes, keepdim), values)
+    return np.asarray(_reduce(np.logical_and, _truth(values), axes, keepdim))
 
 
-def tany(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def tany(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """Whether any element over `dim` is true: a bool tensor.
 
-    >>> import lazytensor as lt
-    >>> lt.tensor([[1, 0], [0, 0]]).any(1).tolist()
+    >>> tany(np.array([[1, 0], [0, 0]]), 1).tolist()
     [True, False]
     """
     values, axes = _prepare(t, dim)
-    return new_tensor(_reduce(np.logical_or, _truth(values), axes, keepdim), values)
+    return np.asarray(_reduce(np.logical_or, _truth(values), axes, keepdim))
 
 
-def var(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def var(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """The variance over `dim` with numpy's ddof 0 (divided by the count); exact for Fractions.
 
-    >>> import lazytensor as lt
-    >>> lt.tensor([1.0, 2.0, 3.0, 4.0]).var().item()
+    >>> var(np.array([1.0, 2.0, 3.0, 4.0])).item()
     1.25
     """
     values, axes = _prepare(t, dim)
-    return new_tensor(var_values(values, axes, keepdim), values)
+    return var_values(values, axes, keepdim)
 
 
-def std(t: Operand, dim: Dims = None, keepdim: bool = False) -> StorageTensor:
+def std(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     """The standard deviation over `dim` (ddof 0): the square root of `var`.
 
-    >>> import lazytensor as lt
-    >>> lt.tensor([1.0, 3.0]).std().item()
+    >>> std(np.array([1.0, 3.0])).item()
     1.0
     """
     values, axes = _prepare(t, dim)
     return sqrt(var_values(values, axes, keepdim))
 
 
-def _shifted(t: Operand, dim: int) -> tuple[Buffer, int]:
+def _shifted(t: Values, dim: int) -> tuple[Buffer, int]:
     """The values minus their maximum along `dim` (so exp never overflows), as floats for integers."""
-    values = array_of(t)
+    values = np.asarray(t)
     axis = normalize_dim(dim, values.ndim)
     if values.dtype.kind in "biu":
         values = values.astype(np.float64)
@@ -216,25 +204,25 @@ def _shifted(t: Operand, dim: int) -> tuple[Buffer, int]:
     return values - _reduce(np.maximum, values, axis, True), axis
 
 
-def softmax(t: Operand, dim: int) -> StorageTensor:
+def softmax(t: Values, dim: int) -> Buffer:
     """`exp(x) / sum(exp(x))` along `dim`, computed after subtracting the maximum so it stays finite.
 
-    >>> import lazytensor as lt
-    >>> lt.tensor([1000.0, -1000.0]).softmax(0).tolist()
+    >>> softmax(np.array([1000.0, -1000.0]), 0).tolist()
     [1.0, 0.0]
     """
     shifted, axis = _shifted(t, dim)
-    powers = exp_values(shifted)
-    return new_tensor(powers / _reduce(np.add, powers, axis, True))
+    powers = exp(shifted)
+    result: Buffer = powers / _reduce(np.add, powers, axis, True)
+    return result
 
 
-def log_softmax(t: Operand, dim: int) -> StorageTensor:
+def log_softmax(t: Values, dim: int) -> Buffer:
     """`log(softmax(x))` along `dim`, as `x - max - log(sum(exp(x - max)))`: finite where softmax is 0.
 
-    >>> import lazytensor as lt
-    >>> lt.tensor([1000.0, -1000.0]).log_softmax(0).tolist()
+    >>> log_softmax(np.array([1000.0, -1000.0]), 0).tolist()
     [0.0, -2000.0]
     """
     shifted, axis = _shifted(t, dim)
-    total = _reduce(np.add, exp_values(shifted), axis, True)
-    return new_tensor(shifted - log_values(total))
+    total = _reduce(np.add, exp(shifted), axis, True)
+    result: Buffer = shifted - log(total)
+    return result

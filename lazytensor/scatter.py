@@ -1,4 +1,4 @@
-"""Index-driven reads and sums with PyTorch's semantics: `gather`, `index_add`, `scatter_add`.
+"""Index-driven kernels with PyTorch's semantics: `gather`, `index_add`, `scatter_add` (arrays in and out).
 
 `index_add` is the message-passing step of a graph neural network (sum the
 messages of every edge into its target node), so its segment sum picks the
@@ -14,29 +14,22 @@ from typing import Any
 
 import numpy as np
 
-from lazytensor.generic import Operand, array_of, new_tensor
+from lazytensor.generic import Buffer, Values
+from lazytensor.indexing import normalize_indices
 from lazytensor.layout import IndexArray
-from lazytensor.positions import Shape, normalize_dim, numel, row_major_strides
-from lazytensor.tensor import Buffer, StorageTensor
+from lazytensor.positions import Shape, normalize_dim, numel, row_major_strides, without_axis
 
 
-def indices_along(index: Operand, size: int, axis: int) -> IndexArray:
+def indices_along(index: Values, size: int, axis: int) -> IndexArray:
     """An integer index operand with negatives counted from the end, or IndexError naming the bad one.
 
     >>> indices_along([0, -1], 3, axis=0).tolist()
     [0, 2]
     """
-    array = array_of(index)
+    array = np.asarray(index)
     if array.dtype.kind not in "iu" and (array.size != 0 or array.dtype.kind != "f"):
         raise TypeError(f"an index along dim {axis} must hold integers, got dtype {array.dtype}")
-    array = array.astype(np.intp)
-    if array.size == 0:
-        return array
-    low, high = int(array.min()), int(array.max())
-    if low < -size or high >= size:
-        bad = low if low < -size else high
-        raise IndexError(f"index {bad} is out of bounds for dim {axis} with size {size}")
-    return np.where(array < 0, array + size, array) if low < 0 else array
+    return normalize_indices(array.astype(np.intp), axis, size, axis_word="dim")
 
 
 def segment_sum(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
@@ -100,30 +93,26 @@ def _sum_dtype(values: Buffer, source: Buffer) -> np.dtype[Any]:
     return np.result_type(values, source)
 
 
-def index_add(t: Operand, dim: int, index: Operand, source: Operand) -> StorageTensor:
+def index_add(t: Values, index: Values, source: Values, *, dim: int) -> Buffer:
     """A copy of `t` with `source[..., i, ...]` added to `t[..., index[i], ...]` along `dim`, repeats
     accumulating (PyTorch's `index_add`, returning a new tensor).
 
-    >>> import lazytensor as lt
-    >>> lt.zeros(3, 2).index_add(0, [2, 0, 2], lt.ones(3, 2)).tolist()
+    >>> index_add(np.zeros((3, 2)), [2, 0, 2], np.ones((3, 2)), dim=0).tolist()
     [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
     """
-    values, src = array_of(t), array_of(source)
+    values, src = np.asarray(t), np.asarray(source)
     axis = normalize_dim(dim, values.ndim)
     targets = indices_along(index, values.shape[axis], axis)
     if targets.ndim != 1:
         raise ValueError(f"index_add: index must be 1-D, got shape {targets.shape}")
     _check_same_except(values, src, axis, len(targets), "index_add")
-    rest = numel(_without(values.shape, axis))
+    rest = numel(without_axis(values.shape, axis))
     rows = np.moveaxis(src, axis, 0).reshape(len(targets), rest)
     sums = segment_sum(targets, rows, values.shape[axis])
     along = np.moveaxis(values, axis, 0)
     total = np.add(along, sums.reshape(along.shape), dtype=_sum_dtype(values, src))
-    return new_tensor(np.moveaxis(total, 0, axis), values)
-
-
-def _without(shape: Shape, axis: int) -> Shape:
-    return (*shape[:axis], *shape[axis + 1 :])
+    result: Buffer = np.moveaxis(total, 0, axis)
+    return result
 
 
 def _check_index_shape(values: Buffer, index: IndexArray, axis: int, what: str) -> None:
@@ -144,32 +133,31 @@ def _leading(array: Buffer, shape: Shape) -> Buffer:
     return array[tuple(slice(0, size) for size in shape)]
 
 
-def gather(t: Operand, dim: int, index: Operand) -> StorageTensor:
+def gather(t: Values, index: Values, *, dim: int) -> Buffer:
     """`out[i][j] = t[index[i][j]][j]` for dim 0 (and likewise for any dim): PyTorch's `gather`.
     `index` has as many axes as `t`, and no larger size except along `dim`.
 
-    >>> import lazytensor as lt
-    >>> lt.tensor([[1, 2], [3, 4]]).gather(1, [[0, 0], [1, 0]]).tolist()
+    >>> gather(np.array([[1, 2], [3, 4]]), [[0, 0], [1, 0]], dim=1).tolist()
     [[1, 1], [4, 3]]
     """
-    values = array_of(t)
+    values = np.asarray(t)
     axis = normalize_dim(dim, values.ndim)
     targets = indices_along(index, values.shape[axis], axis)
     _check_index_shape(values, targets, axis, "gather")
     block = (*targets.shape[:axis], values.shape[axis], *targets.shape[axis + 1 :])
-    return new_tensor(np.take_along_axis(_leading(values, block), targets, axis=axis), values)
+    gathered: Buffer = np.take_along_axis(_leading(values, block), targets, axis=axis)
+    return gathered
 
 
-def scatter_add(t: Operand, dim: int, index: Operand, source: Operand) -> StorageTensor:
+def scatter_add(t: Values, index: Values, source: Values, *, dim: int) -> Buffer:
     """A copy of `t` with `source[i][j]` added to `out[index[i][j]][j]` for dim 0 (and likewise for any
     dim), repeats accumulating: PyTorch's `scatter_add`. Only the leading `index.shape` block of
     `source` is used.
 
-    >>> import lazytensor as lt
-    >>> lt.zeros(2, 3).scatter_add(0, [[1, 0, 1]], lt.ones(1, 3)).tolist()
+    >>> scatter_add(np.zeros((2, 3)), [[1, 0, 1]], np.ones((1, 3)), dim=0).tolist()
     [[0.0, 1.0, 0.0], [1.0, 0.0, 1.0]]
     """
-    values, src = array_of(t), array_of(source)
+    values, src = np.asarray(t), np.asarray(source)
     axis = normalize_dim(dim, values.ndim)
     targets = indices_along(index, values.shape[axis], axis)
     _check_index_shape(values, targets, axis, "scatter_add")
@@ -185,4 +173,4 @@ def scatter_add(t: Operand, dim: int, index: Operand, source: Operand) -> Storag
     sums = segment_sum(np.broadcast_to(flat, targets.shape).reshape(-1), rows, values.size)
     result = np.array(values, dtype=_sum_dtype(values, src), order="C")
     result.reshape(-1)[:] += sums[:, 0]
-    return new_tensor(result)
+    return result

@@ -1,15 +1,16 @@
-"""`AbstractTensor`, the interface every tensor implements, and `StorageTensor`, the base.
+"""`AbstractTensor`, the interface every tensor implements, `StorageTensor`, the base, and `apply`,
+the one door through which every operation of the table runs.
 
-Every user-facing method lives on `AbstractTensor` as a short delegation to the
-module that does the work (views, indexing, evaluate, ...). Those modules build
-on this one, so they are imported inside the methods: the arrows of the design
-point one way.
+Every user-facing method is a short call into a lower floor: `evaluate` reads and
+writes, `optable` holds the operations, `autograd` runs backward, the printer and
+`explain` show. Those floors never import this module. The view wrappers are
+tensors and tensors make views, so `views` and this module import each other:
+that pair is the package's one mutual import, made at the bottom of this file.
 """
 
 from __future__ import annotations
 
 import abc
-import functools
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,14 +18,19 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor import autograd, evaluate, explain, optable
+from lazytensor import printing as printer
+from lazytensor.autograd import Node, Saved
 from lazytensor.buffers import is_memory_mapped
 from lazytensor.layout import Layout
-from lazytensor.positions import Shape, as_shape, normalize_position, numel
+from lazytensor.optable import Op
+from lazytensor.positions import Shape, as_shape, int_tuple, normalize_position, numel
 
 if TYPE_CHECKING:
-    from lazytensor.indexing import OuterIndexer
+    from lazytensor.views import OuterIndexer
 
 Buffer = npt.NDArray[Any]
+Dims = int | Sequence[int] | None
 
 
 class AbstractTensor(abc.ABC):
@@ -52,8 +58,8 @@ class AbstractTensor(abc.ABC):
 
     @property
     @abc.abstractmethod
-    def storage(self) -> Buffer:
-        """The flat 1-D numpy buffer at the bottom of the stack."""
+    def base(self) -> StorageTensor:
+        """The storage tensor at the bottom of the stack."""
 
     @property
     @abc.abstractmethod
@@ -74,7 +80,16 @@ class AbstractTensor(abc.ABC):
         """The short name in a layer chain: the class name without its `Tensor` suffix."""
         return type(self).__name__.removesuffix("Tensor")
 
+    def restacked(self, old: AbstractTensor, values: Buffer) -> AbstractTensor:
+        """This stack with layer `old` (and everything below it) replaced by fresh storage of `values`."""
+        return views.restack(self, old, StorageTensor.from_array(values))
+
     # -- reading and inspecting -------------------------------------------------------------
+
+    @property
+    def storage(self) -> Buffer:
+        """The flat 1-D numpy buffer at the bottom of the stack."""
+        return self.base.buffer
 
     @property
     def ndim(self) -> int:
@@ -82,7 +97,7 @@ class AbstractTensor(abc.ABC):
 
     @property
     def dtype(self) -> np.dtype[Any]:
-        return self.storage.dtype
+        return self.base.buffer.dtype
 
     def numel(self) -> int:
         """The number of elements."""
@@ -114,8 +129,6 @@ class AbstractTensor(abc.ABC):
         >>> lt.arange(12).reshape(3, 4).T[::-1].locate((0, 2))
         11
         """
-        from lazytensor import evaluate
-
         return evaluate.locate(self, normalize_position(pos, self.shape))
 
     def get(self, pos: Sequence[int]) -> Any:
@@ -136,8 +149,6 @@ class AbstractTensor(abc.ABC):
         >>> t.tolist()
         [[0.0, 0.0], [7.0, 0.0]]
         """
-        from lazytensor import evaluate
-
         evaluate.write_one(self, normalize_position(pos, self.shape), value)
 
     def numpy(self) -> Buffer:
@@ -149,8 +160,6 @@ class AbstractTensor(abc.ABC):
                [1, 4],
                [2, 5]])
         """
-        from lazytensor import evaluate
-
         return evaluate.read(self)
 
     def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> Buffer:
@@ -181,8 +190,6 @@ class AbstractTensor(abc.ABC):
 
     def clone(self) -> StorageTensor:
         """A new storage tensor holding a copy of the values."""
-        from lazytensor import evaluate
-
         return StorageTensor.from_array(evaluate.read_copy(self))
 
     def astype(self, dtype: npt.DTypeLike) -> StorageTensor:
@@ -198,31 +205,21 @@ class AbstractTensor(abc.ABC):
 
     def __repr__(self) -> str:
         """The grid print (header, then values) as plain text at the configured width."""
-        from lazytensor import printing
-
-        return printing.to_string(self)
+        return printer.to_string(self)
 
     def __str__(self) -> str:
-        from lazytensor import printing
-
-        return printing.to_string(self)
+        return printer.to_string(self)
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
         """rich's protocol: the print as renderables, so tensors compose in tables and panels."""
-        from lazytensor import printing
-
-        yield printing.TensorPrint(self)
+        yield printer.TensorPrint(self)
 
     def __rich_measure__(self, console: Any, options: Any) -> Any:
-        from lazytensor import printing
-
-        return printing.TensorPrint(self).__rich_measure__(console, options)
+        return printer.TensorPrint(self).__rich_measure__(console, options)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         """Jupyter's display: plain text and coloured HTML."""
-        from lazytensor import printing
-
-        return printing.tensor_mimebundle(self)
+        return printer.tensor_mimebundle(self)
 
     def print(self, dims: Sequence[int | None] | None = None, **options: Any) -> None:
         """Print this tensor, or the slice `dims` (None = all of an axis, int = fixed), with options.
@@ -231,11 +228,9 @@ class AbstractTensor(abc.ABC):
         >>> lt.arange(3).print(style="separators")  # doctest: +NORMALIZE_WHITESPACE
         0.00    1.00    2.00
         """
-        from lazytensor import printing
+        printer.tprint(self, dims, **options)
 
-        printing.tprint(self, dims, **options)
-
-    def explain(self, position: Sequence[int] | int | None = None) -> Any:
+    def explain(self, position: Sequence[int] | int | None = None) -> explain.Explanation:
         """The layer tree (class, parameters, shape, layout), or the trace of `position` down to storage.
 
         >>> import lazytensor as lt
@@ -248,8 +243,6 @@ class AbstractTensor(abc.ABC):
         storage index 5 holds 5
         the fused layout (strides (1, 3), offset 0) gives 5 in one step
         """
-        from lazytensor import explain
-
         return explain.explain(self, position)
 
     # -- gradients --------------------------------------------------------------------------
@@ -257,7 +250,7 @@ class AbstractTensor(abc.ABC):
     @property
     def requires_grad(self) -> bool:
         """Whether operations on this tensor record what `backward` needs (a view: as its base)."""
-        return self.layers[-1].requires_grad
+        return self.base.requires_grad
 
     @property
     def grad(self) -> StorageTensor | None:
@@ -271,43 +264,61 @@ class AbstractTensor(abc.ABC):
             "whose gradient reaches its base: call it on the base"
         )
 
-    def backward(self, gradient: Any = None) -> None:
-        """Accumulate the gradient of this tensor into every leaf it depends on (`.grad`)."""
-        from lazytensor import autograd
+    def grad_parents(self) -> tuple[AbstractTensor, ...]:
+        """The tensors this one's gradient flows to (the autograd engine's protocol)."""
+        return ()
 
-        autograd.backward(self, gradient)
+    def backward_step(self, grad: Buffer) -> list[tuple[Any, Buffer]]:
+        """The gradient of each of `grad_parents()`, from this tensor's gradient."""
+        return []
+
+    def accumulate_grad(self, grad: Buffer) -> None:
+        """Add `grad` into `.grad` (leaves only)."""
+        raise TypeError(f"only leaves accumulate a gradient, not a {self.layer_name} of shape {self.shape}")
+
+    def backward(self, gradient: Any = None) -> None:
+        """Accumulate the gradient of this tensor into every leaf it depends on (`.grad`).
+
+        >>> import lazytensor as lt
+        >>> w = lt.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> (w[[0, 0, 2]] * w[[1, 1, 1]]).sum().backward()
+        >>> w.grad.tolist()
+        [4.0, 5.0, 2.0]
+        """
+        if not self.requires_grad:
+            raise RuntimeError(f"backward of a tensor of shape {self.shape} that does not require grad")
+        if gradient is None:
+            if self.numel() != 1:
+                raise RuntimeError(
+                    f"backward needs a gradient for a tensor of shape {self.shape}, not a scalar"
+                )
+            seed = np.ones(self.shape, dtype=_float_dtype(self.dtype))
+        else:
+            seed = np.broadcast_to(np.asarray(values_of(gradient)), self.shape)
+        autograd.backward(self, seed)
 
     def detach(self) -> AbstractTensor:
         """The same view of the same storage, cut from the gradient graph."""
-        from lazytensor import evaluate
-
-        base = self.layers[-1]
-        return evaluate.restack(self, base, StorageTensor(self.storage, base.shape))
+        return views.restack(self, self.base, StorageTensor(self.storage, self.base.shape))
 
     # -- views ------------------------------------------------------------------------------
 
     def permute(self, *axes: int | Sequence[int]) -> AbstractTensor:
         """Reorder the axes: axis `i` of the result is axis `axes[i]` of this tensor (a view)."""
-        from lazytensor import views
-
         return views.permute(self, as_shape(axes))
 
     def transpose(self, dim0: int, dim1: int) -> AbstractTensor:
         """Swap two axes (a view)."""
-        from lazytensor import views
-
         return views.swapaxes(self, dim0, dim1)
 
     def swapaxes(self, dim0: int, dim1: int) -> AbstractTensor:
         """Swap two axes (a view)."""
-        from lazytensor import views
-
         return views.swapaxes(self, dim0, dim1)
 
     @property
     def T(self) -> AbstractTensor:
         """All axes reversed (a view)."""
-        return self.permute(tuple(range(self.ndim - 1, -1, -1)))
+        return views.reverse_axes(self)
 
     @property
     def mT(self) -> AbstractTensor:
@@ -318,8 +329,6 @@ class AbstractTensor(abc.ABC):
 
     def reshape(self, *shape: int | Sequence[int]) -> AbstractTensor:
         """The same elements in row-major order under a new shape; one -1 is inferred (a view)."""
-        from lazytensor import views
-
         return views.reshape(self, as_shape(shape))
 
     def view(self, *shape: int | Sequence[int]) -> AbstractTensor:
@@ -328,50 +337,34 @@ class AbstractTensor(abc.ABC):
 
     def squeeze(self, dim: int | Sequence[int] | None = None) -> AbstractTensor:
         """Drop size-1 axes: all of them, or the ones named (ValueError if one is not size 1)."""
-        from lazytensor import views
-
         return views.squeeze(self, dim)
 
     def unsqueeze(self, dim: int) -> AbstractTensor:
         """Insert a size-1 axis at `dim` (a view)."""
-        from lazytensor import views
-
         return views.unsqueeze(self, dim)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> AbstractTensor:
         """Merge the axes `start_dim..end_dim` into one (a view)."""
-        from lazytensor import views
-
         return views.flatten(self, start_dim, end_dim)
 
     def expand(self, *shape: int | Sequence[int]) -> AbstractTensor:
         """Broadcast to a larger shape, -1 keeping a size (a read-only view)."""
-        from lazytensor import views
-
         return views.expand(self, as_shape(shape))
 
     def broadcast_to(self, shape: Sequence[int]) -> AbstractTensor:
         """Broadcast to `shape` by numpy's rules (a read-only view)."""
-        from lazytensor import views
-
         return views.expand(self, as_shape((shape,)))
 
     def split(self, size: int | Sequence[int], dim: int = 0) -> tuple[AbstractTensor, ...]:
         """Views of consecutive pieces of `size` along `dim` (or of the sizes listed)."""
-        from lazytensor import views
-
         return views.split(self, size, dim)
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple[AbstractTensor, ...]:
         """At most `chunks` views of equal size (the last may be smaller) along `dim`."""
-        from lazytensor import views
-
         return views.chunk(self, chunks, dim)
 
     def unbind(self, dim: int = 0) -> tuple[AbstractTensor, ...]:
         """Views of every index along `dim`, that axis removed."""
-        from lazytensor import views
-
         return views.unbind(self, dim)
 
     def slice(self, specs: Sequence[Any]) -> AbstractTensor:
@@ -382,9 +375,7 @@ class AbstractTensor(abc.ABC):
         >>> lt.arange(20).reshape(4, 5).slice([[1, 3], slice(0, 5, 2)]).tolist()
         [[5, 7, 9], [15, 17, 19]]
         """
-        from lazytensor import indexing
-
-        return indexing.seed_slice(self, specs)
+        return views.axis_specs_view(self, specs)
 
     @property
     def oindex(self) -> OuterIndexer:
@@ -394,350 +385,263 @@ class AbstractTensor(abc.ABC):
         >>> lt.arange(12).reshape(3, 4).oindex[[0, 2], [1, 3]].tolist()
         [[1, 3], [9, 11]]
         """
-        from lazytensor import indexing
-
-        return indexing.OuterIndexer(self)
+        return views.OuterIndexer(self)
 
     def __getitem__(self, key: Any) -> Any:
-        from lazytensor import indexing
-
-        return indexing.getitem(self, key)
+        return views.getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        from lazytensor import evaluate, indexing
+        evaluate.write(views.index_view(self, key), value)
 
-        evaluate.write(indexing.index_view(self, key), value)
-
-    # -- operators --------------------------------------------------------------------------
+    # -- operations: each one entry of the table, applied ----------------------------------
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """numpy's protocol, so that `ndarray + tensor` and `np.exp(tensor)` give tensors."""
-        from lazytensor import autograd
-
-        return autograd.array_ufunc(ufunc, method, inputs, kwargs)
+        return array_ufunc(ufunc, method, inputs, kwargs)
 
     def __add__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.add(self, other)
+        return apply(optable.ADD, self, other)
 
     def __radd__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.add(other, self)
+        return apply(optable.ADD, other, self)
 
     def __sub__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.sub(self, other)
+        return apply(optable.SUB, self, other)
 
     def __rsub__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.sub(other, self)
+        return apply(optable.SUB, other, self)
 
     def __mul__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.mul(self, other)
+        return apply(optable.MUL, self, other)
 
     def __rmul__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.mul(other, self)
+        return apply(optable.MUL, other, self)
 
     def __truediv__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.truediv(self, other)
+        return apply(optable.TRUEDIV, self, other)
 
     def __rtruediv__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.truediv(other, self)
+        return apply(optable.TRUEDIV, other, self)
 
     def __floordiv__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
-
-        return operators.floordiv(self, other)
+        return apply(optable.FLOORDIV, self, other)
 
     def __rfloordiv__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
-
-        return operators.floordiv(other, self)
+        return apply(optable.FLOORDIV, other, self)
 
     def __mod__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
-
-        return operators.mod(self, other)
+        return apply(optable.MOD, self, other)
 
     def __rmod__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
-
-        return operators.mod(other, self)
+        return apply(optable.MOD, other, self)
 
     def __pow__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.power(self, other)
+        return apply(optable.POWER, self, other)
 
     def __rpow__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.power(other, self)
+        return apply(optable.POWER, other, self)
 
     def __matmul__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.matmul(self, other)
+        return apply(optable.MATMUL, self, other)
 
     def __rmatmul__(self, other: Any) -> StorageTensor:
-        from lazytensor import autograd
+        return apply(optable.MATMUL, other, self)
 
-        return autograd.matmul(other, self)
+    def __and__(self, other: Any) -> StorageTensor:
+        return apply(optable.AND, self, other)
+
+    def __rand__(self, other: Any) -> StorageTensor:
+        return apply(optable.AND, other, self)
+
+    def __or__(self, other: Any) -> StorageTensor:
+        return apply(optable.OR, self, other)
+
+    def __ror__(self, other: Any) -> StorageTensor:
+        return apply(optable.OR, other, self)
+
+    def __xor__(self, other: Any) -> StorageTensor:
+        return apply(optable.XOR, self, other)
+
+    def __rxor__(self, other: Any) -> StorageTensor:
+        return apply(optable.XOR, other, self)
+
+    def __lshift__(self, other: Any) -> StorageTensor:
+        return apply(optable.LSHIFT, self, other)
+
+    def __rlshift__(self, other: Any) -> StorageTensor:
+        return apply(optable.LSHIFT, other, self)
+
+    def __rshift__(self, other: Any) -> StorageTensor:
+        return apply(optable.RSHIFT, self, other)
+
+    def __rrshift__(self, other: Any) -> StorageTensor:
+        return apply(optable.RSHIFT, other, self)
 
     def __neg__(self) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.neg(self)
+        return apply(optable.NEG, self)
 
     def __pos__(self) -> StorageTensor:
-        from lazytensor import operators
-
-        return operators.pos(self)
+        return apply(optable.POS, self)
 
     def __abs__(self) -> StorageTensor:
-        from lazytensor import autograd
-
-        return autograd.absolute(self)
+        return apply(optable.ABS, self)
 
     def __invert__(self) -> StorageTensor:
-        from lazytensor import operators
-
-        return operators.invert(self)
+        return apply(optable.INVERT, self)
 
     def __eq__(self, other: object) -> StorageTensor:  # type: ignore[override]
         """Elementwise `==`, a bool tensor (so tensors are unhashable, as numpy arrays are)."""
-        from lazytensor import operators
-
-        return operators.eq(self, other)
+        return apply(optable.EQ, self, other)
 
     def __ne__(self, other: object) -> StorageTensor:  # type: ignore[override]
-        from lazytensor import operators
-
-        return operators.ne(self, other)
+        return apply(optable.NE, self, other)
 
     def __lt__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
-
-        return operators.less(self, other)
+        return apply(optable.LT, self, other)
 
     def __le__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
-
-        return operators.less_equal(self, other)
+        return apply(optable.LE, self, other)
 
     def __gt__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
-
-        return operators.greater(self, other)
+        return apply(optable.GT, self, other)
 
     def __ge__(self, other: Any) -> StorageTensor:
-        from lazytensor import operators
-
-        return operators.greater_equal(self, other)
+        return apply(optable.GE, self, other)
 
     __hash__ = None  # type: ignore[assignment]
 
     def matmul(self, other: Any) -> StorageTensor:
         """The matrix product, `self @ other`, with numpy's rules."""
-        from lazytensor import autograd
+        return apply(optable.MATMUL, self, other)
 
-        return autograd.matmul(self, other)
-
-    def sum(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
-        """The sum over `dim` (None: all axes)."""
+    def _reduce(self, op: Op, dim: Dims, keepdim: bool, numpy_names: dict[str, Any]) -> StorageTensor:
         dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import autograd
+        return apply(op, self, dim=dim, keepdim=keepdim)
 
-        return autograd.tsum(self, dim, keepdim)
+    def sum(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The sum over `dim` (None: all axes).
 
-    def mean(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
-        """The true mean over `dim`: exact for Fractions."""
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import autograd
+        >>> import lazytensor as lt
+        >>> lt.arange(6).reshape(2, 3).sum(1).tolist()
+        [3, 12]
+        """
+        return self._reduce(optable.SUM, dim, keepdim, numpy_names)
 
-        return autograd.mean(self, dim, keepdim)
+    def mean(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The true mean over `dim`: one sum divided once by the count, so exact for Fractions.
 
-    def prod(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
+        >>> import lazytensor as lt
+        >>> from fractions import Fraction
+        >>> lt.tensor([Fraction(1, 2), Fraction(1, 3)]).mean().item()
+        Fraction(5, 12)
+        """
+        return self._reduce(optable.MEAN, dim, keepdim, numpy_names)
+
+    def prod(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
         """The product over `dim`."""
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import reductions
+        return self._reduce(optable.PROD, dim, keepdim, numpy_names)
 
-        return reductions.prod(self, dim, keepdim)
+    def max(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The largest element over `dim` (NaN wins; ValueError over an empty axis, as in numpy)."""
+        return self._reduce(optable.MAX, dim, keepdim, numpy_names)
 
-    def max(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
-        """The largest element over `dim`."""
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import autograd
+    def min(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The smallest element over `dim` (NaN wins; ValueError over an empty axis, as in numpy)."""
+        return self._reduce(optable.MIN, dim, keepdim, numpy_names)
 
-        return autograd.tmax(self, dim, keepdim)
+    def argmax(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The index of the first largest element over `dim`; over several axes (or None: all) the
+        index counts through them together in row-major order.
 
-    def min(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
-        """The smallest element over `dim`."""
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import autograd
+        >>> import lazytensor as lt
+        >>> t = lt.tensor([[1, 9], [7, 2]])
+        >>> t.argmax().item(), t.argmax(0).tolist(), t.argmax(dim=(1, 0)).item()
+        (1, [1, 0], 1)
+        """
+        return self._reduce(optable.ARGMAX, dim, keepdim, numpy_names)
 
-        return autograd.tmin(self, dim, keepdim)
+    def argmin(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The index of the first smallest element over `dim`, as `argmax` counts."""
+        return self._reduce(optable.ARGMIN, dim, keepdim, numpy_names)
 
-    def argmax(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
-        """The index of the first largest element over `dim` (None: of the flattened tensor)."""
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import reductions
-
-        return reductions.argmax(self, dim, keepdim)
-
-    def argmin(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
-        """The index of the first smallest element over `dim` (None: of the flattened tensor)."""
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import reductions
-
-        return reductions.argmin(self, dim, keepdim)
-
-    def all(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
+    def all(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
         """Whether every element over `dim` is true."""
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import reductions
+        return self._reduce(optable.ALL, dim, keepdim, numpy_names)
 
-        return reductions.tall(self, dim, keepdim)
-
-    def any(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
+    def any(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
         """Whether any element over `dim` is true."""
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import reductions
+        return self._reduce(optable.ANY, dim, keepdim, numpy_names)
 
-        return reductions.tany(self, dim, keepdim)
-
-    def std(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
+    def std(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
         """The standard deviation over `dim` (ddof 0, as numpy)."""
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import reductions
+        return self._reduce(optable.STD, dim, keepdim, numpy_names)
 
-        return reductions.std(self, dim, keepdim)
-
-    def var(
-        self, dim: int | Sequence[int] | None = None, keepdim: bool = False, **numpy_names: Any
-    ) -> StorageTensor:
-        """The variance over `dim` (ddof 0, as numpy)."""
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        from lazytensor import reductions
-
-        return reductions.var(self, dim, keepdim)
+    def var(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The variance over `dim` (ddof 0, as numpy): exact for Fractions."""
+        return self._reduce(optable.VAR, dim, keepdim, numpy_names)
 
     def exp(self) -> StorageTensor:
-        """`e ** x` elementwise."""
-        from lazytensor import autograd
-
-        return autograd.exp(self)
+        """`e ** x` elementwise (Decimals keep their precision)."""
+        return apply(optable.EXP, self)
 
     def log(self) -> StorageTensor:
         """The natural logarithm elementwise."""
-        from lazytensor import autograd
-
-        return autograd.log(self)
+        return apply(optable.LOG, self)
 
     def sqrt(self) -> StorageTensor:
         """The square root elementwise."""
-        from lazytensor import autograd
-
-        return autograd.sqrt(self)
+        return apply(optable.SQRT, self)
 
     def tanh(self) -> StorageTensor:
         """The hyperbolic tangent elementwise."""
-        from lazytensor import autograd
-
-        return autograd.tanh(self)
+        return apply(optable.TANH, self)
 
     def sigmoid(self) -> StorageTensor:
         """`1 / (1 + exp(-x))` elementwise, without overflow."""
-        from lazytensor import autograd
-
-        return autograd.sigmoid(self)
+        return apply(optable.SIGMOID, self)
 
     def relu(self) -> StorageTensor:
         """`max(x, 0)` elementwise."""
-        from lazytensor import autograd
-
-        return autograd.relu(self)
+        return apply(optable.RELU, self)
 
     def abs(self) -> StorageTensor:
-        """`abs(x)` elementwise."""
-        from lazytensor import autograd
-
-        return autograd.absolute(self)
+        """`abs(x)` elementwise (the modulus for complex numbers)."""
+        return apply(optable.ABS, self)
 
     def clip(self, lo: Any = None, hi: Any = None) -> StorageTensor:
         """Every element limited to `[lo, hi]` (None: that side open)."""
-        from lazytensor import autograd
-
-        return autograd.clip(self, lo, hi)
+        return apply(optable.CLIP, self, lo=values_of(lo), hi=values_of(hi))
 
     def softmax(self, dim: int) -> StorageTensor:
         """`exp(x) / sum(exp(x))` along `dim`, numerically stable."""
-        from lazytensor import autograd
-
-        return autograd.softmax(self, dim)
+        return apply(optable.SOFTMAX, self, dim=dim)
 
     def log_softmax(self, dim: int) -> StorageTensor:
         """`log(softmax(x))` along `dim`, numerically stable."""
-        from lazytensor import autograd
-
-        return autograd.log_softmax(self, dim)
+        return apply(optable.LOG_SOFTMAX, self, dim=dim)
 
     def gather(self, dim: int, index: Any) -> StorageTensor:
         """PyTorch's gather: `out[i][j] = self[index[i][j]][j]` for dim 0."""
-        from lazytensor import autograd
-
-        return autograd.gather(self, dim, index)
+        return apply(optable.GATHER, self, index, dim=dim)
 
     def index_add(self, dim: int, index: Any, source: Any) -> StorageTensor:
         """A copy with `source` slices added at `index` along `dim`, repeats accumulating."""
-        from lazytensor import autograd
-
-        return autograd.index_add(self, dim, index, source)
+        return apply(optable.INDEX_ADD, self, index, source, dim=dim)
 
     def scatter_add(self, dim: int, index: Any, source: Any) -> StorageTensor:
         """A copy with `source[i][j]` added to `out[index[i][j]][j]` for dim 0, repeats accumulating."""
-        from lazytensor import autograd
-
-        return autograd.scatter_add(self, dim, index, source)
+        return apply(optable.SCATTER_ADD, self, index, source, dim=dim)
 
 
-def _numpy_reduction_names(
-    dim: int | Sequence[int] | None, keepdim: bool, names: dict[str, Any]
-) -> tuple[int | Sequence[int] | None, bool]:
+def _float_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    return dtype if dtype.kind in "fc" else np.dtype(np.float64)
+
+
+def _numpy_reduction_names(dim: Dims, keepdim: bool, names: dict[str, Any]) -> tuple[Dims, bool]:
     """Accept the keywords numpy passes when `np.sum(t, axis=0)` calls `t.sum`: `axis` for `dim`,
     `keepdims` for `keepdim`, and `out=None`, `dtype=None`, `ddof=0` that change nothing."""
+    if not names:
+        return dim, keepdim
     unsupported = {k: v for k, v in names.items() if k not in ("axis", "keepdims", "out", "dtype", "ddof")}
     if unsupported or names.get("out") is not None or names.get("dtype") is not None or names.get("ddof", 0):
         raise TypeError(f"unsupported reduction arguments {names}: lazytensor takes dim and keepdim")
@@ -746,8 +650,16 @@ def _numpy_reduction_names(
     return dim, bool(names.get("keepdims", keepdim))
 
 
-def _as_shape_tuple(shape: Sequence[int]) -> Shape:
-    return tuple(int(s) for s in shape)
+@attrs.define(eq=False)
+class GradState:
+    """The mutable gradient bookkeeping of a storage tensor; the tensor itself stays frozen.
+
+    `node` is set on the result of an operation that recorded its inputs.
+    """
+
+    requires_grad: bool = False
+    grad: StorageTensor | None = None
+    node: Node | None = None
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -761,8 +673,9 @@ class StorageTensor(AbstractTensor):
     """
 
     buffer: Buffer = attrs.field()
-    _shape: Shape = attrs.field(converter=_as_shape_tuple, alias="shape")
-    grad_state: GradState = attrs.field(factory=lambda: GradState(), init=False, repr=False)
+    _shape: Shape = attrs.field(converter=int_tuple, alias="shape")
+    grad_state: GradState = attrs.field(factory=GradState, init=False, repr=False)
+    _array: Buffer = attrs.field(init=False, repr=False)
 
     @buffer.validator
     def _check_buffer(self, _attribute: object, buffer: Buffer) -> None:
@@ -780,28 +693,62 @@ class StorageTensor(AbstractTensor):
                 f"storage of {self.buffer.size} elements cannot hold shape {shape} of {numel(shape)} elements"
             )
 
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_array", self.buffer.reshape(self._shape))
+
     @classmethod
     def from_array(cls, array: Buffer) -> StorageTensor:
         """Wrap an array: without copying when it is C-contiguous, else through a row-major copy."""
         if not array.flags.c_contiguous:
             array = array.copy(order="C")
-        return cls(array.reshape(-1), array.shape)
+        return cls._trusted(array)
+
+    @classmethod
+    def _trusted(cls, array: Buffer) -> StorageTensor:
+        """A storage tensor over a C-contiguous array, skipping the checks it passes by construction."""
+        t = object.__new__(cls)
+        object.__setattr__(t, "buffer", array.reshape(-1))
+        object.__setattr__(t, "_shape", array.shape)
+        object.__setattr__(t, "grad_state", GradState())
+        object.__setattr__(t, "_array", array)
+        return t
 
     @property
     def shape(self) -> Shape:
         return self._shape
 
-    @functools.cached_property
+    @property
     def layout(self) -> Layout:
         return Layout.contiguous(self._shape)
+
+    @property
+    def base(self) -> StorageTensor:
+        return self
 
     @property
     def storage(self) -> Buffer:
         return self.buffer
 
     @property
+    def dtype(self) -> np.dtype[Any]:
+        return self.buffer.dtype
+
+    @property
     def layers(self) -> tuple[AbstractTensor, ...]:
         return (self,)
+
+    def numpy(self) -> Buffer:
+        return self._array
+
+    def describe(self) -> str:
+        mapped = ", memory-mapped" if is_memory_mapped(self.buffer) else ""
+        return f"buffer of {self.buffer.size:,} × {self.buffer.dtype}{mapped}"
+
+    @property
+    def read_only_reason(self) -> str | None:
+        if self.buffer.flags.writeable:
+            return None
+        return f"cannot write to read-only storage of tensor of shape {self._shape}"
 
     @property
     def requires_grad(self) -> bool:
@@ -817,27 +764,106 @@ class StorageTensor(AbstractTensor):
         self.grad_state.requires_grad = requires_grad
         return self
 
+    def grad_parents(self) -> tuple[AbstractTensor, ...]:
+        node = self.grad_state.node
+        if node is None:
+            return ()
+        return tuple(p for p, need in zip(node.parents, node.saved.needs, strict=True) if need)
+
+    def backward_step(self, grad: Buffer) -> list[tuple[Any, Buffer]]:
+        node = self.grad_state.node
+        return [] if node is None else node.input_grads(grad)
+
+    def accumulate_grad(self, grad: Buffer) -> None:
+        grad = np.asarray(grad, dtype=_float_dtype(self.dtype)).reshape(self._shape)
+        state = self.grad_state
+        total = grad if state.grad is None else state.grad.numpy() + grad
+        state.grad = StorageTensor.from_array(np.array(total, order="C"))
+
     def detach(self) -> StorageTensor:
         return StorageTensor(self.buffer, self._shape)
 
-    def describe(self) -> str:
-        mapped = ", memory-mapped" if is_memory_mapped(self.buffer) else ""
-        return f"buffer of {self.buffer.size:,} × {self.buffer.dtype}{mapped}"
 
-    @property
-    def read_only_reason(self) -> str | None:
-        if self.buffer.flags.writeable:
-            return None
-        return f"cannot write to read-only storage of tensor of shape {self._shape}"
+# -- applying an operation of the table -------------------------------------------------------
 
 
-@attrs.define(eq=False)
-class GradState:
-    """The mutable gradient bookkeeping of a storage tensor; the tensor itself stays frozen.
+def values_of(x: Any) -> Any:
+    """The numpy values of an operand: a tensor evaluated (zero-copy when it can be), a list as an
+    array, a scalar as it is (so numpy treats a Python number weakly, as `array + 1` does).
 
-    `node` (an autograd Node) is set on the result of an operation that recorded its inputs.
+    >>> import lazytensor as lt
+    >>> values_of(lt.arange(3)), values_of(2.5), values_of([1, 2])
+    (array([0, 1, 2]), 2.5, array([1, 2]))
     """
+    if isinstance(x, AbstractTensor):
+        return x.numpy()
+    if isinstance(x, list | tuple):
+        return np.asarray(x)
+    return x
 
-    requires_grad: bool = False
-    grad: StorageTensor | None = None
-    node: Any = None
+
+def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
+    """A new storage tensor over a kernel's output, copied when it might share memory with an input
+    or cannot be written, so a result never aliases an operand."""
+    array = values if isinstance(values, np.ndarray) else np.asarray(values)
+    if (
+        not array.flags.c_contiguous
+        or not array.flags.writeable
+        or any(isinstance(x, np.ndarray) and np.may_share_memory(array, x) for x in inputs)
+    ):
+        array = array.copy(order="C")
+    return StorageTensor._trusted(array)
+
+
+def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
+    """Run one operation of the table on tensors (or arrays, scalars, lists) and record it for
+    `backward` when an operand requires grad and the operation is differentiable.
+
+    >>> import lazytensor as lt
+    >>> apply(optable.ADD, lt.tensor([1, 2]), 10).tolist()
+    [11, 12]
+    """
+    inputs = tuple(values_of(x) for x in operands)
+    result = _result(entry.kernel(*inputs, **params), inputs)
+    if entry.backward is None or not autograd.is_grad_enabled():
+        return result
+    needs = tuple(isinstance(x, AbstractTensor) and x.requires_grad for x in operands)
+    if any(needs):
+        saved = Saved(inputs, result.numpy(), params, needs)
+        result.grad_state.requires_grad = True
+        result.grad_state.node = Node(entry.name, operands, saved, entry.backward)
+    return result
+
+
+def apply_to_sequence(entry: Op, tensors: Sequence[Any], **params: Any) -> StorageTensor:
+    """`apply` for the operations that join a list of tensors (cat, stack)."""
+    if not isinstance(tensors, list | tuple) or len(tensors) == 0:
+        raise TypeError(f"{entry.name} takes a non-empty sequence of tensors, got {type(tensors).__name__}")
+    return apply(entry, *tensors, **params)
+
+
+def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """numpy calling a ufunc on tensors (`array * t`, `np.exp(t)`): the table's entry when it has one,
+    else the ufunc on the values with the result wrapped (not differentiable).
+
+    >>> import lazytensor as lt
+    >>> w = lt.ones(2, requires_grad=True)
+    >>> (np.array([2.0, 3.0]) * w).sum().backward()
+    >>> w.grad.tolist(), type(np.exp(lt.zeros(1))).__name__
+    ([2.0, 3.0], 'StorageTensor')
+    """
+    entry = optable.UFUNCS.get(ufunc)
+    if entry is not None and method == "__call__" and not kwargs:
+        return apply(entry, *inputs)
+    outputs = kwargs.get("out", ())
+    if method == "at" or any(isinstance(o, AbstractTensor) for o in outputs):
+        return NotImplemented  # writing into a tensor this way could miss a gathered copy
+    result = getattr(ufunc, method)(*(values_of(x) for x in inputs), **kwargs)
+    if isinstance(result, tuple):
+        return tuple(_result(r, ()) for r in result)
+    return _result(result, ())
+
+
+# The package's one mutual import: wrappers are tensors (views imports AbstractTensor from here),
+# and tensors make wrappers (every view method above calls into views). Nothing else imports up.
+from lazytensor import views  # noqa: E402

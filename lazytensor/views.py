@@ -7,7 +7,13 @@ Every wrapper answers the same four questions, in the same order:
 - `translate_batch(index_arrays)`: where do these positions go, as numpy arrays?
 - `layout`: can my whole stack be one strided map onto storage? (`Layout` or None)
 
-The functions at the end (`permute`, `reshape`, `squeeze`, ...) turn user
+and says what differs per kind of wrapper: its numpy equivalent, its parameters
+(`describe`), whether a write can go through it (`read_only_reason`). Shape and
+layout are derived once, at construction, from the layer below, whose own are
+already known: so a stack of any depth is built, read and written with loops,
+never recursion.
+
+The functions at the end (`permute`, `reshape`, `getitem`, ...) turn user
 arguments into validated wrappers; `AbstractTensor`'s methods call them.
 """
 
@@ -22,32 +28,38 @@ from typing import Any
 import attrs
 import numpy as np
 
+from lazytensor import autograd, evaluate, indexing
+from lazytensor.indexing import Range, Spec
 from lazytensor.layout import IndexArray, Layout
 from lazytensor.positions import (
     Shape,
     infer_shape,
+    int_tuple,
+    is_plain_position,
     normalize_dim,
     normalize_dims,
     numel,
     row_major_strides,
 )
-from lazytensor.tensor import AbstractTensor, Buffer
+from lazytensor.tensor import AbstractTensor, Buffer, StorageTensor
 
 IndexArrays = tuple[IndexArray, ...]
 _ZERO: IndexArray = np.zeros((), dtype=np.intp)
 
 
-def _int_tuple(values: Sequence[int]) -> Shape:
-    return tuple(int(v) for v in values)
-
-
 @attrs.frozen(eq=False, repr=False)
 class View(AbstractTensor):
-    """What every wrapper shares: the tensor one layer down, and the storage at the bottom."""
+    """What every wrapper shares: the tensor one layer down, and the storage tensor at the bottom."""
 
     wrapped: AbstractTensor = attrs.field(
         validator=attrs.validators.instance_of(AbstractTensor)  # type: ignore[type-abstract]
     )
+
+    def __attrs_post_init__(self) -> None:
+        # derive base, shape and layout now, while the layer below has its own: never a recursion
+        self.base  # noqa: B018
+        self.shape  # noqa: B018
+        self.layout  # noqa: B018
 
     @abc.abstractmethod
     def translate(self, pos: Shape) -> Shape:
@@ -62,12 +74,27 @@ class View(AbstractTensor):
         """What numpy computes for this one layer, applied to the evaluated tensor below it."""
 
     @functools.cached_property
-    def storage(self) -> Buffer:
-        return self.wrapped.storage
+    def base(self) -> StorageTensor:
+        return self.wrapped.base
 
-    @functools.cached_property
+    @property
     def layers(self) -> tuple[AbstractTensor, ...]:
-        return (self, *self.wrapped.layers)
+        found: list[AbstractTensor] = [self]
+        layer: AbstractTensor = self
+        while isinstance(layer, View):
+            layer = layer.wrapped
+            found.append(layer)
+        return tuple(found)
+
+    def with_wrapped(self, wrapped: AbstractTensor) -> View:
+        """The same wrapper over another tensor of the same shape."""
+        return attrs.evolve(self, wrapped=wrapped)
+
+    def grad_parents(self) -> tuple[AbstractTensor, ...]:
+        return (self.wrapped,) if self.wrapped.requires_grad else ()
+
+    def backward_step(self, grad: Buffer) -> list[tuple[Any, Buffer]]:
+        return [(self.wrapped, autograd.view_backward(self, grad))]
 
 
 # -- TransposedTensor -------------------------------------------------------------------------
@@ -83,7 +110,7 @@ class TransposedTensor(View):
     ((3, 2), (1, 2), (1, 3))
     """
 
-    axes: Shape = attrs.field(converter=_int_tuple)
+    axes: Shape = attrs.field(converter=int_tuple)
 
     @axes.validator
     def _check_axes(self, _attribute: object, axes: Shape) -> None:
@@ -140,7 +167,7 @@ class ReshapedTensor(View):
     True
     """
 
-    _shape: Shape = attrs.field(converter=_int_tuple, alias="shape")
+    _shape: Shape = attrs.field(converter=int_tuple, alias="shape")
 
     @_shape.validator
     def _check_shape(self, _attribute: object, shape: Shape) -> None:
@@ -206,50 +233,6 @@ class ReshapedTensor(View):
 # -- SlicedTensor -----------------------------------------------------------------------------
 
 
-@attrs.frozen
-class Range:
-    """The indices `start, start + step, ...`, `count` of them: a normalised slice."""
-
-    start: int = attrs.field(converter=int)
-    step: int = attrs.field(converter=int)
-    count: int = attrs.field(converter=int)
-
-    @count.validator
-    def _check(self, _attribute: object, count: int) -> None:
-        if count < 0 or self.step == 0:
-            raise ValueError(f"a range needs count >= 0 and a non-zero step, got {self}")
-
-    @classmethod
-    def from_slice(cls, key: slice, size: int) -> Range:
-        start, stop, step = key.indices(size)
-        count = len(range(start, stop, step))
-        return cls(start if count else 0, step, count)
-
-    @classmethod
-    def full(cls, size: int) -> Range:
-        return cls(0, 1, size)
-
-    def is_full(self, size: int) -> bool:
-        return self.start == 0 and self.step == 1 and self.count == size
-
-    def last(self) -> int:
-        return self.start + (self.count - 1) * self.step
-
-    def as_slice(self) -> slice:
-        """The same indices as a Python slice (on an axis where they are valid)."""
-        stop = self.start + self.count * self.step
-        return slice(self.start, None if stop < 0 else stop, self.step)
-
-    def __str__(self) -> str:
-        stop = self.start + self.count * self.step
-        stop_text = "" if stop < 0 else str(stop)
-        step_text = "" if self.step == 1 else f":{self.step}"
-        return f"{self.start}:{stop_text}{step_text}"
-
-
-Spec = int | Range | IndexArray
-
-
 def _frozen_indices(values: Any) -> IndexArray:
     array = np.array(values, dtype=np.intp)
     array.setflags(write=False)
@@ -278,14 +261,6 @@ def _spec_text(spec: Spec) -> str:
 
 def _out_of_bounds(index: int, axis: int, size: int) -> IndexError:
     return IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
-
-
-def _check_indices(indices: IndexArray, axis: int, size: int) -> None:
-    if indices.size == 0:
-        return
-    low, high = int(indices.min()), int(indices.max())
-    if low < 0 or high >= size:
-        raise _out_of_bounds(low if low < 0 else high, axis, size)
 
 
 def progression(indices: IndexArray) -> tuple[int, int] | None:
@@ -328,12 +303,12 @@ class SlicedTensor(View):
                 if not 0 <= spec < size:
                     raise _out_of_bounds(spec, axis, size)
             elif isinstance(spec, Range):
-                if spec.count and not (0 <= spec.start < size and 0 <= spec.last() < size):
+                if not spec.fits(size):
                     raise IndexError(f"range {spec} does not fit axis {axis} with size {size}")
             elif spec.ndim != 1:
                 raise IndexError(f"index list for axis {axis} must be 1-D, got shape {spec.shape}")
             else:
-                _check_indices(spec, axis, size)
+                indexing.normalize_indices(spec, axis, size, negatives=False)
 
     @functools.cached_property
     def shape(self) -> Shape:
@@ -390,7 +365,7 @@ class SlicedTensor(View):
                 return None
             spec = self.specs[axis]
             if isinstance(spec, int):
-                layout = layout.select(axis, spec)
+                layout = layout.at_index(axis, spec)
             elif isinstance(spec, Range):
                 layout = layout.step(axis, spec.start, spec.step, spec.count)
             else:
@@ -413,7 +388,7 @@ class ExpandedTensor(View):
     ((2,), (0, 1))
     """
 
-    _shape: Shape = attrs.field(converter=_int_tuple, alias="shape")
+    _shape: Shape = attrs.field(converter=int_tuple, alias="shape")
 
     @_shape.validator
     def _check_shape(self, _attribute: object, shape: Shape) -> None:
@@ -535,7 +510,7 @@ class IndexedTensor(View):
             ) from None
         for axis, (array, size) in enumerate(zip(indices, shape, strict=True)):
             if array is not None:
-                _check_indices(array, axis, size)
+                indexing.normalize_indices(array, axis, size, negatives=False)
 
     @functools.cached_property
     def _advanced_axes(self) -> Shape:
@@ -639,6 +614,11 @@ def permute(t: AbstractTensor, axes: Sequence[int]) -> TransposedTensor:
     return TransposedTensor(t, normalized)
 
 
+def reverse_axes(t: AbstractTensor) -> TransposedTensor:
+    """`t.T`: every axis reversed."""
+    return TransposedTensor(t, tuple(range(t.ndim - 1, -1, -1)))
+
+
 def swapaxes(t: AbstractTensor, dim0: int, dim1: int) -> TransposedTensor:
     order = list(range(t.ndim))
     a, b = normalize_dim(dim0, t.ndim), normalize_dim(dim1, t.ndim)
@@ -700,7 +680,7 @@ def narrow(t: AbstractTensor, dim: int, start: int, length: int) -> SlicedTensor
     return SlicedTensor(t, tuple(specs))
 
 
-def select(t: AbstractTensor, dim: int, index: int) -> SlicedTensor:
+def index_along(t: AbstractTensor, dim: int, index: int) -> SlicedTensor:
     """Index `index` along `dim`, that axis dropped."""
     specs: list[Spec] = [Range.full(size) for size in t.shape]
     specs[dim] = index
@@ -733,4 +713,95 @@ def chunk(t: AbstractTensor, chunks: int, dim: int) -> tuple[SlicedTensor, ...]:
 
 def unbind(t: AbstractTensor, dim: int) -> tuple[SlicedTensor, ...]:
     axis = normalize_dim(dim, t.ndim)
-    return tuple(select(t, axis, i) for i in range(t.shape[axis]))
+    return tuple(index_along(t, axis, i) for i in range(t.shape[axis]))
+
+
+# -- indexing keys ----------------------------------------------------------------------------
+
+
+def _with_new_axes(t: AbstractTensor, new_axes: tuple[int, ...]) -> AbstractTensor:
+    if not new_axes:
+        return t
+    shape = list(t.shape)
+    for axis in new_axes:
+        shape.insert(axis, 1)
+    return ReshapedTensor(t, tuple(shape))
+
+
+def _is_full(spec: Spec, size: int) -> bool:
+    return isinstance(spec, Range) and spec.is_full(size)
+
+
+def _numpy_view(t: AbstractTensor, parsed: indexing.ParsedKey) -> AbstractTensor:
+    """The wrappers for a parsed numpy key: new axes, then a SlicedTensor for the basic part, then an
+    IndexedTensor for the index arrays (ints beside them act as 0-d arrays, as in numpy)."""
+    base = _with_new_axes(t, parsed.new_axes)
+    specs = parsed.specs
+    if not any(isinstance(spec, np.ndarray) for spec in specs):
+        if base is not t and all(_is_full(s, n) for s, n in zip(specs, base.shape, strict=True)):
+            return base
+        return SlicedTensor(base, specs)
+    ranges = tuple(
+        spec if isinstance(spec, Range) else Range.full(n) for spec, n in zip(specs, base.shape, strict=True)
+    )
+    if not all(_is_full(r, n) for r, n in zip(ranges, base.shape, strict=True)):
+        base = SlicedTensor(base, ranges)
+    arrays = tuple(None if isinstance(spec, Range) else np.asarray(spec) for spec in specs)
+    return IndexedTensor(base, arrays)
+
+
+def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
+    """The view `t[key]` by numpy's rules (a 0-d view for an all-int key)."""
+    return _numpy_view(t, indexing.parse(key, t.shape))
+
+
+def getitem(t: AbstractTensor, key: Any) -> Any:
+    """`t[key]`: the element for an all-int key, else a view."""
+    if type(key) is tuple and is_plain_position(key, t.shape):
+        return t.storage[evaluate.locate(t, key)]
+    parsed = indexing.parse(key, t.shape)
+    if parsed.is_element:
+        return t.storage[evaluate.locate(t, parsed.element_position())]
+    return _numpy_view(t, parsed)
+
+
+def outer_view(t: AbstractTensor, key: Any) -> AbstractTensor:
+    """`t.oindex[key]`: each 1-D list or mask selects along its own axis."""
+    parsed = indexing.parse_outer(key, t.shape)
+    return SlicedTensor(_with_new_axes(t, parsed.new_axes), parsed.specs)
+
+
+def axis_specs_view(t: AbstractTensor, specs: Sequence[Any]) -> SlicedTensor:
+    """`t.slice(specs)`: the seeds' per-axis specs (an int keeps its axis, with size 1)."""
+    return SlicedTensor(t, indexing.parse_axis_specs(specs, t.shape))
+
+
+@attrs.frozen
+class OuterIndexer:
+    """`t.oindex`: outer (orthogonal) indexing, reading and writing."""
+
+    tensor: AbstractTensor
+
+    def __getitem__(self, key: Any) -> Any:
+        parsed = indexing.parse_outer(key, self.tensor.shape)
+        if parsed.is_element:
+            return self.tensor.storage[evaluate.locate(self.tensor, parsed.element_position())]
+        return SlicedTensor(_with_new_axes(self.tensor, parsed.new_axes), parsed.specs)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        evaluate.write(outer_view(self.tensor, key), value)
+
+
+def restack(t: AbstractTensor, old: AbstractTensor, new: AbstractTensor) -> AbstractTensor:
+    """`t`'s stack with layer `old` (and what is below it) replaced by `new`, rebuilt bottom-up."""
+    above: list[View] = []
+    layer = t
+    while layer is not old:
+        if not isinstance(layer, View):
+            raise ValueError(f"{old.layer_name} of shape {old.shape} is not a layer of this stack")
+        above.append(layer)
+        layer = layer.wrapped
+    rebuilt = new
+    for view in reversed(above):
+        rebuilt = view.with_wrapped(rebuilt)
+    return rebuilt

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from strategies import reshape_targets, shapes
 
 from lazytensor import Layout
-from lazytensor.evaluate import open_grid
+from lazytensor.positions import open_grid
 
 
 def _storage_indices(layout: Layout) -> np.ndarray:
@@ -42,9 +42,9 @@ def test_validation() -> None:
 
 def test_go_dimslice_keeps_the_base_offset() -> None:
     """The Go seed's DimSlice forgot the offset of the tensor it slices; selecting twice shows it."""
-    layout = Layout.contiguous((2, 5, 6)).select(1, 4)
+    layout = Layout.contiguous((2, 5, 6)).at_index(1, 4)
     assert (layout.shape, layout.strides, layout.offset) == ((2, 6), (30, 1), 24)
-    twice = layout.select(0, 1)
+    twice = layout.at_index(0, 1)
     assert twice.offset == 54 == np.arange(60).reshape(2, 5, 6)[1, 4, 0]
 
 

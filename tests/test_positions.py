@@ -13,13 +13,13 @@ from lazytensor.positions import as_shape, broadcast_shape, infer_shape, normali
 
 
 def test_seed_position_to_index_and_back() -> None:
-    assert lt.position_to_index([1, 2, 3], [5, 6, 7]) == 59
-    assert lt.index_to_position(59, [5, 6, 7]) == [1, 2, 3]
+    assert lt.seed.position_to_index([1, 2, 3], [5, 6, 7]) == 59
+    assert lt.seed.index_to_position(59, [5, 6, 7]) == [1, 2, 3]
 
 
 def test_seed_next_position() -> None:
     p = [1, 2, 6]
-    assert lt.next_position(p, [5, 6, 7])
+    assert lt.seed.next_position(p, [5, 6, 7])
     assert p == [1, 3, 0]
 
 
@@ -27,16 +27,16 @@ def test_seed_walk_visits_every_index_in_order() -> None:
     pos, shape, idx = [0, 0, 0], [2, 2, 2], 0
     has_more = True
     while has_more:
-        assert pos == lt.index_to_position(idx, shape)
-        assert idx == lt.position_to_index(pos, shape)
-        has_more = lt.next_position(pos, shape)
+        assert pos == lt.seed.index_to_position(idx, shape)
+        assert idx == lt.seed.position_to_index(pos, shape)
+        has_more = lt.seed.next_position(pos, shape)
         idx += 1
     assert idx == 8
     assert pos == [2, 0, 0]  # the first position out of bounds
 
 
 def test_seed_broadcast_shapes() -> None:
-    assert lt.broadcast_shapes([5, 1, 3], [7, 1, 4, 3]) == ([1, 5, 1, 3], [7, 1, 4, 3], [7, 5, 4, 3])
+    assert lt.seed.broadcast_shapes([5, 1, 3], [7, 1, 4, 3]) == ([1, 5, 1, 3], [7, 1, 4, 3], [7, 5, 4, 3])
 
 
 def test_seed_tview_shapes() -> None:
@@ -60,8 +60,8 @@ def test_seed_go_strides_and_at() -> None:
 def test_index_round_trip(shape, data) -> None:
     n = int(np.prod(shape))
     idx = data.draw(st.integers(0, n - 1))
-    pos = lt.index_to_position(idx, shape)
-    assert lt.position_to_index(pos, shape) == idx == np.ravel_multi_index(pos, shape) if shape else True
+    pos = lt.seed.index_to_position(idx, shape)
+    assert lt.seed.position_to_index(pos, shape) == idx == np.ravel_multi_index(pos, shape) if shape else True
 
 
 @given(shapes(), shapes())
@@ -70,14 +70,14 @@ def test_broadcast_shapes_match_numpy(a, b) -> None:
         expected = np.broadcast_shapes(a, b)
     except ValueError:
         with pytest.raises(ValueError, match="cannot be broadcast"):
-            lt.broadcast_shapes(a, b)
+            lt.seed.broadcast_shapes(a, b)
         return
-    assert tuple(lt.broadcast_shapes(a, b)[2]) == expected == broadcast_shape(a, b)
+    assert tuple(lt.seed.broadcast_shapes(a, b)[2]) == expected == broadcast_shape(a, b)
 
 
 def test_errors_name_the_bad_values() -> None:
     with pytest.raises(IndexError, match="index 5 is out of bounds for axis 1 with size 5"):
-        lt.position_to_index([0, 5], [2, 5])
+        lt.seed.position_to_index([0, 5], [2, 5])
     with pytest.raises(np.exceptions.AxisError, match="axis 3 is out of bounds for a tensor of 2 axes"):
         normalize_dim(3, 2)
     with pytest.raises(ValueError, match="repeated axis"):

@@ -13,6 +13,7 @@ from strategies import base_pair, chains
 
 import lazytensor as lt
 from lazytensor import evaluate
+from lazytensor.positions import open_grid
 
 
 def _apply(shape, ops):
@@ -49,7 +50,7 @@ def test_translate_batch_and_layout_agree(chain) -> None:
         assert t.locate(pos) == ref[pos]
         assert t.get(pos) == ref[pos]
     if t.layout is not None and t.numel():
-        fused = t.layout.index_batch(evaluate.open_grid(t.shape))
+        fused = t.layout.index_batch(open_grid(t.shape))
         np.testing.assert_array_equal(np.broadcast_to(fused, t.shape), ref)
 
 

@@ -1,0 +1,162 @@
+"""The public functions of the operator table and the generic operators: `lt.maximum`, `lt.where`,
+`lt.cat`, `lt.ttransform`, ... Each is one `apply` of a table entry, the same door the methods and
+operators use, or (for the generic operators) a kernel of `generic` on the evaluated inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy.typing as npt
+
+from lazytensor import elementwise, optable
+from lazytensor.tensor import StorageTensor, apply, apply_to_sequence, values_of
+
+Operand = Any
+"""A tensor, a numpy array, a Python or numpy scalar, or nested lists: anything numpy can broadcast."""
+
+
+def ttransform(
+    t: Operand, op: Callable[[Any], Any], dtype: npt.DTypeLike | None = None, vectorized: bool = False
+) -> StorageTensor:
+    """`op(x)` for every element of `t`, as a new tensor of the same shape.
+
+    A known `op` (an `operator` function, `abs`, a numpy ufunc) is one numpy call; any other
+    callable is called once per element, in row-major order, unless `vectorized=True` promises
+    it takes the whole array.
+
+    >>> import lazytensor as lt
+    >>> ttransform(lt.tensor([[1, -2], [3, -4]]).T, abs).tolist()
+    [[1, 3], [2, 4]]
+    >>> ttransform(lt.tensor([1, 2]), lambda x: x / 2).tolist()
+    [0.5, 1.0]
+    """
+    return apply(optable.TRANSFORM, t, op=op, dtype=dtype, vectorized=vectorized)
+
+
+def tpoint(
+    a: Operand,
+    b: Operand,
+    op: Callable[[Any, Any], Any],
+    dtype: npt.DTypeLike | None = None,
+    vectorized: bool = False,
+) -> StorageTensor:
+    """`op(x, y)` at every position of the broadcast shape of `a` and `b` (numpy's broadcasting;
+    a scalar or a numpy array counts as a tensor).
+
+    >>> import lazytensor as lt, operator
+    >>> tpoint(lt.tensor([[1], [2], [3]]), lt.tensor([[1, 2, 3]]), operator.mul).tolist()
+    [[1, 2, 3], [2, 4, 6], [3, 6, 9]]
+    >>> tpoint(lt.tensor([1, 2]), 10, lambda x, y: f"{x}/{y}").tolist()
+    ['1/10', '2/10']
+    """
+    return apply(optable.POINT, a, b, op=op, dtype=dtype, vectorized=vectorized)
+
+
+def tredux(
+    t: Operand,
+    dim: int,
+    init: Any,
+    op: Callable[[Any, Any], Any],
+    keepdim: bool = False,
+    vectorized: bool = False,
+    dtype: npt.DTypeLike | None = None,
+) -> StorageTensor:
+    """Fold `acc = op(acc, x)` from `init` along `dim`: for each position of the result in row-major
+    order, over the elements along `dim` in order. The axis is dropped unless `keepdim`.
+
+    A known `op` is one `ufunc.reduce(..., initial=init)`; any other callable is called once per
+    element. The seeds' `tmean` bug (dividing at every step) cannot happen here: `mean` divides once.
+
+    >>> import lazytensor as lt, operator
+    >>> t = lt.arange(24).reshape(4, 3, 2)
+    >>> tredux(t, 0, 0, operator.add).tolist()
+    [[36, 40], [44, 48], [52, 56]]
+    >>> tredux(t, 2, 0, lambda acc, x: acc + x).tolist()[0]
+    [1, 5, 9]
+    """
+    return apply(
+        optable.FOLD,
+        t,
+        dim=dim,
+        init=init,
+        op=op,
+        keepdim=keepdim,
+        vectorized=vectorized,
+        dtype=dtype,
+    )
+
+
+def maximum(a: Operand, b: Operand) -> StorageTensor:
+    """The larger of `a` and `b` at every position (NaN wins, as in numpy); differentiable, ties
+    sharing the gradient.
+
+    >>> import lazytensor as lt
+    >>> lt.maximum(lt.tensor([1, 5]), 3).tolist()
+    [3, 5]
+    """
+    return apply(optable.MAXIMUM, a, b)
+
+
+def minimum(a: Operand, b: Operand) -> StorageTensor:
+    """The smaller of `a` and `b` at every position (NaN wins, as in numpy).
+
+    >>> import lazytensor as lt
+    >>> lt.minimum(lt.tensor([1, 5]), 3).tolist()
+    [1, 3]
+    """
+    return apply(optable.MINIMUM, a, b)
+
+
+def where(condition: Operand, a: Operand, b: Operand) -> StorageTensor:
+    """`a` where `condition` holds, else `b`, all three broadcast together (differentiable in a and b).
+
+    >>> import lazytensor as lt
+    >>> t = lt.tensor([1, -2, 3])
+    >>> lt.where(t > 0, t, 0).tolist()
+    [1, 0, 3]
+    """
+    return apply(optable.WHERE, condition, a, b)
+
+
+def cat(tensors: Sequence[Operand], dim: int = 0) -> StorageTensor:
+    """The tensors joined along an existing axis `dim`, in new storage; every other size must match.
+
+    >>> import lazytensor as lt
+    >>> lt.cat([lt.zeros(1, 2), lt.ones(2, 2)]).tolist()
+    [[0.0, 0.0], [1.0, 1.0], [1.0, 1.0]]
+    """
+    return apply_to_sequence(optable.CAT, tensors, dim=dim)
+
+
+def stack(tensors: Sequence[Operand], dim: int = 0) -> StorageTensor:
+    """The tensors, all of one shape, stacked along a new axis `dim`, in new storage.
+
+    >>> import lazytensor as lt
+    >>> lt.stack([lt.tensor([1, 2]), lt.tensor([3, 4])], dim=1).tolist()
+    [[1, 3], [2, 4]]
+    """
+    return apply_to_sequence(optable.STACK, tensors, dim=dim)
+
+
+def equal(a: Operand, b: Operand) -> bool:
+    """Whether `a` and `b` have the same shape and the same values (PyTorch's `torch.equal`).
+
+    >>> import lazytensor as lt
+    >>> lt.equal(lt.arange(3), [0, 1, 2]), lt.equal(lt.arange(3), lt.arange(4))
+    (True, False)
+    """
+    return elementwise.equal(values_of(a), values_of(b))
+
+
+def allclose(
+    a: Operand, b: Operand, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> bool:
+    """Whether `|a - b| <= atol + rtol * |b|` everywhere (broadcast, as numpy's `allclose`).
+
+    >>> import lazytensor as lt
+    >>> lt.allclose(lt.tensor([1.0, 2.0]), [1.0, 2.0 + 1e-9])
+    True
+    """
+    return elementwise.allclose(values_of(a), values_of(b), rtol=rtol, atol=atol, equal_nan=equal_nan)

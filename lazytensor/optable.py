@@ -1,0 +1,357 @@
+"""The table of operations: for each, its numpy kernel, its backward rule (or the statement that it
+has none), and how it treats shapes.
+
+Every user-facing door — the function `lt.maximum`, the method `t.sum`, the
+operator `+`, numpy's `np.exp(t)` — applies one entry of this table through
+`tensor.apply`, so an operation behaves the same way whichever door it came in
+by. A kernel takes numpy values (arrays, or scalars kept as they are so numpy
+treats them weakly) and keyword parameters; a backward rule takes what was
+saved and the gradient of the result, and returns one gradient (or None) per
+operand. An entry whose `backward` is None is not differentiable: its results
+never require grad (comparisons, argmax, floor division, ...).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import numpy as np
+
+from lazytensor import elementwise, reductions, scatter
+from lazytensor.autograd import BackwardRule, Grads, Saved
+from lazytensor.generic import Buffer, fold, point, transform
+from lazytensor.positions import Shape, normalize_dim, normalize_dims, numel
+
+SHAPES = ("broadcast", "same", "reduce", "matmul", "index", "join")
+"""How an operation treats shapes: broadcast its operands, keep the shape, reduce axes, multiply
+matrices, read or write by an index, or join several tensors."""
+
+
+@attrs.frozen
+class Op:
+    """One operation: a name, a kernel, a backward rule or None, and how it treats shapes."""
+
+    name: str
+    kernel: Callable[..., Any]
+    backward: BackwardRule | None
+    shapes: str = attrs.field(validator=attrs.validators.in_(SHAPES))
+
+    @property
+    def differentiable(self) -> bool:
+        return self.backward is not None
+
+
+# -- helpers for the backward rules -----------------------------------------------------------
+
+
+def unbroadcast(grad: Buffer, shape: Shape) -> Buffer:
+    """Sum a broadcast result's gradient back to an input's shape.
+
+    >>> unbroadcast(np.ones((2, 3)), (3,)).tolist()
+    [2.0, 2.0, 2.0]
+    """
+    while grad.ndim > len(shape):
+        grad = grad.sum(axis=0)
+    axes = tuple(axis for axis, size in enumerate(shape) if size == 1 and grad.shape[axis] != 1)
+    return grad.sum(axis=axes, keepdims=True) if axes else grad
+
+
+def _shape(value: Any) -> Shape:
+    return tuple(np.shape(value))
+
+
+def _axes(saved: Saved) -> Shape:
+    return normalize_dims(saved.params.get("dim"), np.ndim(saved.inputs[0]))
+
+
+def _spread(grad: Buffer, saved: Saved) -> Any:
+    """A reduction's gradient put back on the reduced axes, broadcast to the input shape."""
+    kept = grad if saved.params.get("keepdim", False) else np.expand_dims(grad, _axes(saved))
+    return np.broadcast_to(kept, _shape(saved.inputs[0]))
+
+
+def _kept(values: Buffer, saved: Saved) -> Buffer:
+    """A reduction's output with the reduced axes kept (size 1), to broadcast against the input."""
+    return values if saved.params.get("keepdim", False) else np.expand_dims(values, _axes(saved))
+
+
+def _binary(rule: Callable[[Saved, Buffer], tuple[Any, Any]]) -> BackwardRule:
+    """A rule for a broadcasting binary operation: the raw gradients, summed back to each shape."""
+
+    def backward(saved: Saved, grad: Buffer) -> Grads:
+        ga, gb = rule(saved, grad)
+        a, b = saved.inputs
+        return (
+            unbroadcast(np.asarray(ga), _shape(a)) if saved.needs[0] else None,
+            unbroadcast(np.asarray(gb), _shape(b)) if saved.needs[1] else None,
+        )
+
+    return backward
+
+
+def _unary(rule: Callable[[Saved, Buffer], Any]) -> BackwardRule:
+    return lambda saved, grad: (rule(saved, grad),)
+
+
+# -- the backward rules -----------------------------------------------------------------------
+
+
+def _power_rule(saved: Saved, g: Buffer) -> tuple[Any, Any]:
+    a, b = saved.inputs
+    ga = g * b * np.power(a, b - 1) if saved.needs[0] else 0
+    gb = g * saved.output * np.log(a) if saved.needs[1] else 0
+    return ga, gb
+
+
+def _extreme_pair_rule(saved: Saved, g: Buffer) -> tuple[Any, Any]:
+    """maximum/minimum: the gradient goes to the operand chosen, split evenly on ties."""
+    a, b = saved.inputs
+    hits_a = np.asarray(a == saved.output, dtype=g.dtype)
+    hits_b = np.asarray(b == saved.output, dtype=g.dtype)
+    share = hits_a + hits_b
+    return g * hits_a / share, g * hits_b / share
+
+
+def _matmul_backward(saved: Saved, g: Buffer) -> Grads:
+    a, b = (np.asarray(x) for x in saved.inputs)
+    left = a if a.ndim > 1 else a[np.newaxis, :]  # numpy's 1-D promotion
+    right = b if b.ndim > 1 else b[:, np.newaxis]
+    batch = np.broadcast_shapes(left.shape[:-2], right.shape[:-2])
+    grad = g.reshape((*batch, left.shape[-2], right.shape[-1]))
+    ga = gb = None
+    if saved.needs[0]:
+        ga = unbroadcast(grad @ np.swapaxes(right, -1, -2), left.shape).reshape(a.shape)
+    if saved.needs[1]:
+        gb = unbroadcast(np.swapaxes(left, -1, -2) @ grad, right.shape).reshape(b.shape)
+    return ga, gb
+
+
+def _clip_rule(saved: Saved, g: Buffer) -> Any:
+    x = np.asarray(saved.inputs[0])
+    inside = np.ones(x.shape, dtype=bool)
+    lo, hi = saved.params.get("lo"), saved.params.get("hi")
+    if lo is not None:
+        inside &= x >= lo
+    if hi is not None:
+        inside &= x <= hi
+    return g * inside
+
+
+def _where_backward(saved: Saved, g: Buffer) -> Grads:
+    condition, a, b = saved.inputs
+    chosen = np.asarray(condition).astype(bool)
+    zero = np.zeros((), dtype=g.dtype)
+    ga = unbroadcast(np.where(chosen, g, zero), _shape(a)) if saved.needs[1] else None
+    gb = unbroadcast(np.where(chosen, zero, g), _shape(b)) if saved.needs[2] else None
+    return None, ga, gb
+
+
+def _mean_rule(saved: Saved, g: Buffer) -> Any:
+    shape = _shape(saved.inputs[0])
+    count = numel([shape[axis] for axis in _axes(saved)])
+    return _spread(g / count, saved)
+
+
+def _extreme_rule(saved: Saved, g: Buffer) -> Any:
+    """max/min: the gradient goes to the positions holding the extreme value, split among ties."""
+    x = np.asarray(saved.inputs[0])
+    hits = x == _kept(saved.output, saved)
+    share = hits / hits.sum(axis=_axes(saved), keepdims=True)
+    return _spread(g, saved) * share
+
+
+def _prod_rule(saved: Saved, g: Buffer) -> Any:
+    """The product of all the other elements of each reduced run (exact with zeros): exclusive
+    cumulative products from the left and from the right."""
+    x = np.asarray(saved.inputs[0])
+    axes = _axes(saved)
+    kept = [axis for axis in range(x.ndim) if axis not in axes]
+    order = (*kept, *axes)
+    runs = np.transpose(x, order).reshape((*(x.shape[a] for a in kept), -1))
+    ones = np.ones((*runs.shape[:-1], 1), dtype=runs.dtype)
+    left = np.cumprod(np.concatenate([ones, runs[..., :-1]], axis=-1), axis=-1)
+    right = np.cumprod(np.concatenate([ones, runs[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    others = (left * right).reshape(tuple(x.shape[a] for a in order))
+    return _spread(g, saved) * np.transpose(others, np.argsort(order))
+
+
+def _var_rule(saved: Saved, g: Buffer) -> Any:
+    x = np.asarray(saved.inputs[0])
+    axes = _axes(saved)
+    count = numel([x.shape[axis] for axis in axes])
+    deviation = x - x.mean(axis=axes, keepdims=True)
+    return _spread(g, saved) * 2 * deviation / count
+
+
+def _std_rule(saved: Saved, g: Buffer) -> Any:
+    x = np.asarray(saved.inputs[0])
+    axes = _axes(saved)
+    count = numel([x.shape[axis] for axis in axes])
+    deviation = x - x.mean(axis=axes, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _spread(g, saved) * deviation / (count * _kept(saved.output, saved))
+
+
+def _softmax_rule(saved: Saved, g: Buffer) -> Any:
+    out = saved.output
+    axis = normalize_dim(saved.params["dim"], out.ndim)
+    return out * (g - (g * out).sum(axis=axis, keepdims=True))
+
+
+def _log_softmax_rule(saved: Saved, g: Buffer) -> Any:
+    out = saved.output
+    axis = normalize_dim(saved.params["dim"], out.ndim)
+    return g - np.exp(out) * g.sum(axis=axis, keepdims=True)
+
+
+def _gather_backward(saved: Saved, g: Buffer) -> Grads:
+    values, index = saved.inputs
+    zeros = np.zeros(_shape(values), dtype=g.dtype)
+    return scatter.scatter_add(zeros, index, g, dim=saved.params["dim"]), None
+
+
+def _index_add_backward(saved: Saved, g: Buffer) -> Grads:
+    values, index, _ = saved.inputs
+    axis = normalize_dim(saved.params["dim"], np.ndim(values))
+    return g, None, np.take(g, np.asarray(index), axis=axis)
+
+
+def _scatter_add_backward(saved: Saved, g: Buffer) -> Grads:
+    values, index, source = saved.inputs
+    targets = np.asarray(index)
+    axis = normalize_dim(saved.params["dim"], np.ndim(values))
+    grad_source = np.zeros(_shape(source), dtype=g.dtype)
+    grad_source[tuple(slice(0, n) for n in targets.shape)] = np.take_along_axis(g, targets, axis=axis)
+    return g, None, grad_source
+
+
+def _cat_backward(saved: Saved, g: Buffer) -> Grads:
+    axis = normalize_dim(saved.params.get("dim", 0), g.ndim)
+    ends = np.cumsum([_shape(x)[axis] for x in saved.inputs])[:-1]
+    return np.split(g, ends, axis=axis)
+
+
+def _stack_backward(saved: Saved, g: Buffer) -> Grads:
+    axis = normalize_dim(saved.params.get("dim", 0), g.ndim)
+    return [np.take(g, i, axis=axis) for i in range(len(saved.inputs))]
+
+
+# -- the table --------------------------------------------------------------------------------
+
+
+def _ufunc_kernel(op: Callable[..., Any]) -> Callable[..., Buffer]:
+    return lambda x, y: point(x, y, op)
+
+
+def _unary_kernel(op: Callable[[Any], Any]) -> Callable[[Any], Buffer]:
+    return lambda x: transform(x, op)
+
+
+ADD = Op("add", _ufunc_kernel(operator.add), _binary(lambda s, g: (g, g)), "broadcast")
+SUB = Op("sub", _ufunc_kernel(operator.sub), _binary(lambda s, g: (g, -g)), "broadcast")
+MUL = Op(
+    "mul", _ufunc_kernel(operator.mul), _binary(lambda s, g: (g * s.inputs[1], g * s.inputs[0])), "broadcast"
+)
+TRUEDIV = Op(
+    "truediv",
+    _ufunc_kernel(operator.truediv),
+    _binary(lambda s, g: (g / s.inputs[1], -g * s.inputs[0] / (s.inputs[1] * s.inputs[1]))),
+    "broadcast",
+)
+POWER = Op("power", _ufunc_kernel(operator.pow), _binary(_power_rule), "broadcast")
+FLOORDIV = Op("floordiv", _ufunc_kernel(operator.floordiv), None, "broadcast")
+MOD = Op("mod", _ufunc_kernel(operator.mod), None, "broadcast")
+MAXIMUM = Op("maximum", _ufunc_kernel(np.maximum), _binary(_extreme_pair_rule), "broadcast")
+MINIMUM = Op("minimum", _ufunc_kernel(np.minimum), _binary(_extreme_pair_rule), "broadcast")
+EQ = Op("eq", _ufunc_kernel(operator.eq), None, "broadcast")
+NE = Op("ne", _ufunc_kernel(operator.ne), None, "broadcast")
+LT = Op("lt", _ufunc_kernel(operator.lt), None, "broadcast")
+LE = Op("le", _ufunc_kernel(operator.le), None, "broadcast")
+GT = Op("gt", _ufunc_kernel(operator.gt), None, "broadcast")
+GE = Op("ge", _ufunc_kernel(operator.ge), None, "broadcast")
+AND = Op("and", _ufunc_kernel(operator.and_), None, "broadcast")
+OR = Op("or", _ufunc_kernel(operator.or_), None, "broadcast")
+XOR = Op("xor", _ufunc_kernel(operator.xor), None, "broadcast")
+LSHIFT = Op("lshift", _ufunc_kernel(operator.lshift), None, "broadcast")
+RSHIFT = Op("rshift", _ufunc_kernel(operator.rshift), None, "broadcast")
+MATMUL = Op("matmul", elementwise.matmul, _matmul_backward, "matmul")
+WHERE = Op("where", elementwise.where, _where_backward, "broadcast")
+
+NEG = Op("neg", _unary_kernel(operator.neg), _unary(lambda s, g: -g), "same")
+POS = Op("pos", _unary_kernel(operator.pos), _unary(lambda s, g: g), "same")
+ABS = Op("abs", _unary_kernel(abs), _unary(lambda s, g: g * np.sign(s.inputs[0])), "same")
+INVERT = Op("invert", _unary_kernel(operator.invert), None, "same")
+EXP = Op("exp", elementwise.exp, _unary(lambda s, g: g * s.output), "same")
+LOG = Op("log", elementwise.log, _unary(lambda s, g: g / s.inputs[0]), "same")
+SQRT = Op("sqrt", elementwise.sqrt, _unary(lambda s, g: g / (2 * s.output)), "same")
+TANH = Op("tanh", elementwise.tanh, _unary(lambda s, g: g * (1 - s.output * s.output)), "same")
+SIGMOID = Op("sigmoid", elementwise.sigmoid, _unary(lambda s, g: g * s.output * (1 - s.output)), "same")
+RELU = Op("relu", elementwise.relu, _unary(lambda s, g: g * (s.output > 0)), "same")
+CLIP = Op("clip", elementwise.clip, _unary(_clip_rule), "same")
+SOFTMAX = Op("softmax", reductions.softmax, _unary(_softmax_rule), "same")
+LOG_SOFTMAX = Op("log_softmax", reductions.log_softmax, _unary(_log_softmax_rule), "same")
+
+SUM = Op("sum", reductions.tsum, _unary(lambda s, g: _spread(g, s)), "reduce")
+MEAN = Op("mean", reductions.mean, _unary(_mean_rule), "reduce")
+PROD = Op("prod", reductions.prod, _unary(_prod_rule), "reduce")
+MAX = Op("max", reductions.tmax, _unary(_extreme_rule), "reduce")
+MIN = Op("min", reductions.tmin, _unary(_extreme_rule), "reduce")
+VAR = Op("var", reductions.var, _unary(_var_rule), "reduce")
+STD = Op("std", reductions.std, _unary(_std_rule), "reduce")
+ARGMAX = Op("argmax", reductions.argmax, None, "reduce")
+ARGMIN = Op("argmin", reductions.argmin, None, "reduce")
+ALL = Op("all", reductions.tall, None, "reduce")
+ANY = Op("any", reductions.tany, None, "reduce")
+
+GATHER = Op("gather", scatter.gather, _gather_backward, "index")
+INDEX_ADD = Op("index_add", scatter.index_add, _index_add_backward, "index")
+SCATTER_ADD = Op("scatter_add", scatter.scatter_add, _scatter_add_backward, "index")
+CAT = Op("cat", elementwise.cat, _cat_backward, "join")
+STACK = Op("stack", elementwise.stack, _stack_backward, "join")
+
+TRANSFORM = Op("ttransform", transform, None, "same")
+POINT = Op("tpoint", point, None, "broadcast")
+FOLD = Op("tredux", fold, None, "reduce")
+
+TABLE: dict[str, Op] = {
+    op.name: op
+    for op in (
+        *(ADD, SUB, MUL, TRUEDIV, POWER, FLOORDIV, MOD, MAXIMUM, MINIMUM),
+        *(EQ, NE, LT, LE, GT, GE, AND, OR, XOR, LSHIFT, RSHIFT, MATMUL, WHERE),
+        *(NEG, POS, ABS, INVERT, EXP, LOG, SQRT, TANH, SIGMOID, RELU, CLIP, SOFTMAX, LOG_SOFTMAX),
+        *(SUM, MEAN, PROD, MAX, MIN, VAR, STD, ARGMAX, ARGMIN, ALL, ANY),
+        *(GATHER, INDEX_ADD, SCATTER_ADD, CAT, STACK, TRANSFORM, POINT, FOLD),
+    )
+}
+"""Every operation by name."""
+
+UFUNCS: dict[np.ufunc, Op] = {
+    np.add: ADD,
+    np.subtract: SUB,
+    np.multiply: MUL,
+    np.true_divide: TRUEDIV,
+    np.power: POWER,
+    np.floor_divide: FLOORDIV,
+    np.remainder: MOD,
+    np.maximum: MAXIMUM,
+    np.minimum: MINIMUM,
+    np.equal: EQ,
+    np.not_equal: NE,
+    np.less: LT,
+    np.less_equal: LE,
+    np.greater: GT,
+    np.greater_equal: GE,
+    np.matmul: MATMUL,
+    np.negative: NEG,
+    np.positive: POS,
+    np.absolute: ABS,
+    np.invert: INVERT,
+    np.exp: EXP,
+    np.log: LOG,
+    np.sqrt: SQRT,
+    np.tanh: TANH,
+}
+"""numpy ufuncs that are entries of the table, so `np.exp(t)` is `t.exp()`."""
