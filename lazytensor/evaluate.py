@@ -7,7 +7,7 @@ layout, `read` skips both and returns a zero-copy strided numpy view.
 
 A reader: it talks to tensors only through their protocol (`shape`, `layout`,
 `storage`, `layers`, `wrapped`, `translate`, `translate_batch`,
-`numpy_equivalent`, `read_only_reason`, `restacked`), so it never imports the
+`numpy_equivalent`, `read_only_reason`, `with_wrapped`, `fresh_storage`), so it never imports the
 tensor classes. Every walk down a stack is a loop.
 """
 
@@ -79,25 +79,42 @@ def read(t: AbstractTensor) -> Buffer:
 
     Without a layout, there are two ways. If the lowest layer that does not fuse is
     not much bigger than `t`, do what numpy would do there (one fancy index or one
-    reshape copy of the strided view below it) and re-stack the layers above on that
-    fresh buffer, where they fuse again; repeat while some layer still does not fuse.
-    Otherwise (say, a few edge items of a huge stack), send `t`'s positions down with
-    `translate_batch` and gather once.
+    reshape copy of the strided view below it) and rebuild the layers above on that
+    fresh buffer, one by one, where they fuse again (materialising again at each layer
+    that still does not). Otherwise (say, a few edge items of a huge stack), send `t`'s
+    positions down with `translate_batch` and gather once. Both walks are loops.
     """
-    while True:
-        layout = t.layout
-        if layout is not None:
-            return strided_view(t.storage, layout, writeable=not layout.has_broadcast_axis())
-        if t.numel() == 0:
-            return np.empty(t.shape, dtype=t.dtype)
-        unfused = _lowest_unfused(t)
-        if unfused.numel() > MATERIALISE_FACTOR * t.numel():
-            return np.asarray(t.storage).take(storage_indices(t))
-        below = unfused.wrapped
-        below_layout = below.layout
-        assert below_layout is not None  # the lowest unfused layer stands on a fused one
-        values = strided_view(below.storage, below_layout, writeable=False)
-        t = t.restacked(unfused, np.ascontiguousarray(unfused.numpy_equivalent(values)))
+    layout = t.layout
+    if layout is not None:
+        return strided_view(t.storage, layout, writeable=not layout.has_broadcast_axis())
+    if numel(t.shape) == 0:
+        return np.empty(t.shape, dtype=t.dtype)
+    unfused = _unfused_layers(t)
+    if numel(unfused[-1].shape) > MATERIALISE_FACTOR * numel(t.shape):
+        return _gather(t)
+    limit = MATERIALISE_FACTOR * numel(t.shape)
+    rebuilt: Any = unfused[-1].wrapped
+    gathering = False
+    for layer in reversed(unfused):
+        rebuilt = layer.with_wrapped(rebuilt) if layer.wrapped is not rebuilt else layer
+        if rebuilt.layout is not None or gathering:
+            continue
+        if numel(rebuilt.shape) > limit:  # an expanded layer grew it: gather from here instead
+            gathering = True
+            continue
+        rebuilt = rebuilt.fresh_storage(_materialise(rebuilt))
+    return _gather(rebuilt) if gathering else read(rebuilt)
+
+
+def _materialise(layer: View) -> Buffer:
+    """numpy's computation of one layer that does not fuse, on the strided view below it."""
+    below: Any = layer.wrapped
+    values = strided_view(below.storage, below.layout, writeable=False)
+    return np.ascontiguousarray(layer.numpy_equivalent(values))
+
+
+def _gather(t: AbstractTensor) -> Buffer:
+    return np.asarray(t.storage).take(storage_indices(t))
 
 
 def read_copy(t: AbstractTensor) -> Buffer:
@@ -108,13 +125,14 @@ def read_copy(t: AbstractTensor) -> Buffer:
     return np.ascontiguousarray(array)
 
 
-def _lowest_unfused(t: AbstractTensor) -> View:
-    """The layer whose layout is None but whose wrapped tensor has one."""
+def _unfused_layers(t: AbstractTensor) -> list[View]:
+    """The layers from `t` down to the lowest one without a layout (which stands on one with a layout)."""
+    layers: list[View] = []
     layer: Any = t
-    while layer.wrapped.layout is None:
+    while layer.layout is None:
+        layers.append(layer)
         layer = layer.wrapped
-    lowest: View = layer
-    return lowest
+    return layers
 
 
 def check_writable(t: AbstractTensor) -> None:

@@ -51,7 +51,17 @@ class Layout:
     @classmethod
     def contiguous(cls, shape: Sequence[int], offset: int = 0) -> Layout:
         """The row-major layout of `shape`, as a fresh buffer has it."""
-        return cls(tuple(shape), row_major_strides(shape), offset)
+        return cls.derived(int_tuple(shape), row_major_strides(shape), offset)
+
+    @classmethod
+    def derived(cls, shape: Shape, strides: Shape, offset: int) -> Layout:
+        """A layout computed from a valid one (ints, matching lengths, offset ≥ 0): the algebra below
+        makes every layout this way, without the constructor's conversions and checks."""
+        layout = object.__new__(cls)
+        object.__setattr__(layout, "shape", shape)
+        object.__setattr__(layout, "strides", strides)
+        object.__setattr__(layout, "offset", offset)
+        return layout
 
     @property
     def ndim(self) -> int:
@@ -100,11 +110,13 @@ class Layout:
 
     def permute(self, axes: Sequence[int]) -> Layout:
         """Axis `i` of the result is axis `axes[i]` of this layout."""
-        return Layout(tuple(self.shape[a] for a in axes), tuple(self.strides[a] for a in axes), self.offset)
+        return Layout.derived(
+            tuple(self.shape[a] for a in axes), tuple(self.strides[a] for a in axes), self.offset
+        )
 
     def at_index(self, axis: int, index: int) -> Layout:
         """Fix `axis` at `index` and drop it."""
-        return Layout(
+        return Layout.derived(
             self.shape[:axis] + self.shape[axis + 1 :],
             self.strides[:axis] + self.strides[axis + 1 :],
             self.offset + index * self.strides[axis],
@@ -114,7 +126,7 @@ class Layout:
         """Take `count` indices `start, start + step, ...` along `axis` (any step, 0 included)."""
         if count == 0:
             start = 0
-        return Layout(
+        return Layout.derived(
             (*self.shape[:axis], count, *self.shape[axis + 1 :]),
             (*self.strides[:axis], self.strides[axis] * step, *self.strides[axis + 1 :]),
             self.offset + start * self.strides[axis],
@@ -126,7 +138,7 @@ class Layout:
         strides = [0] * lead
         for size, old_size, stride in zip(shape[lead:], self.shape, self.strides, strict=True):
             strides.append(stride if size == old_size else 0)
-        return Layout(tuple(shape), tuple(strides), self.offset)
+        return Layout.derived(tuple(shape), tuple(strides), self.offset)
 
     def try_reshape(self, new_shape: Sequence[int]) -> Layout | None:
         """The same elements in row-major order under `new_shape`, if strides can express it.
@@ -159,7 +171,7 @@ class Layout:
             old_i, new_i = old_end, new_end
         for k in range(new_i, len(new_shape)):  # trailing size-1 axes
             new_strides[k] = 1
-        return Layout(new_shape, tuple(new_strides), self.offset)
+        return Layout.derived(new_shape, tuple(new_strides), self.offset)
 
 
 def _mergeable(group: Sequence[tuple[int, int]]) -> bool:

@@ -11,6 +11,7 @@ that pair is the package's one mutual import, made at the bottom of this file.
 from __future__ import annotations
 
 import abc
+import functools
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -80,9 +81,10 @@ class AbstractTensor(abc.ABC):
         """The short name in a layer chain: the class name without its `Tensor` suffix."""
         return type(self).__name__.removesuffix("Tensor")
 
-    def restacked(self, old: AbstractTensor, values: Buffer) -> AbstractTensor:
-        """This stack with layer `old` (and everything below it) replaced by fresh storage of `values`."""
-        return views.restack(self, old, StorageTensor.from_array(values))
+    @staticmethod
+    def fresh_storage(values: Buffer) -> StorageTensor:
+        """A new storage tensor over `values` (how readers make one without importing this module)."""
+        return StorageTensor.from_array(values)
 
     # -- reading and inspecting -------------------------------------------------------------
 
@@ -662,7 +664,7 @@ class GradState:
     node: Node | None = None
 
 
-@attrs.frozen(eq=False, repr=False)
+@attrs.frozen(eq=False, repr=False, slots=False)
 class StorageTensor(AbstractTensor):
     """The bottom of every stack: a flat 1-D numpy buffer and a shape, row-major from offset 0.
 
@@ -717,7 +719,7 @@ class StorageTensor(AbstractTensor):
     def shape(self) -> Shape:
         return self._shape
 
-    @property
+    @functools.cached_property
     def layout(self) -> Layout:
         return Layout.contiguous(self._shape)
 

@@ -23,7 +23,7 @@ import abc
 import functools
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 import attrs
 import numpy as np
@@ -44,10 +44,18 @@ from lazytensor.positions import (
 from lazytensor.tensor import AbstractTensor, Buffer, StorageTensor
 
 IndexArrays = tuple[IndexArray, ...]
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The attribute names of a wrapper class's fields, `wrapped` first."""
+    return tuple(field.name for field in attrs.fields(cls))
+
+
 _ZERO: IndexArray = np.zeros((), dtype=np.intp)
 
 
-@attrs.frozen(eq=False, repr=False)
+@attrs.frozen(eq=False, repr=False, slots=False)
 class View(AbstractTensor):
     """What every wrapper shares: the tensor one layer down, and the storage tensor at the bottom."""
 
@@ -86,9 +94,19 @@ class View(AbstractTensor):
             found.append(layer)
         return tuple(found)
 
+    @classmethod
+    def trusted(cls, wrapped: AbstractTensor, *params: Any) -> Self:
+        """A wrapper whose parameters are valid by construction (a factory below checked the user's
+        arguments, or they come from a valid wrapper): no converters, no validators, just the fields."""
+        view = object.__new__(cls)
+        view.__dict__.update(zip(_field_names(cls), (wrapped, *params), strict=True))
+        view.__attrs_post_init__()
+        return view
+
     def with_wrapped(self, wrapped: AbstractTensor) -> View:
         """The same wrapper over another tensor of the same shape."""
-        return attrs.evolve(self, wrapped=wrapped)
+        params = (getattr(self, name) for name in _field_names(type(self))[1:])
+        return self.trusted(wrapped, *params)
 
     def grad_parents(self) -> tuple[AbstractTensor, ...]:
         return (self.wrapped,) if self.wrapped.requires_grad else ()
@@ -100,7 +118,7 @@ class View(AbstractTensor):
 # -- TransposedTensor -------------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False, repr=False)
+@attrs.frozen(eq=False, repr=False, slots=False)
 class TransposedTensor(View):
     """The axes reordered: axis `i` of this view is axis `axes[i]` of the wrapped tensor.
 
@@ -152,7 +170,7 @@ class TransposedTensor(View):
 # -- ReshapedTensor ---------------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False, repr=False)
+@attrs.frozen(eq=False, repr=False, slots=False)
 class ReshapedTensor(View):
     """The same elements in row-major order under another shape (squeeze and unsqueeze too).
 
@@ -277,7 +295,7 @@ def progression(indices: IndexArray) -> tuple[int, int] | None:
     return int(indices[0]), step
 
 
-@attrs.frozen(eq=False, repr=False)
+@attrs.frozen(eq=False, repr=False, slots=False)
 class SlicedTensor(View):
     """A selection per axis, each independent of the others (outer indexing).
 
@@ -377,7 +395,7 @@ class SlicedTensor(View):
 # -- ExpandedTensor ---------------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False, repr=False)
+@attrs.frozen(eq=False, repr=False, slots=False)
 class ExpandedTensor(View):
     """Broadcast to a larger shape without copying: read-only, as every position of a
     stretched axis is the same element.
@@ -475,7 +493,7 @@ def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
     return (origin, tuple(steps)) if np.array_equal(indices, expected) else None
 
 
-@attrs.frozen(eq=False, repr=False)
+@attrs.frozen(eq=False, repr=False, slots=False)
 class IndexedTensor(View):
     """numpy's advanced indexing as a view: index arrays on some axes, broadcast together.
 
@@ -611,23 +629,23 @@ def permute(t: AbstractTensor, axes: Sequence[int]) -> TransposedTensor:
     normalized = tuple(normalize_dim(axis, t.ndim) for axis in axes)
     if len(set(normalized)) != len(normalized):
         raise ValueError(f"repeated axis in permutation {tuple(axes)} of shape {t.shape}")
-    return TransposedTensor(t, normalized)
+    return TransposedTensor.trusted(t, normalized)
 
 
 def reverse_axes(t: AbstractTensor) -> TransposedTensor:
     """`t.T`: every axis reversed."""
-    return TransposedTensor(t, tuple(range(t.ndim - 1, -1, -1)))
+    return TransposedTensor.trusted(t, tuple(range(t.ndim - 1, -1, -1)))
 
 
 def swapaxes(t: AbstractTensor, dim0: int, dim1: int) -> TransposedTensor:
     order = list(range(t.ndim))
     a, b = normalize_dim(dim0, t.ndim), normalize_dim(dim1, t.ndim)
     order[a], order[b] = order[b], order[a]
-    return TransposedTensor(t, tuple(order))
+    return TransposedTensor.trusted(t, tuple(order))
 
 
 def reshape(t: AbstractTensor, shape: Sequence[int]) -> ReshapedTensor:
-    return ReshapedTensor(t, infer_shape(shape, t.numel(), t.shape))
+    return ReshapedTensor.trusted(t, infer_shape(shape, t.numel(), t.shape))
 
 
 def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> ReshapedTensor:
@@ -725,7 +743,7 @@ def _with_new_axes(t: AbstractTensor, new_axes: tuple[int, ...]) -> AbstractTens
     shape = list(t.shape)
     for axis in new_axes:
         shape.insert(axis, 1)
-    return ReshapedTensor(t, tuple(shape))
+    return ReshapedTensor.trusted(t, tuple(shape))
 
 
 def _is_full(spec: Spec, size: int) -> bool:
@@ -740,7 +758,7 @@ def _numpy_view(t: AbstractTensor, parsed: indexing.ParsedKey) -> AbstractTensor
     if not any(isinstance(spec, np.ndarray) for spec in specs):
         if base is not t and all(_is_full(s, n) for s, n in zip(specs, base.shape, strict=True)):
             return base
-        return SlicedTensor(base, specs)
+        return SlicedTensor.trusted(base, specs)
     ranges = tuple(
         spec if isinstance(spec, Range) else Range.full(n) for spec, n in zip(specs, base.shape, strict=True)
     )
