@@ -14,7 +14,7 @@ from lazytensor.positions import (
     position_to_index,
 )
 from lazytensor.printing import to_string, tprint
-from lazytensor.printoptions import get_printoptions, printoptions, set_printoptions
+from lazytensor.printer.options import get_printoptions, printoptions, set_printoptions
 from lazytensor.tensor import AbstractTensor, StorageTensor
 from lazytensor.views import (
     ExpandedTensor,

@@ -20,7 +20,7 @@ from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
 from lazytensor.printing import DIM, LABEL, mimebundle, render_plain
-from lazytensor.printoptions import current_options, line_width
+from lazytensor.printer.options import current_options, line_width
 from lazytensor.tensor import AbstractTensor
 from lazytensor.views import View
 

@@ -31,8 +31,8 @@ from rich.text import Span, Text
 
 from lazytensor.buffers import is_memory_mapped
 from lazytensor.positions import normalize_index
-from lazytensor.printformat import Cells, Kind, Values, format_values, separators_text
-from lazytensor.printoptions import PrintOptions, current_options, line_width
+from lazytensor.printer.numberformat import Cells, Kind, Values, format_values, separators_text
+from lazytensor.printer.options import PrintOptions, current_options, line_width
 from lazytensor.tensor import AbstractTensor
 
 Dims = Sequence[int | None] | None

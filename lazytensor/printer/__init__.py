@@ -1,0 +1,1 @@
+"""The printer: a tensor as rich renderables, plain text, HTML, or the seeds' separators text."""
