@@ -13,7 +13,7 @@ from lazytensor.positions import (
     next_position,
     position_to_index,
 )
-from lazytensor.printing import to_string, tprint
+from lazytensor.printer import to_string, tprint
 from lazytensor.printer.options import get_printoptions, printoptions, set_printoptions
 from lazytensor.tensor import AbstractTensor, StorageTensor
 from lazytensor.views import (

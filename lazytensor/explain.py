@@ -19,8 +19,9 @@ from rich.text import Text
 from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
-from lazytensor.printing import DIM, LABEL, mimebundle, render_plain
 from lazytensor.printer.options import current_options, line_width
+from lazytensor.printer.render import mimebundle, render_plain
+from lazytensor.printer.styles import DIM, LABEL
 from lazytensor.tensor import AbstractTensor
 from lazytensor.views import View
 

@@ -198,31 +198,31 @@ class AbstractTensor(abc.ABC):
 
     def __repr__(self) -> str:
         """The grid print (header, then values) as plain text at the configured width."""
-        from lazytensor import printing
+        from lazytensor import printer
 
-        return printing.to_string(self)
+        return printer.to_string(self)
 
     def __str__(self) -> str:
-        from lazytensor import printing
+        from lazytensor import printer
 
-        return printing.to_string(self)
+        return printer.to_string(self)
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
         """rich's protocol: the print as renderables, so tensors compose in tables and panels."""
-        from lazytensor import printing
+        from lazytensor import printer
 
-        yield printing.TensorPrint(self)
+        yield printer.TensorPrint(self)
 
     def __rich_measure__(self, console: Any, options: Any) -> Any:
-        from lazytensor import printing
+        from lazytensor import printer
 
-        return printing.TensorPrint(self).__rich_measure__(console, options)
+        return printer.TensorPrint(self).__rich_measure__(console, options)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         """Jupyter's display: plain text and coloured HTML."""
-        from lazytensor import printing
+        from lazytensor import printer
 
-        return printing.tensor_mimebundle(self)
+        return printer.tensor_mimebundle(self)
 
     def print(self, dims: Sequence[int | None] | None = None, **options: Any) -> None:
         """Print this tensor, or the slice `dims` (None = all of an axis, int = fixed), with options.
@@ -231,9 +231,9 @@ class AbstractTensor(abc.ABC):
         >>> lt.arange(3).print(style="separators")  # doctest: +NORMALIZE_WHITESPACE
         0.00    1.00    2.00
         """
-        from lazytensor import printing
+        from lazytensor import printer
 
-        printing.tprint(self, dims, **options)
+        printer.tprint(self, dims, **options)
 
     def explain(self, position: Sequence[int] | int | None = None) -> Any:
         """The layer tree (class, parameters, shape, layout), or the trace of `position` down to storage.

@@ -22,7 +22,7 @@ from rich.table import Table
 
 import lazytensor as lt
 from lazytensor import evaluate
-from lazytensor.printing import TensorPrint
+from lazytensor.printer import TensorPrint
 from lazytensor.printer.options import current_options
 
 WIDTHS = (80, 120)
