@@ -1,13 +1,14 @@
 """The lines above a print's values: which slice, shape, dtype and count, the layer chain, statistics.
 
 Statistics are computed only when reading the values is cheap (at most `stats_limit`
-elements, never a memory-mapped file).
+elements, never a memory-mapped file), and a very deep stack's layer chain is
+summarised to its first and last few layers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from rich.text import Text
@@ -17,6 +18,12 @@ from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import PrintOptions
 from lazytensor.printer.shown import Selection
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, LABEL, SHAPE, WARN
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
+
+CHAIN_EDGE = 4
+"""Layers named at each end of a summarised layer chain."""
 
 
 def _number(value: Any, precision: int) -> str:
@@ -77,6 +84,30 @@ def pack_parts(parts: Sequence[Text], separator: Text, width: int) -> list[Text]
     return lines
 
 
+def chain_names(layers: Sequence[Any], edge: int = CHAIN_EDGE) -> list[Text]:
+    """The short names of a layer chain, top first; a deep one as its first and last `edge` and a count.
+
+    >>> from types import SimpleNamespace as Layer
+    >>> [name.plain for name in chain_names([Layer(layer_name=f"L{i}") for i in range(12)], edge=2)]
+    ['L0', 'L1', '… 8 more', 'L10', 'L11']
+    """
+    count = len(layers)
+    if count <= 2 * edge + 1:
+        return [Text(layer.layer_name, style=CHAIN) for layer in layers]
+    head = [Text(layer.layer_name, style=CHAIN) for layer in layers[:edge]]
+    tail = [Text(layer.layer_name, style=CHAIN) for layer in layers[count - edge :]]
+    return [*head, Text(f"… {count - 2 * edge:,} more", style=DIM), *tail]
+
+
+def _chain_lines(t: AbstractTensor, dot: Text, width: int) -> list[Text]:
+    """`layers Sliced ∘ Transposed ∘ Storage · strided`, packed into lines of `width`."""
+    names = chain_names(t.layers)
+    names[0] = Text.assemble("layers ", names[0])
+    names[-1].append_text(dot)
+    names[-1].append("strided" if t.layout is not None else "gather")
+    return pack_parts(names, Text(" ∘ ", style=CHAIN), width)
+
+
 def header_lines(selection: Selection, shown: Values, options: PrintOptions, width: int) -> list[Text]:
     """The lines above the values: which slice, shape and dtype, layers, statistics."""
     t, sub = selection.tensor, selection.sub
@@ -96,11 +127,7 @@ def header_lines(selection: Selection, shown: Values, options: PrintOptions, wid
         parts.append(Text("memory-mapped", style=WARN))
     lines += pack_parts(parts, dot, width)
     if len(t.layers) > 1:
-        names = [Text(layer.layer_name, style=CHAIN) for layer in t.layers]
-        names[0] = Text.assemble("layers ", names[0])
-        names[-1].append_text(dot)
-        names[-1].append("strided" if t.layout is not None else "gather")
-        lines += pack_parts(names, Text(" ∘ ", style=CHAIN), width)
+        lines += _chain_lines(t, dot, width)
     source = _statistics_source(selection, shown, options)
     entries = [] if source is None else statistics(source, options.precision)
     stats = [Text.assemble((name + " ", DIM), value) for name, value in entries]
