@@ -18,8 +18,8 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 
 import lazytensor as lt
-from lazytensor.printing import TensorPrint
-from lazytensor.printoptions import current_options
+from lazytensor.printer import TensorPrint
+from lazytensor.printer.options import current_options
 
 PICTURES = pathlib.Path(__file__).parent / "pictures"
 WIDTH = 100

@@ -17,8 +17,8 @@ from lazytensor.functions import (
 )
 from lazytensor.io import load, save
 from lazytensor.layout import Layout
-from lazytensor.printing import to_string, tprint
-from lazytensor.printoptions import get_printoptions, printoptions, set_printoptions
+from lazytensor.printer import to_string, tprint
+from lazytensor.printer.options import get_printoptions, printoptions, set_printoptions
 from lazytensor.tensor import AbstractTensor, StorageTensor
 from lazytensor.views import (
     ExpandedTensor,

@@ -5,12 +5,17 @@ parameters (axes, key, new shape), its shape and its fused layout (strides and
 offset) or "gather" when positions must be translated one layer at a time. The
 trace walks one position down with each layer's `translate` and shows where it
 is at every layer, then the storage index and the value found there.
+
+A reader: it meets tensors only through the layer protocol (`layers`, `layer_name`,
+`describe()`, `translate`, `wrapped`, `layout`, `storage`), walks a stack with a
+loop, and shows a deep stack as its top and bottom `EDGE_LAYERS` layers with a
+count of the rest between, so a 10,000-layer stack explains in a few lines.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import attrs
 import numpy as np
@@ -19,11 +24,37 @@ from rich.text import Text
 from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
-from lazytensor.printing import DIM, LABEL, mimebundle, render_plain
-from lazytensor.printoptions import current_options, line_width
+from lazytensor.printer.options import current_options, line_width
+from lazytensor.printer.render import mimebundle, render_plain
+from lazytensor.printer.styles import DIM, LABEL
 
 if TYPE_CHECKING:
     from lazytensor.tensor import AbstractTensor
+
+EDGE_LAYERS = 5
+"""Layers shown at the top and at the bottom of a deeper stack (the tree nests no deeper than
+11 levels); the ones between are counted."""
+
+T = TypeVar("T")
+
+
+class Wrapper(Protocol):
+    """What the trace needs of a layer that wraps another: where a position goes one layer down."""
+
+    @property
+    def wrapped(self) -> AbstractTensor: ...
+
+    def translate(self, pos: Shape) -> Shape: ...
+
+
+def as_wrapper(layer: AbstractTensor) -> Wrapper | None:
+    """The layer as a wrapper when it wraps another (duck typing on `wrapped`), None at the bottom.
+
+    >>> import lazytensor as lt
+    >>> as_wrapper(lt.arange(3)) is None, as_wrapper(lt.arange(3)[1:]) is not None
+    (True, True)
+    """
+    return cast("Wrapper", layer) if getattr(layer, "wrapped", None) is not None else None
 
 
 def layout_text(layer: AbstractTensor) -> str:
@@ -54,6 +85,42 @@ def aligned_rows(rows: Sequence[Sequence[Text]], gap: int = 2) -> list[Text]:
     return lines
 
 
+def split_layers(layers: Sequence[T], edge: int = EDGE_LAYERS) -> tuple[Sequence[T], Sequence[T], int]:
+    """The layers shown at the top and at the bottom of a stack, and how many between are left out.
+
+    A stack of at most `2 * edge + 1` layers is shown whole (a count would not be shorter).
+
+    >>> split_layers("abcdefg", edge=2)
+    ('ab', 'fg', 3)
+    >>> split_layers("abcde", edge=2)
+    ('abcde', '', 0)
+    """
+    count = len(layers)
+    if count <= 2 * edge + 1:
+        return layers, layers[count:], 0
+    return layers[:edge], layers[count - edge :], count - 2 * edge
+
+
+def more_layers(omitted: int) -> Text:
+    """The line standing for the layers a deep stack leaves out.
+
+    >>> more_layers(9984).plain
+    '… 9,984 more layers'
+    """
+    return Text(f"… {omitted:,} more layers", style=DIM)
+
+
+def _layer_label(layer: AbstractTensor) -> Text:
+    return Text.assemble(
+        (layer.layer_name, LABEL),
+        f" {layer.shape}",
+        (" · ", DIM),
+        layer.describe(),
+        "\n",
+        (layout_text(layer), DIM),
+    )
+
+
 def _value_text(value: Any) -> str:
     return repr(value.item()) if isinstance(value, np.generic) else repr(value)
 
@@ -76,46 +143,45 @@ class Explanation:
     position: Shape | None = None
 
     def _tree(self) -> Iterator[Any]:
-        root: Tree | None = None
-        node: Tree | None = None
-        for layer in self.tensor.layers:
-            label = Text.assemble(
-                (layer.layer_name, LABEL),
-                f" {layer.shape}",
-                (" · ", DIM),
-                layer.describe(),
-                "\n",
-                (layout_text(layer), DIM),
-            )
-            if node is None:
-                root = node = Tree(label, guide_style=DIM)
-            else:
-                node = node.add(label)
+        top, bottom, omitted = split_layers(self.tensor.layers)
+        labels = [_layer_label(layer) for layer in top]
+        if omitted:
+            labels.append(more_layers(omitted))
+        labels += [_layer_label(layer) for layer in bottom]
+        root = node = Tree(labels[0], guide_style=DIM)
+        for label in labels[1:]:
+            node = node.add(label)
         yield root
 
     def _trace(self, position: Shape) -> Iterator[Any]:
         yield Text.assemble("position ", (str(position), LABEL), f" of a tensor of shape {self.tensor.shape}")
-        rows = [[Text(header, style=DIM) for header in ("layer", "shape", "position", "parameters")]]
-        layer: Any = self.tensor
-        pos = position
-        while True:
-            rows.append(
-                [
-                    Text(layer.layer_name, style=LABEL),
-                    Text(str(layer.shape)),
-                    Text(str(pos)),
-                    Text(layer.describe()),
-                ]
-            )
-            below = getattr(layer, "wrapped", None)
-            if below is None:
-                break
-            pos, layer = layer.translate(pos), below
-        yield Text("\n").join(aligned_rows(rows))
+        layer, pos, rows, omitted = self._walk(position)
+        lines = aligned_rows(rows)
+        if omitted:
+            lines.insert(1 + EDGE_LAYERS, more_layers(omitted))
+        yield Text("\n").join(lines)
         index = layer.layout.index(pos) if layer.layout is not None else self.tensor.locate(position)
         value = self.tensor.storage[index]
         yield Text.assemble("storage index ", (str(index), LABEL), " holds ", _value_text(value))
         yield self._shortcut(position)
+
+    def _walk(self, position: Shape) -> tuple[AbstractTensor, Shape, list[list[Text]], int]:
+        """Walk `position` down the stack in a loop, with each layer's `translate`.
+
+        Returns the bottom layer, the position there, the table rows of the shown layers
+        (headings first) and how many layers between were left out.
+        """
+        rows = [[Text(header, style=DIM) for header in ("layer", "shape", "position", "parameters")]]
+        count = len(self.tensor.layers)
+        top, _, omitted = split_layers(range(count))
+        layer, pos, depth = self.tensor, position, 0
+        while True:
+            if depth < len(top) or depth >= len(top) + omitted:
+                rows.append(_trace_row(layer, pos))
+            wrapper = as_wrapper(layer)
+            if wrapper is None:
+                return layer, pos, rows, omitted
+            pos, layer, depth = wrapper.translate(pos), wrapper.wrapped, depth + 1
 
     def _shortcut(self, position: Shape) -> Text:
         layout = self.tensor.layout
@@ -143,6 +209,11 @@ class Explanation:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         return mimebundle(self, str(self), line_width(current_options()))
+
+
+def _trace_row(layer: AbstractTensor, pos: Shape) -> list[Text]:
+    name = Text(layer.layer_name, style=LABEL)
+    return [name, Text(str(layer.shape)), Text(str(pos)), Text(layer.describe())]
 
 
 def explain(t: AbstractTensor, position: Sequence[int] | int | None = None) -> Explanation:

@@ -19,8 +19,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, explain, optable
-from lazytensor import printing as printer
+from lazytensor import autograd, evaluate, explain, optable, printer
 from lazytensor.autograd import Node, Saved
 from lazytensor.buffers import is_memory_mapped
 from lazytensor.layout import Layout

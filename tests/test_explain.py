@@ -10,6 +10,7 @@ import io
 import itertools
 import pathlib
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,6 +19,8 @@ from rich.console import Console
 from rich.panel import Panel
 
 import lazytensor as lt
+from lazytensor.explain import Explanation
+from lazytensor.printer import to_string
 
 STACKS: dict[str, Callable[[], lt.AbstractTensor]] = {
     "storage": lambda: lt.arange(6),
@@ -82,3 +85,82 @@ def test_a_memory_mapped_storage_says_so(tmp_path: pathlib.Path) -> None:
     path = tmp_path / "t.npy"
     np.save(path, np.arange(6.0))
     assert "buffer of 6 × float64, memory-mapped" in str(lt.load(path).explain())
+
+
+# -- deep stacks: summarised, walked in a loop ----------------------------------------------------
+
+
+class FakeLayer:
+    """A duck-typed wrapper: the layer protocol and nothing else (no class of lazytensor's)."""
+
+    layer_name = "Fake"
+    layout = None
+
+    def __init__(self, wrapped: Any, depth: int) -> None:
+        self.wrapped = wrapped
+        self.depth = depth
+        self.shape = wrapped.shape
+        self.storage = wrapped.storage
+
+    def describe(self) -> str:
+        return f"fake {self.depth}"
+
+    def translate(self, pos: tuple[int, ...]) -> tuple[int, ...]:
+        return pos
+
+    @property
+    def layers(self) -> tuple[Any, ...]:
+        found: list[Any] = []
+        layer: Any = self
+        while layer is not None:
+            found.append(layer)
+            layer = getattr(layer, "wrapped", None)
+        return tuple(found)
+
+
+def _fake_stack(depth: int) -> Any:
+    layer: Any = lt.arange(6).reshape(2, 3).numpy().copy()
+    layer = lt.from_numpy(layer)
+    for k in range(depth):
+        layer = FakeLayer(layer, k)
+    return layer
+
+
+def _alternating_stack(depth: int) -> lt.AbstractTensor:
+    t = lt.arange(6).reshape(2, 3)
+    for k in range(depth):
+        t = t.T if k % 2 == 0 else t[::1]
+    return t
+
+
+def test_a_10000_layer_duck_typed_stack_explains_in_a_few_lines() -> None:
+    t = _fake_stack(10_000)
+    tree = str(Explanation(t))
+    trace = str(Explanation(t, (1, 2)))
+    assert "… 9,991 more layers" in tree  # 10,000 fakes and the storage, 5 shown at each end
+    assert tree.count("Fake") == 9 and "fake 9999" in tree and "fake 0" in tree
+    assert "… 9,991 more layers" in trace
+    assert "storage index 5 holds 5" in trace
+    assert len(tree.splitlines()) < 30 and len(trace.splitlines()) < 20
+
+
+def test_a_deep_real_stack_is_summarised_in_tree_and_trace() -> None:
+    t = _alternating_stack(200)  # 200 views, the reshape and the storage
+    tree, trace = str(t.explain()), str(t.explain((0, 0)))
+    assert "… 192 more layers" in tree and "… 192 more layers" in trace
+    assert "storage index 0 holds 0" in trace
+    assert tree.splitlines()[0] == "Sliced (2, 3) · key [0:2, 0:3]"
+    assert "└── Storage (6,) · buffer of 6 × int64" in tree
+
+
+def test_a_stack_just_too_shallow_to_summarise_is_shown_whole() -> None:
+    t = _alternating_stack(9)  # 11 layers: 5 + 1 + 5, a count would not be shorter
+    assert "more layers" not in str(t.explain()) and "more layers" not in str(t.explain((0, 0)))
+    assert str(t.explain()).count("Transposed") == 5
+
+
+def test_a_10000_layer_real_stack_is_explained_in_summary() -> None:
+    t = _alternating_stack(10_000)
+    tree, trace = str(t.explain()), str(t.explain((0, 0)))
+    assert "more layers" in tree and "more layers" in trace
+    assert "… 9,994 more" in to_string(t, linewidth=200).splitlines()[1]  # the header's layer chain

@@ -22,8 +22,8 @@ from rich.table import Table
 
 import lazytensor as lt
 from lazytensor import evaluate
-from lazytensor.printing import TensorPrint
-from lazytensor.printoptions import current_options
+from lazytensor.printer import TensorPrint
+from lazytensor.printer.options import current_options
 
 WIDTHS = (80, 120)
 
@@ -124,6 +124,17 @@ def test_the_header_names_the_layers_and_whether_they_fuse() -> None:
     assert "layers Sliced ∘ Transposed ∘ Reshaped ∘ Storage · strided" in strided
     assert "layers Reshaped ∘ Transposed ∘ Reshaped ∘ Storage · gather" in gather
     assert "layers" not in lt.to_string(lt.tensor([1, 2]))
+
+
+def test_a_deep_stack_header_names_its_first_and_last_layers_only() -> None:
+    t = lt.arange(6).reshape(2, 3)
+    for k in range(200):
+        t = t.T if k % 2 == 0 else t[::1]
+    names = ["Sliced", "Transposed", "Sliced", "Transposed", "… 194 more", "Sliced", "Transposed", "Reshaped"]
+    chain = " ∘ ".join([*names, "Storage"])
+    assert lt.to_string(t, linewidth=200).splitlines()[1] == f"layers {chain} · strided"
+    nine = lt.arange(6).reshape(2, 3).T.T.T.T.T.T[::1]  # 9 layers: a count would not be shorter
+    assert "more" not in lt.to_string(nine, linewidth=200)
 
 
 def test_float_cells_follow_numpy() -> None:

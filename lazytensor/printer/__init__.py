@@ -1,0 +1,103 @@
+"""The printer: a tensor as rich renderables, plain text, HTML, or the seeds' separators text.
+
+The default ("grid") style shows a header (shape, dtype, element count, the layer
+chain of a view, and statistics for small tensors) and then the values: every 2-D
+slice of a tensor of 3 or more axes labelled with its index (`[1, 0, :, :]`), slices
+of the next axis out side by side while the width allows, axes further out stacked
+with a rule. A big tensor is summarised with `edgeitems` per axis, and only the
+shown values are read.
+
+Everything is built as `rich.text.Text` (never markup, which would swallow
+`[1, 0, :, :]`). The modules, each with one job: `options` (print options),
+`numberformat` (numbers as text cells), `styles` (shared colours), `shown` (which
+items a print shows), `header`, `cells`, `grid` (the values as lines),
+`tensorprint` (the renderable), `separators` (the seeds' style), `render` (plain
+text, HTML, consoles). This module holds the public functions.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from lazytensor.printer.options import PrintOptions, current_options, line_width
+from lazytensor.printer.render import mimebundle, output_console, render_plain
+from lazytensor.printer.separators import separators_string
+from lazytensor.printer.shown import DimsSpec, resolve_dims
+from lazytensor.printer.tensorprint import TensorPrint
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
+
+__all__ = ["DimsSpec", "TensorPrint", "tensor_mimebundle", "to_string", "tprint"]
+
+
+def _split_style_options(style: str | None, options: dict[str, Any]) -> tuple[PrintOptions, dict[str, int]]:
+    separator_args = {name: options.pop(name) for name in ("width",) if name in options}
+    resolved = current_options(style=style, **options)
+    if resolved.style == "separators":
+        precision = options.get("precision")
+        separator_args["precision"] = 2 if precision is None else int(precision)
+    elif separator_args:
+        raise TypeError("width is the separators style's field width; use linewidth for the grid style")
+    return resolved, separator_args
+
+
+def to_string(t: AbstractTensor, dims: DimsSpec = None, style: str | None = None, **options: Any) -> str:
+    """The printed text of `t` (or of its `dims` slice), plain, without colour.
+
+    `style` is `"grid"` (the default print option) or `"separators"` (the seeds' text,
+    byte for byte: `precision` defaults to 2 and `width` to 7 there). Other keyword
+    arguments override print options for this call.
+
+    >>> import lazytensor as lt
+    >>> print(to_string(lt.arange(24).reshape(2, 3, 4), dims=(1, None, None)))
+    slice [1, :, :] of a tensor of shape (2, 3, 4)
+    shape (3, 4) · int64 · 12 elements
+    layers Reshaped ∘ Storage · strided
+    min 12 · max 23 · mean 17.5 · std 3.452 · zeros 0
+    <BLANKLINE>
+    [1, :, :]
+    12  13  14  15
+    16  17  18  19
+    20  21  22  23
+    >>> to_string(lt.arange(4).reshape(2, 2), style="separators")
+    '   0.00    1.00 \\n   2.00    3.00 \\n'
+    """
+    resolved, separator_args = _split_style_options(style, dict(options))
+    if resolved.style == "separators":
+        return separators_string(t, dims, **separator_args)
+    printable = TensorPrint(t, resolve_dims(t, dims), resolved)
+    return render_plain(printable, line_width(resolved))
+
+
+def tprint(t: AbstractTensor, dims: DimsSpec = None, **options: Any) -> None:
+    """Print `t` (or its `dims` slice) to stdout: in colour on a terminal, plain text otherwise.
+
+    >>> import lazytensor as lt
+    >>> tprint(lt.tensor([1.5, -2.0]), linewidth=40)
+    shape (2,) · float64 · 2 elements
+    min -2 · max 1.5 · mean -0.25 · std 1.75
+    zeros 0 · nan 0 · inf 0
+    <BLANKLINE>
+     1.5  -2.
+    """
+    style = options.pop("style", None)
+    resolved, separator_args = _split_style_options(style, options)
+    if resolved.style == "separators":
+        sys.stdout.write(separators_string(t, dims, **separator_args))
+        return
+    console = output_console(resolved.linewidth)
+    console.print(TensorPrint(t, resolve_dims(t, dims), resolved))
+
+
+def tensor_mimebundle(t: AbstractTensor) -> dict[str, str]:
+    """What Jupyter shows for `t`: the plain print and the coloured HTML one.
+
+    >>> import lazytensor as lt
+    >>> tensor_mimebundle(lt.arange(3))["text/plain"].splitlines()[-1]
+    '0  1  2'
+    """
+    options = current_options()
+    width = line_width(options)
+    return mimebundle(TensorPrint(t, None, options), to_string(t), width)

@@ -1,0 +1,57 @@
+"""The seeds' separators style, byte for byte: values as `%7.2f `, rows ended by `\\n`, blocks by rules.
+
+2-D blocks are separated by `---`, 3-D ones by `===`, then `***` and `###`. Every
+value of the slice is printed: this style never summarises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from lazytensor.printer.numberformat import separators_text
+from lazytensor.printer.shown import DimsSpec, fixed_slice, resolve_dims
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
+
+SEPARATORS = ("\n", "\n---\n", "\n===\n", "\n***\n", "\n###\n")
+
+
+def separators_string(t: AbstractTensor, dims: DimsSpec = None, precision: int = 2, width: int = 7) -> str:
+    """The seeds' text: each value `"%7.2f "`, rows ended by `\\n`, 2-D blocks by `---`, 3-D by `===` ...
+
+    Fixed axes of `dims` are left out; every value of the slice is printed (no summary).
+
+    >>> import lazytensor as lt
+    >>> separators_string(lt.arange(4).reshape(2, 2))
+    '   0.00    1.00 \\n   2.00    3.00 \\n'
+    """
+    values = np.asarray(fixed_slice(t, resolve_dims(t, dims)).numpy())
+    if values.ndim == 0:
+        return separators_text(values.item(), precision, width) + "\n"
+    pieces: list[str] = []
+    flat = values.reshape(-1)
+    inner = values.shape[::-1]
+    for index, value in enumerate(flat.tolist()):
+        pieces.append(separators_text(value, precision, width))
+        if index + 1 < flat.size:
+            pieces.append(_separator_after(index + 1, inner))
+    pieces.append("\n")
+    return "".join(pieces)
+
+
+def _separator_after(count: int, inner: Sequence[int]) -> str:
+    """What follows the `count`-th value: nothing inside a row, else the separator of the block that ends."""
+    ended = -1
+    product = 1
+    for size in inner:
+        product *= size
+        if count % product:
+            break
+        ended += 1
+    if ended < 0:
+        return ""
+    return SEPARATORS[min(ended, len(SEPARATORS) - 1)]

@@ -1,0 +1,154 @@
+"""Which part of a tensor one print shows: the `dims` slice, the items of each axis, and reading them.
+
+A big tensor is summarised with `edgeitems` per axis, and only the shown values are
+read: the printer builds a view of exactly those (`t.oindex[...]`) and evaluates
+that view alone. Tensors are met through the protocol only (shape, `t[...]`,
+`oindex`, `numel`, `numpy`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import attrs
+import numpy as np
+
+from lazytensor.positions import normalize_index
+from lazytensor.printer.numberformat import Values
+from lazytensor.printer.options import PrintOptions
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
+
+DimsSpec = Sequence[int | None] | None
+"""The seeds' per-axis slice spec of a print: None keeps an axis, an int fixes it; None keeps them all."""
+
+
+@attrs.frozen
+class ShownAxis:
+    """One axis of the shown tensor: `head` indices from its start and `tail` from its end.
+
+    >>> ShownAxis(axis=0, size=10, head=2, tail=2).indices
+    [0, 1, 8, 9]
+    """
+
+    axis: int
+    size: int
+    head: int
+    tail: int
+
+    @property
+    def indices(self) -> list[int]:
+        """The indices shown, in order."""
+        return [*range(self.head), *range(self.size - self.tail, self.size)]
+
+    @property
+    def omitted(self) -> int:
+        return self.size - self.head - self.tail
+
+
+def _shown_axis(axis: int, size: int, summarise: bool, edgeitems: int) -> ShownAxis:
+    edge = max(edgeitems, 1)
+    if summarise and size > 2 * edge:
+        return ShownAxis(axis, size, edge, edge)
+    return ShownAxis(axis, size, size, 0)
+
+
+@attrs.frozen
+class Selection:
+    """The tensor, the fixed indices of `dims`, the view they leave, and what of it is shown."""
+
+    tensor: AbstractTensor
+    fixed: tuple[int | None, ...]
+    sub: AbstractTensor
+    axes: tuple[ShownAxis, ...]
+
+    @property
+    def summarised(self) -> bool:
+        return any(axis.omitted for axis in self.axes)
+
+    @property
+    def is_slice(self) -> bool:
+        return any(index is not None for index in self.fixed)
+
+    def label(self, outer: Sequence[int]) -> str:
+        """The index of one 2-D slice in the original tensor, outer positions given as shown positions.
+
+        Fixed axes show their index, the outer shown axes the index at `outer`, the rest `:`.
+        """
+        entries = [str(index) if index is not None else ":" for index in self.fixed]
+        for axis, shown_position in zip(self.axes, outer, strict=False):
+            entries[axis.axis] = str(axis.indices[shown_position])
+        return "[" + ", ".join(entries) + "]"
+
+    def slice_text(self) -> str:
+        return self.label(())
+
+
+def resolve_dims(t: AbstractTensor, dims: DimsSpec) -> tuple[int | None, ...]:
+    """The seeds' per-axis spec, checked: None keeps an axis, an int fixes it (negatives from the end).
+
+    >>> import lazytensor as lt
+    >>> resolve_dims(lt.zeros(4, 2, 3), (-1, None))
+    (3, None, None)
+    """
+    if dims is None:
+        return (None,) * len(t.shape)
+    entries = tuple(dims)
+    if len(entries) > len(t.shape):
+        raise IndexError(f"dims {entries} has {len(entries)} entries for a tensor of shape {t.shape}")
+    resolved: list[int | None] = []
+    for axis, size in enumerate(t.shape):
+        entry = entries[axis] if axis < len(entries) else None
+        if entry is None:
+            resolved.append(None)
+        elif isinstance(entry, int | np.integer) and not isinstance(entry, bool):
+            resolved.append(normalize_index(int(entry), size, axis))
+        else:
+            raise TypeError(f"dims entries must be None or an int, got {entry!r} for axis {axis}")
+    return tuple(resolved)
+
+
+def fixed_slice(t: AbstractTensor, fixed: tuple[int | None, ...]) -> AbstractTensor:
+    """The view `fixed` leaves of `t` (`t` itself when nothing is fixed).
+
+    >>> import lazytensor as lt
+    >>> fixed_slice(lt.zeros(4, 2, 3), (3, None, None)).shape
+    (2, 3)
+    """
+    if all(index is None for index in fixed):
+        return t
+    key = tuple(slice(None) if index is None else index for index in fixed)
+    sliced: AbstractTensor = t[(*key, Ellipsis)]
+    return sliced
+
+
+def select_shown(t: AbstractTensor, dims: DimsSpec, options: PrintOptions) -> Selection:
+    """Which part of `t` a print shows: the `dims` slice, summarised when it is over `threshold`.
+
+    >>> import lazytensor as lt
+    >>> from lazytensor.printer.options import PrintOptions
+    >>> [axis.indices for axis in select_shown(lt.zeros(9, 2), None, PrintOptions(threshold=4)).axes]
+    [[0, 1, 2, 6, 7, 8], [0, 1]]
+    """
+    fixed = resolve_dims(t, dims)
+    sub = fixed_slice(t, fixed)
+    free_axes = [axis for axis, index in enumerate(fixed) if index is None]
+    summarise = sub.numel() > options.threshold
+    axes = tuple(
+        _shown_axis(axis, size, summarise, options.edgeitems)
+        for axis, size in zip(free_axes, sub.shape, strict=True)
+    )
+    return Selection(t, fixed, sub, axes)
+
+
+def read_shown(selection: Selection) -> Values:
+    """The shown values: the whole view when it is not summarised, else a view of the edge items only."""
+    sub = selection.sub
+    if not selection.summarised:
+        return np.asarray(sub.numpy())
+    key = tuple(
+        slice(None) if axis.omitted == 0 else np.array(axis.indices, dtype=np.intp) for axis in selection.axes
+    )
+    return np.asarray(sub.oindex[key].numpy())

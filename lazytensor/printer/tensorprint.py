@@ -1,0 +1,84 @@
+"""`TensorPrint`, a tensor (or its `dims` slice) as one rich renderable: the header, then the values.
+
+It composes the other printer modules: `shown` picks and reads the shown values,
+`numberformat` turns them into cells, `header` and `grid` lay out the lines. Plain
+text is the same renderable through a colourless console.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
+from rich.text import Span, Text
+
+from lazytensor.printer.cells import CellPainter
+from lazytensor.printer.grid import SliceGrid, draw_rules
+from lazytensor.printer.header import header_lines
+from lazytensor.printer.numberformat import format_values
+from lazytensor.printer.options import PrintOptions, current_options
+from lazytensor.printer.shown import read_shown, select_shown
+from lazytensor.printer.styles import DIM
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
+
+
+@attrs.frozen
+class TensorPrint:
+    """A tensor (or its `dims` slice) as a rich renderable: header, then the values.
+
+    >>> import lazytensor as lt
+    >>> from lazytensor.printer.render import render_plain
+    >>> print(render_plain(TensorPrint(lt.arange(4)), 80))
+    shape (4,) · int64 · 4 elements
+    min 0 · max 3 · mean 1.5 · std 1.118 · zeros 1
+    <BLANKLINE>
+    0  1  2  3
+    """
+
+    tensor: AbstractTensor
+    dims: tuple[int | None, ...] | None = None
+    options: PrintOptions = attrs.field(factory=current_options)
+
+    def lines(self, width: int) -> list[Text]:
+        """Every line of the print at `width` columns, styled."""
+        selection = select_shown(self.tensor, self.dims, self.options)
+        shown = read_shown(selection)
+        lines = header_lines(selection, shown, self.options, width)
+        lines.append(Text())
+        if shown.size == 0:
+            lines.append(Text("(no elements)", style=DIM))
+            return lines
+        cells = format_values(shown, self.options.precision, self.options.sci_mode)
+        grid = SliceGrid(selection, CellPainter(cells, self.options.heatmap), width)
+        body = draw_rules(grid.body())
+        for line in body:
+            line.rstrip()
+        return lines + body
+
+    def _width(self, available: int) -> int:
+        return self.options.linewidth if self.options.linewidth is not None else available
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        plain = console.color_system is None
+        for line in self.lines(self._width(options.max_width)):
+            if plain:
+                yield Segment(line.plain)
+            else:
+                yield from _with_base_style_as_span(line).render(console)
+            yield Segment.line()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max(line.cell_len for line in self.lines(self._width(options.max_width)))
+        return Measurement(min(widest, options.max_width), widest)
+
+
+def _with_base_style_as_span(line: Text) -> Text:
+    """`Text.render` ignores a text's own style (its `__rich_console__` turns it into a span first)."""
+    if not line.style:
+        return line
+    return Text(line.plain, spans=[Span(0, len(line.plain), line.style), *line.spans])
