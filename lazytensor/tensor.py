@@ -11,7 +11,6 @@ that pair is the package's one mutual import, made at the bottom of this file.
 from __future__ import annotations
 
 import abc
-import functools
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ from lazytensor import autograd, evaluate, explain, optable, printer
 from lazytensor.autograd import Node, Saved
 from lazytensor.buffers import is_memory_mapped
 from lazytensor.layout import Layout
+from lazytensor.once import once
 from lazytensor.optable import Op
 from lazytensor.positions import Shape, as_shape, int_tuple, normalize_position, numel
 
@@ -161,7 +161,18 @@ class AbstractTensor(abc.ABC):
                [1, 4],
                [2, 5]])
         """
-        return evaluate.read(self)
+        fused = self._fused_values
+        return evaluate.read(self) if fused is None else fused.view()
+
+    @once
+    def _fused_values(self) -> Buffer | None:
+        """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None."""
+        return None if self.layout is None else evaluate.read(self)
+
+    def values(self) -> Buffer:
+        """The values for a computation: the fused view itself (not a fresh view object), or a read."""
+        fused = self._fused_values
+        return evaluate.read(self) if fused is None else fused
 
     def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> Buffer:
         array = self.numpy()
@@ -389,6 +400,10 @@ class AbstractTensor(abc.ABC):
         return views.OuterIndexer(self)
 
     def __getitem__(self, key: Any) -> Any:
+        if _is_element_key(key, len(self.shape)):
+            fused = self._fused_values
+            if fused is not None:
+                return fused[key]  # an element of a fused stack: numpy's own indexing, checks and all
         return views.getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -634,6 +649,15 @@ class AbstractTensor(abc.ABC):
         return apply(optable.SCATTER_ADD, self, index, source, dim=dim)
 
 
+def _is_element_key(key: Any, ndim: int) -> bool:
+    """Whether `key` is plain Python ints, one per axis (the commonest read at a prompt)."""
+    if type(key) is int:
+        return ndim == 1
+    if type(key) is not tuple or len(key) != ndim:
+        return False
+    return all(type(k) is int for k in key)
+
+
 def _float_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
     return dtype if dtype.kind in "fc" else np.dtype(np.float64)
 
@@ -676,7 +700,6 @@ class StorageTensor(AbstractTensor):
     buffer: Buffer = attrs.field()
     _shape: Shape = attrs.field(converter=int_tuple, alias="shape")
     grad_state: GradState = attrs.field(factory=GradState, init=False, repr=False)
-    _array: Buffer = attrs.field(init=False, repr=False)
 
     @buffer.validator
     def _check_buffer(self, _attribute: object, buffer: Buffer) -> None:
@@ -695,7 +718,7 @@ class StorageTensor(AbstractTensor):
             )
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_array", self.buffer.reshape(self._shape))
+        self.__dict__["_fused_values"] = self.buffer.reshape(self._shape)
 
     @classmethod
     def from_array(cls, array: Buffer) -> StorageTensor:
@@ -711,14 +734,14 @@ class StorageTensor(AbstractTensor):
         object.__setattr__(t, "buffer", array.reshape(-1))
         object.__setattr__(t, "_shape", array.shape)
         object.__setattr__(t, "grad_state", GradState())
-        object.__setattr__(t, "_array", array)
+        t.__dict__["_fused_values"] = array
         return t
 
     @property
     def shape(self) -> Shape:
         return self._shape
 
-    @functools.cached_property
+    @once
     def layout(self) -> Layout:
         return Layout.contiguous(self._shape)
 
@@ -737,9 +760,6 @@ class StorageTensor(AbstractTensor):
     @property
     def layers(self) -> tuple[AbstractTensor, ...]:
         return (self,)
-
-    def numpy(self) -> Buffer:
-        return self._array
 
     def describe(self) -> str:
         mapped = ", memory-mapped" if is_memory_mapped(self.buffer) else ""
@@ -797,7 +817,7 @@ def values_of(x: Any) -> Any:
     (array([0, 1, 2]), 2.5, array([1, 2]))
     """
     if isinstance(x, AbstractTensor):
-        return x.numpy()
+        return x.values()
     if isinstance(x, list | tuple):
         return np.asarray(x)
     return x

@@ -31,6 +31,7 @@ import numpy as np
 from lazytensor import autograd, evaluate, indexing
 from lazytensor.indexing import Range, Spec
 from lazytensor.layout import IndexArray, Layout
+from lazytensor.once import once
 from lazytensor.positions import (
     Shape,
     infer_shape,
@@ -81,7 +82,7 @@ class View(AbstractTensor):
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         """What numpy computes for this one layer, applied to the evaluated tensor below it."""
 
-    @functools.cached_property
+    @once
     def base(self) -> StorageTensor:
         return self.wrapped.base
 
@@ -138,11 +139,11 @@ class TransposedTensor(View):
                 f"of a tensor of shape {self.wrapped.shape}"
             )
 
-    @functools.cached_property
+    @once
     def shape(self) -> Shape:
         return tuple(self.wrapped.shape[axis] for axis in self.axes)
 
-    @functools.cached_property
+    @once
     def _inverse(self) -> Shape:
         inverse = [0] * len(self.axes)
         for i, axis in enumerate(self.axes):
@@ -161,7 +162,7 @@ class TransposedTensor(View):
     def describe(self) -> str:
         return f"axes {self.axes}"
 
-    @functools.cached_property
+    @once
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.permute(self.axes)
@@ -199,7 +200,7 @@ class ReshapedTensor(View):
     def shape(self) -> Shape:
         return self._shape
 
-    @functools.cached_property
+    @once
     def _unit_map(self) -> tuple[int | None, ...] | None:
         """When only size-1 axes come and go: for each axis below, the axis here (None for size 1)."""
         here = [axis for axis, size in enumerate(self._shape) if size != 1]
@@ -212,7 +213,7 @@ class ReshapedTensor(View):
             mapping.append(None if size == 1 else next(remaining))
         return tuple(mapping)
 
-    @functools.cached_property
+    @once
     def _flat_strides(self) -> Shape:
         return row_major_strides(self._shape)
 
@@ -242,7 +243,7 @@ class ReshapedTensor(View):
     def describe(self) -> str:
         return f"new shape {self._shape}"
 
-    @functools.cached_property
+    @once
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.try_reshape(self._shape)
@@ -328,7 +329,7 @@ class SlicedTensor(View):
             else:
                 indexing.normalize_indices(spec, axis, size, negatives=False)
 
-    @functools.cached_property
+    @once
     def shape(self) -> Shape:
         return tuple(
             spec.count if isinstance(spec, Range) else len(spec)
@@ -375,7 +376,7 @@ class SlicedTensor(View):
     def describe(self) -> str:
         return "key [" + ", ".join(_spec_text(spec) for spec in self.specs) + "]"
 
-    @functools.cached_property
+    @once
     def layout(self) -> Layout | None:
         layout = self.wrapped.layout
         for axis in reversed(range(len(self.specs))):  # last axis first: dropping keeps numbers
@@ -425,7 +426,7 @@ class ExpandedTensor(View):
     def shape(self) -> Shape:
         return self._shape
 
-    @functools.cached_property
+    @once
     def _lead(self) -> int:
         return len(self._shape) - self.wrapped.ndim
 
@@ -440,7 +441,7 @@ class ExpandedTensor(View):
             for indices, old in zip(index_arrays[self._lead :], below, strict=True)
         )
 
-    @functools.cached_property
+    @once
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.expand(self._shape)
@@ -530,28 +531,28 @@ class IndexedTensor(View):
             if array is not None:
                 indexing.normalize_indices(array, axis, size, negatives=False)
 
-    @functools.cached_property
+    @once
     def _advanced_axes(self) -> Shape:
         return tuple(axis for axis, array in enumerate(self.indices) if array is not None)
 
-    @functools.cached_property
+    @once
     def _block(self) -> tuple[IndexArray, ...]:
         """The index arrays broadcast to the block shape, in axis order."""
         arrays = [array for array in self.indices if array is not None]
         return tuple(np.broadcast_arrays(*arrays))
 
-    @functools.cached_property
+    @once
     def _block_shape(self) -> Shape:
         return self._block[0].shape
 
-    @functools.cached_property
+    @once
     def _block_start(self) -> int:
         """Where the block goes: in place of adjacent indexed axes, else first."""
         axes = self._advanced_axes
         adjacent = axes[-1] - axes[0] == len(axes) - 1
         return axes[0] if adjacent else 0
 
-    @functools.cached_property
+    @once
     def shape(self) -> Shape:
         kept = [size for size, array in zip(self.wrapped.shape, self.indices, strict=True) if array is None]
         start = self._block_start
@@ -591,7 +592,7 @@ class IndexedTensor(View):
         entries = [":" if array is None else _indices_text(array) for array in self.indices]
         return "indices [" + ", ".join(entries) + "]"
 
-    @functools.cached_property
+    @once
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         if below is None:
