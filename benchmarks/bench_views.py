@@ -77,11 +77,69 @@ def bench_contiguous() -> None:
     report("contiguous() through a permutation list index, 1e6 vs numpy", ours / theirs, "<= 3")
 
 
+def bench_view_creation() -> None:
+    t, a = lt.zeros(10, 10), np.zeros((10, 10))
+    cases: list[tuple[str, Callable[[], object], Callable[[], object]]] = [
+        ("t.T", lambda: t.T, lambda: a.T),
+        ("t[1:5, ::2]", lambda: t[1:5, ::2], lambda: a[1:5, ::2]),
+        ("t.reshape(20, 5)", lambda: t.reshape(20, 5), lambda: a.reshape(20, 5)),
+    ]
+    for name, ours, theirs in cases:
+        report(f"create {name} on 10x10 vs numpy's view", best(ours, 20_000) / best(theirs, 20_000), "<= 15")
+    report("read t[3, 4] vs numpy", best(lambda: t[3, 4], 20_000) / best(lambda: a[3, 4], 20_000), "<= 8")
+
+
+def _alternating(t: lt.AbstractTensor, depth: int) -> lt.AbstractTensor:
+    for i in range(depth):
+        t = t.T if i % 2 == 0 else t[::1]
+    return t
+
+
+def bench_deep_stack() -> None:
+    base = lt.zeros(10, 10)
+    deep, shallow = _alternating(base, 10_000), _alternating(base, 10)
+    deep_time = best(lambda: evaluate_fresh(deep), 5, repeat=5)
+    shallow_time = best(lambda: evaluate_fresh(shallow), 200, repeat=5)
+    per_layer = (deep_time / 10_000) / (shallow_time / 10)
+    report("numpy() of a fresh 10,000-layer stack vs a 10-layer one, per layer", per_layer, "~1 (linear)")
+    fused = best(deep.numpy, 20_000) / best(shallow.numpy, 20_000)
+    report("numpy() of a built 10,000-layer stack vs a 10-layer one (fused)", fused, "~1")
+
+
+def evaluate_fresh(t: lt.AbstractTensor) -> object:
+    """Build the stack's layers again on the same base, then read it: the cost a new stack pays."""
+    return _alternating(t.base, len(t.layers) - 1).numpy()
+
+
+def bench_unfused() -> None:
+    for n in (100_000, 1_000_000):
+        rows, cols = 500, n // 500
+        array = np.random.default_rng(0).random((rows, cols))
+        t = lt.from_numpy(array)  # t.T is (cols, rows); reshaped to (rows, cols) it cannot fuse
+        ours = best(lambda: t.T.reshape(rows, cols)[::2, ::3].contiguous(), 10, repeat=5)
+        theirs = best(lambda: np.ascontiguousarray(array.T.reshape(rows, cols)[::2, ::3]), 10, repeat=5)
+        report(f"materialise t.T.reshape(r, c)[::2, ::3] of {n:.0e} vs numpy's copy", ours / theirs, "<= 1.5")
+    base = lt.arange(12 * 16).reshape(12, 16)
+    one = base.T.reshape(12, 16)  # a transpose and a reshape: the reshape cannot fuse
+    deep = one
+    for _ in range(3):  # cycles of transpose, reshape, slice, each reading through the one below
+        deep = deep.T.reshape(12, 16)[::1]
+    assert deep.layout is None and len(deep.layers) - len(one.layers) == 9
+    report(
+        "t[i, j] through 10 layers without a layout vs through 1",
+        best(lambda: deep[5, 7], 20_000) / best(lambda: one[5, 7], 20_000),
+        "report",
+    )
+
+
 def main() -> None:
     bench_building()
     bench_get()
     bench_numpy_view()
     bench_contiguous()
+    bench_view_creation()
+    bench_deep_stack()
+    bench_unfused()
 
 
 if __name__ == "__main__":

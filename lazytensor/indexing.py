@@ -48,11 +48,20 @@ class Range:
     def from_slice(cls, key: slice, size: int) -> Range:
         start, stop, step = key.indices(size)
         count = len(range(start, stop, step))
-        return cls(start if count else 0, step, count)
+        return cls.derived(start if count else 0, step, count)
 
     @classmethod
     def full(cls, size: int) -> Range:
-        return cls(0, 1, size)
+        return cls.derived(0, 1, size)
+
+    @classmethod
+    def derived(cls, start: int, step: int, count: int) -> Range:
+        """A range from values valid by construction (ints, step ≠ 0, count ≥ 0): no checks."""
+        made = object.__new__(cls)
+        object.__setattr__(made, "start", start)
+        object.__setattr__(made, "step", step)
+        object.__setattr__(made, "count", count)
+        return made
 
     def is_full(self, size: int) -> bool:
         return self.start == 0 and self.step == 1 and self.count == size
@@ -155,6 +164,8 @@ def parse(key: Any, shape: Sequence[int]) -> ParsedKey:
     (Range(start=0, step=1, count=1), 1, Range(start=1, step=1, count=2))
     """
     items = key if isinstance(key, tuple) else (key,)
+    if len(items) <= len(shape) and all(type(item) is slice or type(item) is int for item in items):
+        return _basic(items, shape)
     entries = [_classify(item) for item in items]
     if sum(entry is Ellipsis for entry in entries) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -171,6 +182,17 @@ def parse(key: Any, shape: Sequence[int]) -> ParsedKey:
     at = next(i for i, entry in enumerate(entries) if entry is Ellipsis)
     entries[at : at + 1] = [slice(None)] * (len(shape) - indexed)
     return _resolve(entries, shape, is_element)
+
+
+def _basic(items: tuple[Any, ...], shape: Sequence[int]) -> ParsedKey:
+    """The commonest key: Python ints and slices, at most one per axis (the rest taken whole)."""
+    specs: list[Spec] = [
+        Range.from_slice(item, size) if type(item) is slice else normalize_index(item, size, axis)
+        for axis, (item, size) in enumerate(zip(items, shape, strict=False))
+    ]
+    specs.extend(Range.full(size) for size in shape[len(items) :])
+    is_element = len(items) == len(shape) and all(type(item) is int for item in items)
+    return ParsedKey((), tuple(specs), is_element)
 
 
 def _resolve(entries: list[Any], shape: Sequence[int], is_element: bool) -> ParsedKey:

@@ -141,7 +141,8 @@ class TransposedTensor(View):
 
     @once
     def shape(self) -> Shape:
-        return tuple(self.wrapped.shape[axis] for axis in self.axes)
+        below = self.wrapped.shape
+        return tuple([below[axis] for axis in self.axes])
 
     @once
     def _inverse(self) -> Shape:
@@ -332,9 +333,11 @@ class SlicedTensor(View):
     @once
     def shape(self) -> Shape:
         return tuple(
-            spec.count if isinstance(spec, Range) else len(spec)
-            for spec in self.specs
-            if not isinstance(spec, int)
+            [
+                spec.count if isinstance(spec, Range) else len(spec)
+                for spec in self.specs
+                if not isinstance(spec, int)
+            ]
         )
 
     def translate(self, pos: Shape) -> Shape:
