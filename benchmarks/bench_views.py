@@ -111,13 +111,17 @@ def evaluate_fresh(t: lt.AbstractTensor) -> object:
     return _alternating(t.base, len(t.layers) - 1).numpy()
 
 
+def _materialise_times(rows: int, cols: int) -> tuple[float, float]:
+    array = np.random.default_rng(0).random((rows, cols))
+    t = lt.from_numpy(array)  # t.T is (cols, rows); reshaped to (rows, cols) it cannot fuse
+    ours = best(lambda: t.T.reshape(rows, cols)[::2, ::3].contiguous(), 10, repeat=5)
+    theirs = best(lambda: np.ascontiguousarray(array.T.reshape(rows, cols)[::2, ::3]), 10, repeat=5)
+    return ours, theirs
+
+
 def bench_unfused() -> None:
     for n in (100_000, 1_000_000):
-        rows, cols = 500, n // 500
-        array = np.random.default_rng(0).random((rows, cols))
-        t = lt.from_numpy(array)  # t.T is (cols, rows); reshaped to (rows, cols) it cannot fuse
-        ours = best(lambda: t.T.reshape(rows, cols)[::2, ::3].contiguous(), 10, repeat=5)
-        theirs = best(lambda: np.ascontiguousarray(array.T.reshape(rows, cols)[::2, ::3]), 10, repeat=5)
+        ours, theirs = _materialise_times(500, n // 500)
         report(f"materialise t.T.reshape(r, c)[::2, ::3] of {n:.0e} vs numpy's copy", ours / theirs, "<= 1.5")
     base = lt.arange(12 * 16).reshape(12, 16)
     one = base.T.reshape(12, 16)  # a transpose and a reshape: the reshape cannot fuse

@@ -17,7 +17,7 @@ Each example prints the values the post shows. Where a post printed a tensor as 
 script prints it in the posts' own format, `style="separators"` (`%7.2f ` per value, `---`
 between 2-D blocks, `===` between 3-D ones). Where a post's prose or code has a slip, a
 comment says so and the script prints what is right; tests/test_seed_walkthrough.py holds
-the output to tests/expected/seed_walkthrough.txt.
+the output to tests/golden/seeds/walkthrough.txt.
 """
 
 from __future__ import annotations

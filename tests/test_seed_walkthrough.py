@@ -1,9 +1,9 @@
-"""examples/seed_walkthrough.py prints what tests/expected/seed_walkthrough.txt holds, byte for byte.
+"""examples/seed_walkthrough.py prints what tests/golden/seeds/walkthrough.txt holds, byte for byte.
 
-The expected text was checked by hand against the seed posts (shared/seeds): every value
+The golden text was checked by hand against the seed posts (shared/seeds): every value
 there is the value a post shows, or, where a comment in the script says the post slipped,
-the right one. If the script changes on purpose, regenerate the file with
-`.venv/bin/python examples/seed_walkthrough.py > tests/expected/seed_walkthrough.txt`
+the right one. If the script changes on purpose, regenerate it as every golden file is
+regenerated (`LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_seed_walkthrough.py`)
 and read the diff.
 """
 
@@ -13,9 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from golden_files import GOLDEN, check_golden
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "examples" / "seed_walkthrough.py"
-EXPECTED = ROOT / "tests" / "expected" / "seed_walkthrough.txt"
+EXPECTED = GOLDEN / "seeds" / "walkthrough.txt"
 
 
 def test_walkthrough_prints_the_expected_text() -> None:
@@ -23,7 +25,7 @@ def test_walkthrough_prints_the_expected_text() -> None:
         [sys.executable, str(SCRIPT)], capture_output=True, text=True, encoding="utf-8", check=True
     )
     assert result.stderr == ""
-    assert result.stdout == EXPECTED.read_text(encoding="utf-8")
+    check_golden("seeds", "walkthrough", result.stdout)
 
 
 def test_the_seeds_printed_blocks_are_in_the_expected_text() -> None:
