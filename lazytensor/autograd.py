@@ -52,33 +52,71 @@ def no_grad() -> Iterator[None]:
         _GRAD_ENABLED.reset(token)
 
 
+class Version:
+    """How many times a storage has been written: every write through any view adds one, so that
+    `backward` can tell when a value it saved has changed since (PyTorch's version counter)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+@attrs.frozen
+class Watched:
+    """A version counter and the value it had when an operation saved what it names."""
+
+    counter: Version
+    value: int
+    what: str
+
+    def check(self, operation: str) -> None:
+        if self.counter.value != self.value:
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an inplace "
+                f"operation: the {self.what} of {operation} is at version {self.counter.value}; expected "
+                f"version {self.value} instead"
+            )
+
+
 @attrs.frozen
 class Saved:
-    """What an operation kept for its backward rule: input values, output values, parameters, and
-    which inputs need a gradient."""
+    """What an operation kept for its backward rule: input values, output values, parameters,
+    which inputs need a gradient, and the versions of the storages those values live in."""
 
     inputs: tuple[Any, ...]
     output: Buffer
     params: dict[str, Any]
     needs: tuple[bool, ...]
+    versions: tuple[Watched, ...] = ()
 
 
 BackwardRule = Callable[[Saved, Buffer], Grads]
 """From what was saved and the gradient of the result, the gradient of each input (or None)."""
 
 
-@attrs.frozen(eq=False)
+@attrs.define(eq=False)
 class Node:
-    """How a result was made: the operation's name, its operands, the saved values and the rule."""
+    """How a result was made: the operation's name, its operands, the saved values and the rule.
+    A backward pass frees what was saved (unless asked to retain it), as PyTorch does."""
 
     name: str
     parents: tuple[Any, ...]
     saved: Saved
     rule: BackwardRule
+    freed: bool = False
 
-    def input_grads(self, grad: Buffer) -> list[tuple[Any, Buffer]]:
+    def input_grads(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
         """Each operand that needs a gradient, with its gradient."""
+        if self.freed:
+            raise RuntimeError(
+                f"trying to backward through {self.name} a second time: its saved values were freed "
+                "after the first backward; pass retain_graph=True to the first backward() to keep them"
+            )
+        for watched in self.saved.versions:
+            watched.check(self.name)
         grads = self.rule(self.saved, grad)
+        self.freed = not retain
         pairs = zip(self.parents, grads, self.saved.needs, strict=True)
         return [(parent, g) for parent, g, need in pairs if need and g is not None]
 
@@ -96,8 +134,8 @@ class GradTensor(Protocol):
         """The tensors this one's gradient flows to (empty for a leaf)."""
         ...
 
-    def backward_step(self, grad: Buffer) -> list[tuple[Any, Buffer]]:
-        """The gradient of each parent, from this tensor's gradient."""
+    def backward_step(self, grad: Buffer, retain: bool) -> list[tuple[Any, Buffer]]:
+        """The gradient of each parent, from this tensor's gradient (keeping saved values if `retain`)."""
         ...
 
     def accumulate_grad(self, grad: Buffer) -> None:
@@ -149,7 +187,7 @@ def _topological(root: GradTensor) -> list[GradTensor]:
     return order[::-1]
 
 
-def backward(root: GradTensor, seed: Buffer) -> None:
+def backward(root: GradTensor, seed: Buffer, retain_graph: bool = False) -> None:
     """Send `seed` (the gradient of `root`) back through the graph into every leaf's `.grad`."""
     grads: dict[int, Buffer] = {id(root): seed}
     for tensor in _topological(root):
@@ -159,6 +197,6 @@ def backward(root: GradTensor, seed: Buffer) -> None:
         if not tensor.grad_parents():
             tensor.accumulate_grad(grad)
             continue
-        for parent, parent_grad in tensor.backward_step(grad):
+        for parent, parent_grad in tensor.backward_step(grad, retain_graph):
             key = id(parent)
             grads[key] = parent_grad if key not in grads else grads[key] + parent_grad

@@ -136,11 +136,13 @@ def _unfused_layers(t: AbstractTensor) -> list[View]:
 
 
 def check_writable(t: AbstractTensor) -> None:
-    """ValueError if a write through `t` cannot reach storage (an expanded layer, a read-only file)."""
+    """ValueError if a write through `t` cannot reach storage (an expanded layer, a read-only file);
+    RuntimeError if it would write into a leaf that requires grad outside `no_grad()`."""
     for layer in t.layers:
         reason = layer.read_only_reason
         if reason is not None:
             raise ValueError(reason)
+    t.base.check_write()
 
 
 def prepare_values(value: Any, t: AbstractTensor) -> Buffer:
@@ -165,14 +167,16 @@ def write(t: AbstractTensor, value: Any) -> None:
     layout = t.layout
     if layout is not None:
         np.copyto(strided_view(t.storage, layout, writeable=True), values)
-        return
-    indices = storage_indices(t)
-    if np.may_share_memory(values, t.storage):
-        values = values.copy()
-    t.storage[indices] = values
+    else:
+        indices = storage_indices(t)
+        if np.may_share_memory(values, t.storage):
+            values = values.copy()
+        t.storage[indices] = values
+    t.base.note_write()
 
 
 def write_one(t: AbstractTensor, pos: Shape, value: Any) -> None:
     """Write one element at a valid, non-negative position."""
     check_writable(t)
     t.storage[locate(t, pos)] = value
+    t.base.note_write()

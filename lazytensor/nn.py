@@ -72,7 +72,27 @@ def cross_entropy(logits: AbstractTensor, labels: Any) -> StorageTensor:
     >>> round(cross_entropy(lt.tensor([[0.0, 0.0]]), [1]).item(), 4)
     0.6931
     """
-    labels = np.asarray(labels, dtype=np.intp)
+    labels = _checked_labels(labels, logits.shape)
     log_probabilities = logits.log_softmax(1)
     picked: AbstractTensor = log_probabilities[np.arange(len(labels)), labels]
     return -picked.mean()
+
+
+def _checked_labels(labels: Any, shape: tuple[int, ...]) -> npt.NDArray[np.intp]:
+    """Labels as integers in `[0, classes)`, one per row of `(n, classes)` logits, or the error
+    that names the first bad one."""
+    array = np.asarray(labels.numpy() if isinstance(labels, AbstractTensor) else labels)
+    if len(shape) != 2:
+        raise ValueError(f"cross_entropy takes (n, classes) logits, got shape {shape}")
+    if array.dtype.kind not in "iu" and not (array.dtype.kind == "b" and array.size == 0):
+        raise TypeError(f"cross_entropy labels must be integers, got dtype {array.dtype}")
+    if array.shape != (shape[0],):
+        raise ValueError(
+            f"cross_entropy needs {shape[0]} labels for logits of shape {shape}, got {array.shape}"
+        )
+    bad = np.flatnonzero((array < 0) | (array >= shape[1]))
+    if bad.size:
+        raise IndexError(
+            f"cross_entropy label {array[bad[0]]} at position {bad[0]} is out of range for {shape[1]} classes"
+        )
+    return array.astype(np.intp)

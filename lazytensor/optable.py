@@ -191,8 +191,12 @@ def _std_rule(saved: Saved, g: Buffer) -> Any:
     axes = _axes(saved)
     count = numel([x.shape[axis] for axis in axes])
     deviation = x - x.mean(axis=axes, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _spread(g, saved) * deviation / (count * _kept(saved.output, saved))
+    spread = np.broadcast_to(_kept(saved.output, saved), x.shape) * count
+    # where every element is equal the std is 0: take the subgradient 0 (a lone element's is exactly 0)
+    share = np.divide(
+        deviation, spread, out=np.zeros(x.shape, dtype=np.result_type(x, 0.0)), where=spread != 0
+    )
+    return _spread(g, saved) * share
 
 
 def _softmax_rule(saved: Saved, g: Buffer) -> Any:

@@ -42,8 +42,13 @@ def _groups(params: Params, defaults: dict[str, Any]) -> list[ParamGroup]:
             groups.append(ParamGroup([entry], dict(defaults)))
     for group in groups:
         for param in group.params:
-            if not isinstance(param, StorageTensor) or not param.requires_grad:
-                raise ValueError("optimisers take storage tensors that require grad (leaves)")
+            if not isinstance(param, StorageTensor) or not param.requires_grad or param.grad_state.node:
+                shape = getattr(param, "shape", None)
+                raise ValueError(
+                    f"optimisers take leaf storage tensors that require grad; got a {type(param).__name__}"
+                    f" of shape {shape}"
+                    + (" that is the result of an operation" if param.requires_grad else "")
+                )
     return groups
 
 
@@ -95,6 +100,7 @@ class SGD(_Optimizer):
                         self._velocity[id(param)] = grad
                     values = param.numpy()
                     values -= lr * grad
+                    param.note_write()
 
 
 class Adam(_Optimizer):
@@ -142,3 +148,4 @@ class Adam(_Optimizer):
         corrected_second = second / (1 - beta2**self._steps)
         values = param.numpy()
         values -= options["lr"] * corrected_first / (np.sqrt(corrected_second) + options["eps"])
+        param.note_write()

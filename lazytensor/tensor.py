@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lazytensor import autograd, evaluate, explain, optable, printer
-from lazytensor.autograd import Node, Saved
+from lazytensor.autograd import Node, Saved, Version, Watched
 from lazytensor.buffers import is_memory_mapped
 from lazytensor.layout import Layout
 from lazytensor.once import once
@@ -280,7 +280,7 @@ class AbstractTensor(abc.ABC):
         """The tensors this one's gradient flows to (the autograd engine's protocol)."""
         return ()
 
-    def backward_step(self, grad: Buffer) -> list[tuple[Any, Buffer]]:
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
         """The gradient of each of `grad_parents()`, from this tensor's gradient."""
         return []
 
@@ -288,7 +288,7 @@ class AbstractTensor(abc.ABC):
         """Add `grad` into `.grad` (leaves only)."""
         raise TypeError(f"only leaves accumulate a gradient, not a {self.layer_name} of shape {self.shape}")
 
-    def backward(self, gradient: Any = None) -> None:
+    def backward(self, gradient: Any = None, retain_graph: bool = False) -> None:
         """Accumulate the gradient of this tensor into every leaf it depends on (`.grad`).
 
         >>> import lazytensor as lt
@@ -306,8 +306,13 @@ class AbstractTensor(abc.ABC):
                 )
             seed = np.ones(self.shape, dtype=_float_dtype(self.dtype))
         else:
-            seed = np.broadcast_to(np.asarray(values_of(gradient)), self.shape)
-        autograd.backward(self, seed)
+            seed = np.asarray(values_of(gradient))
+            if seed.shape != self.shape:
+                raise RuntimeError(
+                    f"backward: the gradient has shape {seed.shape} but the tensor it is the gradient "
+                    f"of has shape {self.shape}"
+                )
+        autograd.backward(self, seed, retain_graph)
 
     def detach(self) -> AbstractTensor:
         """The same view of the same storage, cut from the gradient graph."""
@@ -675,16 +680,20 @@ def _numpy_reduction_names(dim: Dims, keepdim: bool, names: dict[str, Any]) -> t
     return dim, bool(names.get("keepdims", keepdim))
 
 
-@attrs.define(eq=False)
 class GradState:
     """The mutable gradient bookkeeping of a storage tensor; the tensor itself stays frozen.
 
-    `node` is set on the result of an operation that recorded its inputs.
+    `node` is set on the result of an operation that recorded its inputs; `version` counts the
+    writes into the buffer (shared with every tensor over the same buffer, as `detach()` makes).
     """
 
-    requires_grad: bool = False
-    grad: StorageTensor | None = None
-    node: Node | None = None
+    __slots__ = ("grad", "node", "requires_grad", "version")
+
+    def __init__(self, version: Version | None = None) -> None:
+        self.requires_grad = False
+        self.grad: StorageTensor | None = None
+        self.node: Node | None = None
+        self.version = Version() if version is None else version
 
 
 @attrs.frozen(eq=False, repr=False, slots=False)
@@ -782,8 +791,32 @@ class StorageTensor(AbstractTensor):
     def requires_grad_(self, requires_grad: bool = True) -> StorageTensor:
         if self.grad_state.node is not None:
             raise ValueError("requires_grad_ applies to leaves, not to the result of an operation")
+        if requires_grad and self.dtype.kind not in "fc":
+            raise TypeError(
+                f"only floating and complex tensors can require gradients, not dtype {self.dtype} "
+                f"(shape {self._shape})"
+            )
         self.grad_state.requires_grad = requires_grad
         return self
+
+    def check_write(self) -> None:
+        """RuntimeError if writing into this storage would corrupt a gradient: a leaf that requires
+        grad is written only under `lt.no_grad()` (as optimisers do), as in PyTorch."""
+        state = self.grad_state
+        if state.requires_grad and state.node is None and autograd.is_grad_enabled():
+            raise RuntimeError(
+                f"a leaf tensor of shape {self._shape} that requires grad, or a view of it, is being "
+                "written in place; do it inside lt.no_grad() (as an optimiser step does)"
+            )
+
+    def note_write(self) -> None:
+        """Count one write into this storage (through any view), for backward's checks."""
+        self.grad_state.version.value += 1
+
+    @property
+    def version(self) -> int:
+        """How many writes this storage has seen (PyTorch's `_version`)."""
+        return self.grad_state.version.value
 
     def grad_parents(self) -> tuple[AbstractTensor, ...]:
         node = self.grad_state.node
@@ -791,9 +824,9 @@ class StorageTensor(AbstractTensor):
             return ()
         return tuple(p for p, need in zip(node.parents, node.saved.needs, strict=True) if need)
 
-    def backward_step(self, grad: Buffer) -> list[tuple[Any, Buffer]]:
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
         node = self.grad_state.node
-        return [] if node is None else node.input_grads(grad)
+        return [] if node is None else node.input_grads(grad, retain)
 
     def accumulate_grad(self, grad: Buffer) -> None:
         grad = np.asarray(grad, dtype=_float_dtype(self.dtype)).reshape(self._shape)
@@ -802,7 +835,9 @@ class StorageTensor(AbstractTensor):
         state.grad = StorageTensor.from_array(np.array(total, order="C"))
 
     def detach(self) -> StorageTensor:
-        return StorageTensor(self.buffer, self._shape)
+        detached = StorageTensor(self.buffer, self._shape)
+        detached.grad_state.version = self.grad_state.version  # one buffer, one count of writes
+        return detached
 
 
 # -- applying an operation of the table -------------------------------------------------------
@@ -850,10 +885,21 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
         return result
     needs = tuple(isinstance(x, AbstractTensor) and x.requires_grad for x in operands)
     if any(needs):
-        saved = Saved(inputs, result.numpy(), params, needs)
+        saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
         result.grad_state.requires_grad = True
         result.grad_state.node = Node(entry.name, operands, saved, entry.backward)
     return result
+
+
+def _watch(operands: tuple[Any, ...], result: StorageTensor) -> tuple[Watched, ...]:
+    """The versions of every storage an operation saved values of: its tensor operands and its result."""
+    watched = [
+        Watched(x.base.grad_state.version, x.base.grad_state.version.value, f"input {i} (shape {x.shape})")
+        for i, x in enumerate(operands)
+        if isinstance(x, AbstractTensor)
+    ]
+    watched.append(Watched(result.grad_state.version, 0, f"output (shape {result.shape})"))
+    return tuple(watched)
 
 
 def apply_to_sequence(entry: Op, tensors: Sequence[Any], **params: Any) -> StorageTensor:

@@ -112,7 +112,7 @@ class View(AbstractTensor):
     def grad_parents(self) -> tuple[AbstractTensor, ...]:
         return (self.wrapped,) if self.wrapped.requires_grad else ()
 
-    def backward_step(self, grad: Buffer) -> list[tuple[Any, Buffer]]:
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
         return [(self.wrapped, autograd.view_backward(self, grad))]
 
 

@@ -173,10 +173,14 @@ def test_backward_needs_a_scalar_or_a_gradient() -> None:
     out = operator.mul(w, w)
     with pytest.raises(RuntimeError, match="not a scalar"):
         out.backward()
-    out.backward(lt.tensor([1.0, 1.0]))
+    with pytest.raises(RuntimeError, match=r"gradient has shape \(3,\) but .* has shape \(2,\)"):
+        out.backward(lt.ones(3))
+    out.backward(lt.tensor([1.0, 1.0]), retain_graph=True)
     assert w.grad is not None and w.grad.tolist() == [2.0, 4.0]
     out.backward([1.0, 0.0])  # gradients accumulate
     assert w.grad.tolist() == [4.0, 4.0]
+    with pytest.raises(RuntimeError, match="backward through mul a second time"):
+        out.backward([1.0, 0.0])  # the graph was freed by the last backward
     with pytest.raises(RuntimeError, match="does not require grad"):
         lt.tensor([1.0]).backward()
 
