@@ -166,11 +166,15 @@ def point(
     >>> point(np.array([1, 2]), 10, lambda x, y: f"{x}/{y}").tolist()
     ['1/10', '2/10']
     """
-    shape = result_shape(np.shape(x), np.shape(y))
     ufunc = known_binary(op)
     if ufunc is not None:
-        result = ufunc(x, y, order="C")
-    elif vectorized:
+        try:
+            return _cast(ufunc(x, y, order="C"), dtype)
+        except ValueError:
+            result_shape(np.shape(x), np.shape(y))  # the error naming both shapes, when that is why
+            raise
+    shape = result_shape(np.shape(x), np.shape(y))
+    if vectorized:
         xs, ys = np.broadcast_arrays(np.asarray(x), np.asarray(y))
         result = _vectorized_result(op(xs, ys), shape, "tpoint")
     else:

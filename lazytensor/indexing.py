@@ -99,7 +99,11 @@ def normalize_indices(
     """
     if array.size == 0:
         return array
-    low, high = int(array.min()), int(array.max())
+    if array.size <= 64:  # Python's min and max beat two numpy reductions on a short list
+        listed = array.reshape(-1).tolist()
+        low, high = min(listed), max(listed)
+    else:
+        low, high = int(array.min()), int(array.max())
     lowest = -size if negatives else 0
     if low < lowest or high >= size:
         bad = low if low < lowest else high

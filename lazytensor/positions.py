@@ -133,8 +133,12 @@ def broadcast_shape(*shapes: Sequence[int]) -> Shape:
     >>> broadcast_shape((3, 1), (4,), ())
     (3, 4)
     """
+    try:
+        return int_tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        pass
     result: list[int] = []
-    for shape in shapes:
+    for shape in shapes:  # again, for the error that names the shapes and the axis
         result = padded_broadcast(result, shape)[2]
     return tuple(result)
 

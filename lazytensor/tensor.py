@@ -843,6 +843,17 @@ class StorageTensor(AbstractTensor):
 # -- applying an operation of the table -------------------------------------------------------
 
 
+_TENSOR_TYPES: dict[type, bool] = {}
+
+
+def is_tensor_type(cls: type) -> bool:
+    """Whether instances of `cls` are tensors (an ABC check, cached per class: it is on every hot path)."""
+    known = _TENSOR_TYPES.get(cls)
+    if known is None:
+        known = _TENSOR_TYPES[cls] = issubclass(cls, AbstractTensor)
+    return known
+
+
 def values_of(x: Any) -> Any:
     """The numpy values of an operand: a tensor evaluated (zero-copy when it can be), a list as an
     array, a scalar as it is (so numpy treats a Python number weakly, as `array + 1` does).
@@ -851,7 +862,7 @@ def values_of(x: Any) -> Any:
     >>> values_of(lt.arange(3)), values_of(2.5), values_of([1, 2])
     (array([0, 1, 2]), 2.5, array([1, 2]))
     """
-    if isinstance(x, AbstractTensor):
+    if is_tensor_type(type(x)):
         return x.values()
     if isinstance(x, list | tuple):
         return np.asarray(x)
@@ -862,10 +873,13 @@ def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
     """A new storage tensor over a kernel's output, copied when it might share memory with an input
     or cannot be written, so a result never aliases an operand."""
     array = values if isinstance(values, np.ndarray) else np.asarray(values)
+    flags = array.flags
+    # an array that owns its memory and is not an input itself is new: no input can share it
+    fresh = array.base is None and not any(x is array for x in inputs)
     if (
-        not array.flags.c_contiguous
-        or not array.flags.writeable
-        or any(isinstance(x, np.ndarray) and np.may_share_memory(array, x) for x in inputs)
+        not flags.c_contiguous
+        or not flags.writeable
+        or (not fresh and any(isinstance(x, np.ndarray) and np.may_share_memory(array, x) for x in inputs))
     ):
         array = array.copy(order="C")
     return StorageTensor._trusted(array)
@@ -883,7 +897,7 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     result = _result(entry.kernel(*inputs, **params), inputs)
     if entry.backward is None or not autograd.is_grad_enabled():
         return result
-    needs = tuple(isinstance(x, AbstractTensor) and x.requires_grad for x in operands)
+    needs = tuple(is_tensor_type(type(x)) and x.requires_grad for x in operands)
     if any(needs):
         saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
         result.grad_state.requires_grad = True

@@ -283,6 +283,10 @@ def _out_of_bounds(index: int, axis: int, size: int) -> IndexError:
     return IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
 
 
+_SMALL = 64
+"""Index lists up to this long are checked with Python arithmetic: cheaper than numpy's calls."""
+
+
 def progression(indices: IndexArray) -> tuple[int, int] | None:
     """`(start, step)` when the 1-D indices are an arithmetic progression (step 0 too), else None.
 
@@ -291,6 +295,10 @@ def progression(indices: IndexArray) -> tuple[int, int] | None:
     """
     if indices.size < 2:
         return (int(indices[0]) if indices.size else 0), 1
+    if indices.size <= _SMALL:  # Python arithmetic beats numpy's calls on a short list
+        values = indices.tolist()
+        start, step = values[0], values[1] - values[0]
+        return (start, step) if all(v == start + k * step for k, v in enumerate(values)) else None
     step = int(indices[1] - indices[0])
     if not np.all(np.diff(indices) == step):
         return None
@@ -480,6 +488,9 @@ def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
     """
     if indices.size == 0:
         return 0, (0,) * indices.ndim
+    if indices.ndim == 1:
+        fit = progression(indices)
+        return None if fit is None else (fit[0], (fit[1],))
     origin = int(indices[(0,) * indices.ndim])
     last = tuple(size - 1 for size in indices.shape)
     if indices.ndim == 1 and indices.size > 1:  # cheap rejection before the full comparison
