@@ -277,9 +277,29 @@ def _shown_key(index: str) -> str:
     return repr(index) if len(index) <= 60 else repr(index[:60]) + "…"
 
 
+def _tame_slices(key: Any, longest: int) -> Any:
+    """The key with slice bounds and steps clamped to ±(longest + 1): the same selection on every axis.
+
+    An axis of length n <= longest selects the same with a step of any size >= n as with n, and
+    with a bound beyond ±(n + 1) as with ±(n + 1); clamping keeps strides small enough for numpy.
+    """
+    limit = longest + 1
+
+    def tame(item: Any) -> Any:
+        if not isinstance(item, slice):
+            return item
+        start, stop, step = (
+            None if bound is None else max(-limit, min(limit, bound))
+            for bound in (item.start, item.stop, item.step)
+        )
+        return slice(start, stop, step)
+
+    return tuple(tame(item) for item in key) if isinstance(key, tuple) else tame(key)
+
+
 def _index_view(t: lt.AbstractTensor, index: str) -> lt.AbstractTensor:
     """`t[index]` from the key's text; a ValueError (or IndexError, TypeError) when it cannot be shown."""
-    view = _as_view(t, parse_key(index))
+    view = _as_view(t, _tame_slices(parse_key(index), max(t.shape, default=1)))
     if view.ndim > MAX_NDIM:
         raise ValueError(f"the result would have {view.ndim} axes; at most {MAX_NDIM} can be shown")
     return view
@@ -355,7 +375,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "tour":
         tour()
         return 0
-    return show(args.file, args.index, args.heatmap, args.precision, args.width)
+    index = args.index
+    if isinstance(index, list):  # argparse turns `--index=--` into a list of the strings after '--'
+        index = " ".join(index)
+    return show(args.file, index, args.heatmap, args.precision, args.width)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
