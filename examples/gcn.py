@@ -1,7 +1,8 @@
 """A graph convolutional network (Kipf & Welling, ICLR 2017) written with lazytensor.
 
     python examples/gcn.py                                  # Zachary's karate club
-    python examples/gcn.py --dataset cora --data DIR        # the Planetoid citation graphs
+    python examples/gcn.py --dataset cora                   # Cora or Citeseer, shipped in examples/data
+    python examples/gcn.py --dataset cora --data DIR        # ... read from the original Planetoid files
     python examples/gcn.py --dataset sbm --nodes 10000      # a synthetic graph for scale
 
 Message passing needs no dense adjacency: each layer gathers neighbour rows with a
@@ -197,8 +198,13 @@ def runs_table(result: dict[str, Any]) -> Table:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Train a two-layer GCN with lazytensor.")
-    parser.add_argument("--dataset", default="karate", help=f"one of {', '.join(graphs.DATASETS)}")
-    parser.add_argument("--data", type=Path, help="directory of the Planetoid files (cora, citeseer)")
+    parser.add_argument("--dataset", help=f"one of {', '.join(graphs.DATASETS)} (default karate)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="directory of the original Planetoid files ind.NAME.* (with --dataset cora, citeseer or pubmed; "
+        "cora and citeseer are shipped, so it is optional for them)",
+    )
     parser.add_argument("--nodes", type=int, default=10_000, help="nodes of the sbm graph")
     parser.add_argument("--epochs", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=1, help="train this many seeds: 0, 1, ...")
@@ -210,17 +216,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     console = Console()
-    if args.dataset in graphs.PLANETOID_NAMES and args.data is None:
+    if args.data is not None and args.dataset not in graphs.PLANETOID_NAMES:
         print(
-            f"gcn: --dataset {args.dataset} needs --data DIR holding ind.{args.dataset}.* "
-            f"(the Planetoid files: {graphs.PLANETOID_DOWNLOAD})",
+            "gcn: --data reads the Planetoid files: "
+            f"give --dataset {' or '.join(graphs.PLANETOID_NAMES)} with it",
             file=sys.stderr,
         )
         return 2
     try:
-        graph = graphs.load(args.dataset, data_dir=args.data, nodes=args.nodes)
-    except (ValueError, OSError, ImportError, pickle.UnpicklingError) as error:
-        print(f"gcn: {error}", file=sys.stderr)
+        graph = graphs.load(args.dataset or "karate", data_dir=args.data, nodes=args.nodes)
+    except (ValueError, OSError, ImportError, MemoryError, pickle.UnpicklingError) as error:
+        print(f"gcn: {' '.join(str(error).split())}", file=sys.stderr)
         return 2
     runs = []
     with Progress(

@@ -7,8 +7,13 @@ adjacency without self loops (the model adds the identity itself), sorted by des
 from __future__ import annotations
 
 import collections
+import io
+import math
 import os
 import pickle
+import stat
+import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -121,6 +126,60 @@ def karate() -> Graph:
 
 # ------------------------------------------------------------------------------------------- planetoid
 
+SHIPPED = Path(__file__).resolve().parent / "data" / "planetoid"  # cora.npz, citeseer.npz (see README there)
+SHIPPED_NAMES = ("cora", "citeseer")
+NUM_VAL = 500  # the standard split: the 500 nodes after the training nodes
+MAX_FILE_BYTES = 256 * 2**20  # Pubmed's largest Planetoid file is a few MB
+MAX_DENSE_CELLS = 50_000_000  # nodes x features of a dense matrix (Pubmed: 9.9 M, Citeseer: 12.3 M)
+MAX_NDIM = 32
+
+
+class PlanetoidError(ValueError):
+    """A Planetoid file that is malformed, inconsistent or hostile: one line naming the file."""
+
+
+def _is_count(value: Any) -> bool:
+    """A plain non-negative int (not a bool, not a numpy scalar that might wrap around)."""
+    return type(value) is int and value >= 0
+
+
+def csr_to_dense(
+    shape: tuple[int, int],
+    indptr: npt.NDArray[Any],
+    indices: npt.NDArray[Any],
+    values: npt.NDArray[Any],
+    where: str,
+) -> npt.NDArray[np.float64]:
+    """A dense float64 matrix from CSR arrays, every index and size checked first; duplicates add up."""
+    rows, cols = shape
+    if rows * cols > MAX_DENSE_CELLS:
+        raise PlanetoidError(f"{where}: a {rows:,} x {cols:,} matrix is beyond {MAX_DENSE_CELLS:,} cells")
+    if (
+        indptr.ndim != 1
+        or indices.ndim != 1
+        or values.ndim != 1
+        or indptr.shape[0] != rows + 1
+        or indices.shape != values.shape
+        or indptr.dtype.kind not in "iu"
+        or indices.dtype.kind not in "iu"
+        or values.dtype.kind not in "biuf"
+    ):
+        raise PlanetoidError(f"{where}: inconsistent sparse matrix of shape {shape}")
+    indptr = indptr.astype(np.int64)
+    indices = indices.astype(np.int64)
+    if (
+        indptr[0] != 0
+        or np.any(np.diff(indptr) < 0)
+        or indptr[-1] != indices.size
+        or (indices.size and (indices.min() < 0 or indices.max() >= cols))
+    ):
+        raise PlanetoidError(f"{where}: inconsistent sparse matrix of shape {shape}")
+    row_of_entry = np.repeat(np.arange(rows, dtype=np.int64), np.diff(indptr))
+    flat = np.bincount(
+        row_of_entry * cols + indices, weights=values.astype(np.float64), minlength=rows * cols
+    )
+    return flat.reshape(rows, cols)
+
 
 class PickledSparseMatrix:
     """Stands in for scipy.sparse.csr_matrix while unpickling: keeps the CSR arrays, converts to dense."""
@@ -131,37 +190,24 @@ class PickledSparseMatrix:
         self.indices: npt.NDArray[Any] = np.zeros(0, dtype=np.int64)
         self.indptr: npt.NDArray[Any] = np.zeros(1, dtype=np.int64)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
+    def __setstate__(self, state: Any) -> None:
+        """scipy's state dict: shape and the three CSR arrays (already-built ndarrays, nothing else)."""
         if not isinstance(state, dict):
             raise pickle.UnpicklingError("csr_matrix state is not a dict")
         if state.get("format", "csr") != "csr":
             raise pickle.UnpicklingError(f"expected a csr matrix, got format {state.get('format')!r}")
-        shape: Any = state.get("_shape", state.get("shape"))
-        try:
-            rows, cols = (int(s) for s in shape)  # TypeError if absent
-            self.data = np.asarray(state["data"])
-            self.indices = np.asarray(state["indices"], dtype=np.int64)
-            self.indptr = np.asarray(state["indptr"], dtype=np.int64)
-        except (KeyError, TypeError, ValueError) as error:
-            raise pickle.UnpicklingError(f"malformed csr_matrix state: {error}") from None
-        self.shape = (rows, cols)
+        shape = state.get("_shape", state.get("shape"))
+        if not (isinstance(shape, tuple) and len(shape) == 2 and all(_is_count(s) for s in shape)):
+            raise pickle.UnpicklingError(f"csr_matrix shape {shape!r} is not two sizes")
+        arrays = [state.get(key) for key in ("data", "indices", "indptr")]
+        if not all(isinstance(array, np.ndarray) for array in arrays):
+            raise pickle.UnpicklingError("csr_matrix data, indices and indptr must be arrays")
+        self.shape = (shape[0], shape[1])
+        self.data, self.indices, self.indptr = arrays
 
-    def to_dense(self, dtype: npt.DTypeLike = np.float32) -> npt.NDArray[Any]:
+    def to_dense(self, where: str = "csr_matrix") -> npt.NDArray[np.float64]:
         """The dense matrix; duplicate entries add up as in scipy."""
-        rows, cols = self.shape
-        indptr, indices = self.indptr, self.indices
-        if (
-            indptr.shape != (rows + 1,)
-            or indptr[0] != 0
-            or np.any(np.diff(indptr) < 0)
-            or indptr[-1] != indices.size
-            or indices.size != self.data.size
-            or (indices.size and (indices.min() < 0 or indices.max() >= cols))
-        ):
-            raise ValueError(f"inconsistent csr_matrix of shape {self.shape}")
-        row_of_entry = np.repeat(np.arange(rows, dtype=np.int64), np.diff(indptr))
-        flat = np.bincount(row_of_entry * cols + indices, weights=self.data, minlength=rows * cols)
-        return flat.reshape(rows, cols).astype(dtype)
+        return csr_to_dense(self.shape, self.indptr, self.indices, self.data, where)
 
 
 def _ndarray_reconstruct() -> Any:
@@ -169,14 +215,35 @@ def _ndarray_reconstruct() -> Any:
     return np.ndarray((0,)).__reduce__()[0]
 
 
-class PlanetoidUnpickler(pickle.Unpickler):
-    """Resolves only the names the Planetoid pickles contain; anything else is an UnpicklingError."""
+NDARRAY_RECONSTRUCT = _ndarray_reconstruct()
+
+
+def _dtype_arguments(args: tuple[Any, ...]) -> bool:
+    """numpy.dtype's pickled arguments: a short type code and two flags."""
+    code_ok = 1 <= len(args) <= 3 and isinstance(args[0], str) and len(args[0]) <= 8
+    return code_ok and all(isinstance(flag, int) for flag in args[1:])
+
+
+def _refuse_opcode(self: PlanetoidUnpickler) -> None:
+    raise pickle.UnpicklingError("refusing a pickle opcode the Planetoid files do not use")
+
+
+class PlanetoidUnpickler(pickle._Unpickler):
+    """Rebuilds only what the Planetoid pickles contain, with every call and allocation checked.
+
+    The pure-Python unpickler with its object-making opcodes replaced: `find_class` resolves a few
+    names; REDUCE calls only numpy's array and dtype reconstructors (with the arguments the files
+    use) and `defaultdict(list)`; NEWOBJ makes only the sparse-matrix stand-in; BUILD fills in only
+    arrays (a numeric dtype, a shape whose size matches the bytes given), dtypes and sparse
+    matrices. Every array's bytes count against a budget proportional to the file's size, so a
+    small file whose memo shares one string among many arrays cannot expand into gigabytes.
+    """
 
     ALLOWED: ClassVar[dict[tuple[str, str], Any]] = {
         ("numpy", "ndarray"): np.ndarray,
         ("numpy", "dtype"): np.dtype,
-        ("numpy.core.multiarray", "_reconstruct"): _ndarray_reconstruct(),
-        ("numpy._core.multiarray", "_reconstruct"): _ndarray_reconstruct(),
+        ("numpy.core.multiarray", "_reconstruct"): NDARRAY_RECONSTRUCT,
+        ("numpy._core.multiarray", "_reconstruct"): NDARRAY_RECONSTRUCT,
         ("scipy.sparse.csr", "csr_matrix"): PickledSparseMatrix,
         ("scipy.sparse._csr", "csr_matrix"): PickledSparseMatrix,
         ("scipy.sparse", "csr_matrix"): PickledSparseMatrix,
@@ -184,6 +251,11 @@ class PlanetoidUnpickler(pickle.Unpickler):
         ("__builtin__", "list"): list,
         ("builtins", "list"): list,
     }
+    dispatch: ClassVar[dict[int, Any]] = dict(pickle._Unpickler.dispatch)  # type: ignore[attr-defined]
+
+    def __init__(self, file: io.BytesIO, budget: int) -> None:
+        super().__init__(file, encoding="latin1")
+        self.budget = budget
 
     def find_class(self, module: str, name: str) -> Any:
         try:
@@ -194,34 +266,217 @@ class PlanetoidUnpickler(pickle.Unpickler):
                 "the Planetoid files contain"
             ) from None
 
+    def _spend(self, nbytes: int) -> None:
+        self.budget -= nbytes
+        if self.budget < 0:
+            raise pickle.UnpicklingError("the arrays it holds are far larger than the file itself")
+
+    def load_reduce(self) -> None:
+        args = self.stack.pop()
+        func = self.stack[-1]
+        self.stack[-1] = self._call(func, args)
+
+    def _call(self, func: Any, args: Any) -> Any:
+        if not isinstance(args, tuple):
+            raise pickle.UnpicklingError("REDUCE arguments are not a tuple")
+        if func is NDARRAY_RECONSTRUCT and len(args) == 3 and args[0] is np.ndarray and args[1] == (0,):
+            return func(*args)  # an empty array; BUILD gives it its shape and data
+        if func is np.dtype and _dtype_arguments(args):
+            return np.dtype(args[0])
+        if func is collections.defaultdict and args in ((), (list,)):
+            return collections.defaultdict(*args)
+        name = getattr(func, "__name__", type(func).__name__)
+        raise pickle.UnpicklingError(f"refusing to call {name} with these arguments")
+
+    def load_newobj(self) -> None:
+        args = self.stack.pop()
+        cls = self.stack.pop()
+        if cls is not PickledSparseMatrix or args != ():
+            raise pickle.UnpicklingError(f"refusing to create {getattr(cls, '__name__', cls)!s}")
+        self.append(PickledSparseMatrix())
+
+    def load_build(self) -> None:
+        state = self.stack.pop()
+        inst = self.stack[-1]
+        if isinstance(inst, np.ndarray):
+            self._build_array(inst, state)
+        elif isinstance(inst, np.dtype):
+            self._build_dtype(inst, state)
+        elif isinstance(inst, PickledSparseMatrix):
+            inst.__setstate__(state)
+        else:
+            raise pickle.UnpicklingError(f"refusing to set the state of a {type(inst).__name__}")
+
+    def _build_array(self, array: npt.NDArray[Any], state: Any) -> None:
+        if not (isinstance(state, tuple) and len(state) == 5):
+            raise pickle.UnpicklingError("ndarray state is not (version, shape, dtype, fortran, data)")
+        _, shape, dtype, _, data = state
+        if not (isinstance(shape, tuple) and len(shape) <= MAX_NDIM and all(_is_count(s) for s in shape)):
+            raise pickle.UnpicklingError(f"ndarray shape {shape!r} is not a tuple of sizes")
+        if not isinstance(dtype, np.dtype) or dtype.kind not in "biuf" or dtype.fields or dtype.subdtype:
+            raise pickle.UnpicklingError(f"ndarray dtype {dtype!r} is not a plain number type")
+        if not isinstance(data, str | bytes) or len(data) != math.prod(shape) * dtype.itemsize:
+            raise pickle.UnpicklingError(f"ndarray data does not match shape {shape} of {dtype}")
+        self._spend(len(data))
+        array.__setstate__(state)
+
+    def _build_dtype(self, dtype: np.dtype[Any], state: Any) -> None:
+        if not (isinstance(state, tuple) and 8 <= len(state) <= 9 and state[2:5] == (None, None, None)):
+            raise pickle.UnpicklingError("dtype state is not that of a plain number type")
+        dtype.__setstate__(state)  # type: ignore[attr-defined]
+
+    dispatch[pickle.REDUCE[0]] = load_reduce
+    dispatch[pickle.NEWOBJ[0]] = load_newobj
+    dispatch[pickle.BUILD[0]] = load_build
+    for _opcode in (pickle.NEWOBJ_EX, pickle.INST, pickle.OBJ, pickle.EXT1, pickle.EXT2, pickle.EXT4):
+        dispatch[_opcode[0]] = _refuse_opcode
+    for _opcode in (pickle.PERSID, pickle.BINPERSID, pickle.STACK_GLOBAL):
+        dispatch[_opcode[0]] = _refuse_opcode
+
+
+def _read_bounded(path: PathLike) -> bytes:
+    """A regular file's bytes, refused when it is not one or is beyond MAX_FILE_BYTES."""
+    name = os.fspath(path)
+    info = os.stat(name)
+    if not stat.S_ISREG(info.st_mode):
+        raise PlanetoidError(f"{name}: not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise PlanetoidError(
+            f"{name}: {info.st_size:,} bytes; a Planetoid file is at most {MAX_FILE_BYTES:,}"
+        )
+    with open(name, "rb") as file:
+        return file.read(MAX_FILE_BYTES + 1)
+
 
 def restricted_load(path: PathLike) -> Any:
     """Unpickle a Python-2 Planetoid file with `PlanetoidUnpickler` (never plain pickle.load)."""
-    with open(path, "rb") as file:
-        try:
-            return PlanetoidUnpickler(file, encoding="latin1").load()
-        except pickle.UnpicklingError as error:
-            raise pickle.UnpicklingError(f"{os.fspath(path)}: {error}") from None
-        except (EOFError, ValueError, TypeError, AttributeError, IndexError) as error:
-            message = f"{os.fspath(path)}: not a readable Planetoid pickle ({error})"
-            raise pickle.UnpicklingError(message) from None
+    content = _read_bounded(path)
+    unpickler = PlanetoidUnpickler(io.BytesIO(content), budget=2 * len(content) + 2**16)
+    try:
+        return unpickler.load()
+    except pickle.UnpicklingError as error:
+        raise pickle.UnpicklingError(f"{os.fspath(path)}: {error}") from None
+    except Exception as error:  # EOFError, ValueError, KeyError, OverflowError, MemoryError, ...
+        detail = " ".join(str(error).split())[:200] or type(error).__name__
+        raise pickle.UnpicklingError(
+            f"{os.fspath(path)}: not a readable Planetoid pickle ({detail})"
+        ) from None
 
 
-def _dense(obj: Any, path: Path) -> npt.NDArray[np.float64]:
+def _matrix(obj: Any, path: Path) -> npt.NDArray[np.float64]:
+    """A feature or label matrix from a loaded file: a sparse matrix or a 2-d numeric array."""
     if isinstance(obj, PickledSparseMatrix):
-        return obj.to_dense(np.float64)
+        return obj.to_dense(str(path))
     if isinstance(obj, np.ndarray) and obj.ndim == 2 and obj.dtype.kind in "biuf":
         return obj.astype(np.float64)
-    raise ValueError(f"{path}: expected a matrix, found {type(obj).__name__}")
+    raise PlanetoidError(f"{path}: expected a matrix, found {type(obj).__name__}")
 
 
-def planetoid(name: str, data_dir: PathLike) -> Graph:
-    """A Planetoid citation graph with the standard split, loaded as Kipf & Welling's reference loader does.
+def _rows_cols(obj: Any, path: Path) -> tuple[int, int]:
+    """The shape of a matrix without making it dense (x and y are only counted), within MAX_DENSE_CELLS."""
+    if isinstance(obj, PickledSparseMatrix):
+        rows, cols = obj.shape
+    elif isinstance(obj, np.ndarray) and obj.ndim == 2:
+        rows, cols = int(obj.shape[0]), int(obj.shape[1])
+    else:
+        raise PlanetoidError(f"{path}: expected a matrix, found {type(obj).__name__}")
+    if rows * cols > MAX_DENSE_CELLS:
+        raise PlanetoidError(f"{path}: a {rows:,} x {cols:,} matrix is beyond {MAX_DENSE_CELLS:,} cells")
+    return rows, cols
+
+
+def read_test_index(path: Path) -> IntArray:
+    """`ind.NAME.test.index`: one non-negative node number per line, in the file's order."""
+    try:
+        words = _read_bounded(path).decode("ascii").split()
+    except UnicodeDecodeError:
+        raise PlanetoidError(f"{path}: expected one integer per line, found non-ASCII bytes") from None
+    for word in words:
+        if not word.isdigit() or len(word) > 12:
+            raise PlanetoidError(f"{path}: expected one node number per line, found {word[:20]!r}")
+    if not words:
+        raise PlanetoidError(f"{path}: no test nodes")
+    return np.array([int(word) for word in words], dtype=np.int64)
+
+
+def adjacency_pairs(
+    adjacency: Any, num_nodes: int, path: Path, max_entries: int
+) -> tuple[IntArray, IntArray]:
+    """The (node, neighbour) pairs of a dict of adjacency lists, every id checked against `num_nodes`."""
+    if not isinstance(adjacency, dict):
+        raise PlanetoidError(f"{path}: expected a dict of adjacency lists")
+    if not all(isinstance(neighbours, list) for neighbours in adjacency.values()):
+        raise PlanetoidError(f"{path}: every adjacency list must be a list of node numbers")
+    total = sum(len(neighbours) for neighbours in adjacency.values())
+    if total > max_entries:
+        raise PlanetoidError(
+            f"{path}: {total:,} adjacency entries from a file this small (at most {max_entries:,})"
+        )
+    nodes = list(adjacency)
+    neighbours = [n for ns in adjacency.values() for n in ns]
+    if not all(type(node) is int for node in nodes) or not all(type(n) is int for n in neighbours):
+        raise PlanetoidError(f"{path}: node numbers must be integers")
+    if any(not 0 <= node < num_nodes for node in (*nodes, *neighbours)):
+        raise PlanetoidError(f"{path}: a node number lies outside [0, {num_nodes})")
+    u = np.repeat(np.array(nodes, dtype=np.int64), [len(ns) for ns in adjacency.values()])
+    return u, np.array(neighbours, dtype=np.int64)
+
+
+@attrs.frozen(eq=False)
+class PlanetoidParts:
+    """A Planetoid dataset before preprocessing: what the raw files and the shipped `.npz` both hold.
+
+    `features` and `one_hot` are in final node order (test rows already placed by `test_index`),
+    unnormalised; `u`, `v` are the adjacency pairs as given (duplicates and self loops possible);
+    `test_index` keeps the file's order, `num_train` is the number of labelled training nodes.
+    """
+
+    name: str
+    features: npt.NDArray[np.float64]
+    one_hot: npt.NDArray[np.float64]
+    u: IntArray
+    v: IntArray
+    test_index: IntArray
+    num_train: int
+
+    def graph(self) -> Graph:
+        """The preprocessed dataset, as Kipf & Welling's reference loader builds it."""
+        num_nodes = self.features.shape[0]
+        src, dst = undirected_edges(self.u, self.v, num_nodes)
+        return Graph(
+            name=self.name,
+            features=row_normalise(self.features),
+            labels=self.one_hot.argmax(axis=1).astype(np.int64),
+            src=src,
+            dst=dst,
+            train_idx=np.arange(self.num_train, dtype=np.int64),
+            val_idx=np.arange(self.num_train, self.num_train + NUM_VAL, dtype=np.int64),
+            test_idx=np.sort(self.test_index),
+            num_classes=int(self.one_hot.shape[1]),
+        )
+
+
+def _check_split(folder: Path, name: str, num_train: int, num_allx: int, test_index: IntArray) -> None:
+    """Train, validation and test nodes are disjoint, non-empty and inside the graph."""
+    if num_train < 1 or num_train + NUM_VAL > num_allx:
+        raise PlanetoidError(
+            f"{folder}: {num_train} training + {NUM_VAL} validation nodes do not fit in {num_allx} allx rows"
+        )
+    if np.unique(test_index).size != test_index.size:
+        raise PlanetoidError(f"{folder / f'ind.{name}.test.index'}: a test node is listed twice")
+    if test_index.min() < num_train + NUM_VAL:
+        raise PlanetoidError(
+            f"{folder / f'ind.{name}.test.index'}: "
+            f"test node {test_index.min()} is a training or validation node"
+        )
+
+
+def read_planetoid(name: str, data_dir: PathLike) -> PlanetoidParts:
+    """The raw Planetoid files of `name`, read with the restricted unpickler and checked for consistency.
 
     Test nodes come from `test.index`; `tx`/`ty` are placed by the sorted test indices. Citeseer's
     test range has holes (isolated nodes without features or labels): they get zero feature rows and
-    label 0, as in the reference. Features are row-normalised; train = the first 20 x classes nodes,
-    val = the next 500, test = the `test.index` nodes (sorted).
+    zero labels, as in the reference.
     """
     if name not in PLANETOID_NAMES:
         raise ValueError(f"unknown Planetoid dataset {name!r}: choose one of {', '.join(PLANETOID_NAMES)}")
@@ -233,48 +488,147 @@ def planetoid(name: str, data_dir: PathLike) -> Graph:
             f"{folder}: missing Planetoid file(s) {', '.join(missing)} "
             f"(download ind.{name}.* from {PLANETOID_DOWNLOAD})"
         )
+    test_index = read_test_index(paths["test.index"])
     loaded = {suffix: restricted_load(path) for suffix, path in paths.items() if suffix != "test.index"}
-    x, tx, allx = (_dense(loaded[key], paths[key]) for key in ("x", "tx", "allx"))
-    y, ty, ally = (_dense(loaded[key], paths[key]) for key in ("y", "ty", "ally"))
-    adjacency_lists = loaded["graph"]
-    if not isinstance(adjacency_lists, dict):
-        raise ValueError(f"{paths['graph']}: expected a dict of adjacency lists")
-    try:
-        test_index = np.array(paths["test.index"].read_text().split(), dtype=np.int64)
-    except ValueError:
-        raise ValueError(f"{paths['test.index']}: expected one integer per line") from None
-
+    (num_train, num_features), (y_rows, num_classes) = (_rows_cols(loaded[k], paths[k]) for k in ("x", "y"))
+    shapes = {key: _rows_cols(loaded[key], paths[key]) for key in ("allx", "ally", "tx", "ty")}
+    if y_rows != num_train or shapes["ally"][0] != shapes["allx"][0] or shapes["ty"][0] != shapes["tx"][0]:
+        raise PlanetoidError(f"{folder}: x/y, allx/ally or tx/ty disagree on their numbers of rows")
+    if {shapes["allx"][1], shapes["tx"][1]} != {num_features} or {shapes["ally"][1], shapes["ty"][1]} != {
+        num_classes
+    }:
+        raise PlanetoidError(f"{folder}: the feature or label matrices disagree on their numbers of columns")
+    if num_classes < 1 or shapes["tx"][0] != test_index.size:
+        raise PlanetoidError(f"{folder}: {shapes['tx'][0]} tx rows for {test_index.size} test nodes")
+    num_allx = shapes["allx"][0]
+    _check_split(folder, name, num_train, num_allx, test_index)
     test_sorted = np.sort(test_index)
+    span = int(test_sorted[-1] - test_sorted[0]) + 1 if name == "citeseer" else test_index.size
+    num_nodes = num_allx + span
+    if num_nodes * max(num_features, 1) > MAX_DENSE_CELLS or test_sorted[-1] >= num_nodes:
+        raise PlanetoidError(f"{paths['test.index']}: test node {test_sorted[-1]} lies outside the graph")
+    allx, tx = _matrix(loaded["allx"], paths["allx"]), _matrix(loaded["tx"], paths["tx"])
+    ally, ty = _matrix(loaded["ally"], paths["ally"]), _matrix(loaded["ty"], paths["ty"])
     if name == "citeseer":  # isolated test-range nodes: zero rows, as the reference's tx/ty_extended
-        span = test_sorted[-1] - test_sorted[0] + 1
-        tx_full = np.zeros((span, x.shape[1]))
+        tx_full = np.zeros((span, num_features))
         tx_full[test_sorted - test_sorted[0]] = tx
-        ty_full = np.zeros((span, y.shape[1]))
+        ty_full = np.zeros((span, num_classes))
         ty_full[test_sorted - test_sorted[0]] = ty
         tx, ty = tx_full, ty_full
     features = np.vstack([allx, tx])
     features[test_index] = features[test_sorted]
     one_hot = np.vstack([ally, ty])
     one_hot[test_index] = one_hot[test_sorted]
-    num_nodes = features.shape[0]
-    if one_hot.shape[0] != num_nodes:
-        raise ValueError(f"{folder}: {one_hot.shape[0]} label rows for {num_nodes} feature rows")
+    max_entries = paths["graph"].stat().st_size  # each listed neighbour costs at least one byte
+    u, v = adjacency_pairs(loaded["graph"], num_nodes, paths["graph"], max_entries)
+    return PlanetoidParts(name, features, one_hot, u, v, test_index, num_train)
 
-    u = [node for node, neighbours in adjacency_lists.items() for _ in neighbours]
-    v = [neighbour for neighbours in adjacency_lists.values() for neighbour in neighbours]
-    src, dst = undirected_edges(u, v, num_nodes)
-    num_train = y.shape[0]
-    return Graph(
-        name=name,
-        features=row_normalise(features),
-        labels=one_hot.argmax(axis=1).astype(np.int64),
-        src=src,
-        dst=dst,
-        train_idx=np.arange(num_train, dtype=np.int64),
-        val_idx=np.arange(num_train, num_train + 500, dtype=np.int64),
-        test_idx=test_sorted,
-        num_classes=int(one_hot.shape[1]),
+
+def planetoid(name: str, data_dir: PathLike) -> Graph:
+    """A Planetoid citation graph with the standard split, from the original files in `data_dir`.
+
+    Features are row-normalised; train = the first 20 x classes nodes, val = the next 500,
+    test = the `test.index` nodes (sorted). See `read_planetoid` for the checks.
+    """
+    return read_planetoid(name, data_dir).graph()
+
+
+# -- the shipped .npz files ----------------------------------------------------------------------------
+
+SHIPPED_KEYS = (
+    "features_shape", "features_indptr", "features_indices", "features_values",
+    "labels", "num_classes", "edges", "test_index", "num_train",
+)  # fmt: skip
+
+
+def _smallest_int(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    top = int(values.max()) if values.size else 0
+    return values.astype(np.int16 if top < 2**15 else np.int32)
+
+
+def parts_to_arrays(parts: PlanetoidParts) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of a shipped `.npz`: sparse features, labels (-1 = none), unique undirected edges."""
+    features = parts.features
+    if not np.array_equal(features.astype(np.float32), features):
+        raise ValueError(f"{parts.name}: features are not exactly float32 values")
+    rows, cols = np.nonzero(features)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=features.shape[0]))])
+    one_hot = parts.one_hot
+    labelled = one_hot.sum(axis=1) != 0
+    if not np.all(np.isin(one_hot, (0.0, 1.0))) or np.any(one_hot.sum(axis=1) > 1):
+        raise ValueError(f"{parts.name}: label rows are not one-hot")
+    labels = np.where(labelled, one_hot.argmax(axis=1), -1).astype(np.int8)
+    src, dst = undirected_edges(parts.u, parts.v, features.shape[0])
+    keep = src < dst
+    return {
+        "features_shape": np.array(features.shape, dtype=np.int64),
+        "features_indptr": indptr.astype(np.int32),
+        "features_indices": _smallest_int(cols),
+        "features_values": features[rows, cols].astype(np.float32),
+        "labels": labels,
+        "num_classes": np.array(one_hot.shape[1], dtype=np.int64),
+        "edges": _smallest_int(np.stack([src[keep], dst[keep]])),
+        "test_index": _smallest_int(parts.test_index),
+        "num_train": np.array(parts.num_train, dtype=np.int64),
+    }
+
+
+def parts_from_arrays(name: str, arrays: Mapping[str, npt.NDArray[Any]], where: str) -> PlanetoidParts:
+    """Inverse of `parts_to_arrays`, every index checked (the file could have been replaced)."""
+    missing = [key for key in SHIPPED_KEYS if key not in arrays]
+    if missing:
+        raise PlanetoidError(f"{where}: missing arrays {', '.join(missing)}")
+    shape = arrays["features_shape"]
+    if shape.shape != (2,) or shape.dtype.kind not in "iu" or shape.min() < 0:
+        raise PlanetoidError(f"{where}: features_shape must be two sizes")
+    num_nodes, num_features = int(shape[0]), int(shape[1])
+    features = csr_to_dense(
+        (num_nodes, num_features),
+        arrays["features_indptr"],
+        arrays["features_indices"],
+        arrays["features_values"],
+        where,
     )
+    labels, edges, test_index = arrays["labels"], arrays["edges"], arrays["test_index"]
+    num_classes, num_train = int(arrays["num_classes"]), int(arrays["num_train"])
+    if labels.shape != (num_nodes,) or labels.dtype.kind != "i" or num_classes < 1:
+        raise PlanetoidError(f"{where}: labels must be one per node")
+    if labels.size and (labels.min() < -1 or labels.max() >= num_classes):
+        raise PlanetoidError(f"{where}: a label lies outside [-1, {num_classes})")
+    if edges.ndim != 2 or edges.shape[0] != 2 or edges.dtype.kind not in "iu":
+        raise PlanetoidError(f"{where}: edges must be a (2, E) integer array")
+    if edges.size and (edges.min() < 0 or edges.max() >= num_nodes):
+        raise PlanetoidError(f"{where}: an edge endpoint lies outside [0, {num_nodes})")
+    if test_index.ndim != 1 or test_index.dtype.kind not in "iu" or test_index.size == 0:
+        raise PlanetoidError(f"{where}: test_index must be a non-empty list of nodes")
+    if test_index.min() < 0 or test_index.max() >= num_nodes or num_train + NUM_VAL > num_nodes:
+        raise PlanetoidError(f"{where}: the split does not fit in {num_nodes} nodes")
+    one_hot = np.zeros((num_nodes, num_classes))
+    labelled = np.flatnonzero(labels >= 0)
+    one_hot[labelled, labels[labelled]] = 1.0
+    u, v = edges.astype(np.int64)
+    return PlanetoidParts(name, features, one_hot, u, v, test_index.astype(np.int64), num_train)
+
+
+def shipped(name: str, folder: PathLike = SHIPPED) -> Graph:
+    """Cora or Citeseer from the `.npz` shipped with the examples (converted once from Planetoid's files)."""
+    if name not in SHIPPED_NAMES:
+        raise ValueError(
+            f"dataset {name!r} is not shipped ({', '.join(SHIPPED_NAMES)} are): "
+            f"pass --data DIR holding ind.{name}.* ({PLANETOID_DOWNLOAD})"
+        )
+    path = Path(folder) / f"{name}.npz"
+    with open(path, "rb") as file:  # a missing file is a FileNotFoundError naming it
+        if file.read(4) != b"PK\x03\x04":
+            raise PlanetoidError(f"{path}: not an .npz file (no zip archive)")
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            arrays = {key: npz[key] for key in npz.files}
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as error:  # object arrays are a ValueError
+        raise PlanetoidError(
+            f"{path}: not a readable .npz of plain arrays ({type(error).__name__})"
+        ) from None
+    return parts_from_arrays(name, arrays, str(path)).graph()
 
 
 # ------------------------------------------------------------------------------------------------- SBM
@@ -346,13 +700,17 @@ def sbm(nodes: int, seed: int = 0) -> Graph:
 
 
 def load(name: str, data_dir: PathLike | None = None, nodes: int | None = None, seed: int = 0) -> Graph:
-    """The dataset called `name`: karate, cora / citeseer / pubmed (from `data_dir`) or sbm (`nodes`)."""
+    """The dataset called `name`: karate, cora / citeseer / pubmed or sbm (`nodes`).
+
+    A Planetoid graph is read from the original files in `data_dir` when it is given, else from
+    the `.npz` shipped beside this module (Cora and Citeseer).
+    """
+    if data_dir is not None and name not in PLANETOID_NAMES:
+        raise ValueError(f"a data directory is only read for {', '.join(PLANETOID_NAMES)}, not {name!r}")
     if name == "karate":
         return karate()
     if name in PLANETOID_NAMES:
-        if data_dir is None:
-            raise ValueError(f"dataset {name!r} needs a data directory holding ind.{name}.*")
-        return planetoid(name, data_dir)
+        return shipped(name) if data_dir is None else planetoid(name, data_dir)
     if name == "sbm":
         return sbm(10_000 if nodes is None else nodes, seed=seed)
     raise ValueError(f"unknown dataset {name!r}: choose one of {', '.join(DATASETS)}")

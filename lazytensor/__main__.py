@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from rich.console import Console
 from rich.rule import Rule
@@ -106,49 +107,155 @@ def tour() -> None:
 # -- show ---------------------------------------------------------------------------------------
 
 
-def _int_value(node: ast.expr | None) -> int | None:
-    if node is None:
-        return None
-    value = _key_value(node)
-    if not isinstance(value, int):
-        raise ValueError(f"slice bounds must be integers, got {ast.unparse(node)}")
+MAX_KEY_CHARS = 100_000  # a key longer than this is not typed by a person
+MAX_KEY_ITEMS = 64  # numpy's limit on the axes an index can name
+MAX_LIST_DEPTH = 32  # nested lists of ints: numpy's dimension limit
+MAX_INT_DIGITS = 30  # beyond any axis length; int() of more digits is not worth doing
+MAX_NDIM = 32  # what numpy can print
+KEY_HELP = "ints, slices a:b:c, ..., None, True/False, lists of ints"
+INT_PATTERN = re.compile(r"[+-]?[0-9]+")
+LIST_TOKEN = re.compile(r"\s*(?:(\[)|(\])|(,)|([+-]?[0-9]+)|(True|False))\s*")
+
+
+def _int(text: str, what: str) -> int:
+    """An int written in decimal with an optional sign (never Python's other int syntax)."""
+    stripped = text.strip()
+    if not INT_PATTERN.fullmatch(stripped):
+        raise ValueError(f"{what}, got {stripped!r}")
+    if len(stripped.lstrip("+-")) > MAX_INT_DIGITS:
+        raise ValueError(f"{stripped[:12]}… has more than {MAX_INT_DIGITS} digits")
+    return int(stripped)
+
+
+def _index_int(text: str, what: str) -> int:
+    """An int used as a position: it must fit numpy's 64-bit index type (else it would wrap around)."""
+    value = _int(text, what)
+    if not -(2**63) <= value < 2**63:
+        raise ValueError(f"index {value} is out of range (positions are 64-bit integers)")
     return value
 
 
-def _key_value(node: ast.expr) -> Any:
-    """One piece of an index key, from its syntax tree: ints, slices, `...`, None, lists of ints."""
-    if isinstance(node, ast.Tuple):
-        return tuple(_key_value(element) for element in node.elts)
-    if isinstance(node, ast.Slice):
-        return slice(_int_value(node.lower), _int_value(node.upper), _int_value(node.step))
-    if isinstance(node, ast.List):
-        return [_key_value(element) for element in node.elts]
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        operand = _key_value(node.operand)
-        if isinstance(operand, int) and not isinstance(operand, bool):
-            return -operand if isinstance(node.op, ast.USub) else operand
-    if isinstance(node, ast.Constant) and (node.value is None or node.value is Ellipsis):
-        return node.value
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | bool):
-        return node.value
-    raise ValueError(f"{ast.unparse(node)!r} is not an index (ints, slices, ..., None, lists of ints)")
+def _slice(text: str) -> slice:
+    """`a:b`, `a:b:c`, any part empty; each bound an int."""
+    parts = text.split(":")
+    if len(parts) > 3:
+        raise ValueError(f"{text.strip()!r} is not a slice (at most two colons)")
+    bounds = [None if not part.strip() else _int(part, "slice bounds must be integers") for part in parts]
+    return slice(*bounds) if len(bounds) == 3 else slice(bounds[0], bounds[1])
+
+
+def _list(text: str) -> list[Any]:
+    """A list of ints or bools, nested at most MAX_LIST_DEPTH deep: a loop and a stack, no recursion."""
+    stack: list[list[Any]] = []
+    result: list[Any] | None = None
+    expect_value = True  # after '[' or ',': a value or ']' may follow; after a value: ',' or ']'
+    position = 0
+    while position < len(text):
+        match = LIST_TOKEN.match(text, position)
+        if match is None or result is not None:
+            raise ValueError(f"{text.strip()!r} is not a list of ints")
+        position = match.end()
+        opening, closing, comma, number, boolean = match.groups()
+        if opening:
+            if not expect_value:
+                raise ValueError(f"{text.strip()!r} is not a list of ints (a ',' is missing)")
+            if len(stack) >= MAX_LIST_DEPTH:
+                raise ValueError(f"lists nested deeper than {MAX_LIST_DEPTH}")
+            inner: list[Any] = []
+            if stack:
+                stack[-1].append(inner)
+            stack.append(inner)
+        elif closing:
+            if not stack:
+                raise ValueError(f"{text.strip()!r}: unbalanced brackets")
+            done = stack.pop()
+            if not stack:
+                result = done
+        elif comma:
+            if expect_value or not stack:
+                raise ValueError(f"{text.strip()!r} is not a list of ints (a value is missing)")
+            expect_value = True
+            continue
+        else:
+            if not expect_value or not stack:
+                raise ValueError(f"{text.strip()!r} is not a list of ints (a ',' is missing)")
+            entry = boolean == "True" if boolean else _index_int(number, "list entries must be integers")
+            stack[-1].append(entry)
+        expect_value = bool(opening)
+    if result is None:
+        raise ValueError(f"{text.strip()!r}: unbalanced brackets")
+    return result
+
+
+def _item(text: str, number: int) -> Any:
+    """One comma-separated item of a key: an int, a slice, `...`, None, True/False or a list."""
+    item = text.strip()
+    if not item:
+        raise ValueError(f"item {number} is empty")
+    if item == "...":
+        return Ellipsis
+    if item == "None":
+        return None
+    if item in ("True", "False"):
+        return item == "True"
+    if item.startswith("["):
+        return _list(item)
+    if ":" in item:
+        return _slice(item)
+    if INT_PATTERN.fullmatch(item):
+        return _index_int(item, "an int")
+    raise ValueError(f"{item[:40]!r}{'…' if len(item) > 40 else ''} is not an index ({KEY_HELP})")
+
+
+def _split_items(text: str) -> list[str]:
+    """The key's items: split on the commas outside brackets; unbalanced brackets are an error."""
+    items: list[str] = []
+    depth = 0
+    start = 0
+    for position, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth < 0:
+                raise ValueError("unbalanced brackets (a ']' without its '[')")
+        elif char == "," and depth == 0:
+            items.append(text[start:position])
+            start = position + 1
+    if depth != 0:
+        raise ValueError("unbalanced brackets (a '[' without its ']')")
+    items.append(text[start:])
+    return items
 
 
 def parse_key(text: str) -> Any:
-    """A numpy index key from its text, without evaluating any code.
+    """A numpy index key from its text, with a small grammar of its own: nothing is evaluated.
+
+    The key is split on its top-level commas and each item parsed on its own: an int with an
+    optional sign, a slice `a:b:c` of ints, `...`, `None`, `True`/`False`, or a list of ints
+    (nested lists allowed). Anything else, and keys too long to be typed, are a ValueError.
 
     >>> parse_key("3, :, ::2")
     (3, slice(None, None, None), slice(None, None, 2))
     >>> parse_key("..., [0, -1]")
     (Ellipsis, [0, -1])
+    >>> parse_key("-1")
+    -1
     """
-    try:
-        tree = ast.parse(f"_[{text}]", mode="eval")
-    except SyntaxError:
-        raise ValueError("not numpy index syntax") from None
-    subscript = tree.body
-    assert isinstance(subscript, ast.Subscript)
-    return _key_value(subscript.slice)
+    if len(text) > MAX_KEY_CHARS:
+        raise ValueError(f"the key is {len(text):,} characters long; at most {MAX_KEY_CHARS:,}")
+    if not text.strip():
+        raise ValueError(f"an empty key ({KEY_HELP})")
+    pieces = _split_items(text)
+    if pieces[-1].strip() == "" and len(pieces) > 1:  # a trailing comma makes a tuple, as in Python
+        pieces.pop()
+        trailing_comma = True
+    else:
+        trailing_comma = False
+    if len(pieces) > MAX_KEY_ITEMS:
+        raise ValueError(f"{len(pieces)} items; an index has at most {MAX_KEY_ITEMS}")
+    items = tuple(_item(piece, number) for number, piece in enumerate(pieces, start=1))
+    return items[0] if len(items) == 1 and not trailing_comma else items
 
 
 def _as_view(t: lt.AbstractTensor, key: Any) -> lt.AbstractTensor:
@@ -165,22 +272,52 @@ def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split())
 
 
+def _shown_key(index: str) -> str:
+    """The key as the error message quotes it: repr (control characters escaped), cut when long."""
+    return repr(index) if len(index) <= 60 else repr(index[:60]) + "…"
+
+
+def _tame_slices(key: Any, longest: int) -> Any:
+    """The key with slice bounds and steps clamped to ±(longest + 1): the same selection on every axis.
+
+    An axis of length n <= longest selects the same with a step of any size >= n as with n, and
+    with a bound beyond ±(n + 1) as with ±(n + 1); clamping keeps strides small enough for numpy.
+    """
+    limit = longest + 1
+
+    def tame(item: Any) -> Any:
+        if not isinstance(item, slice):
+            return item
+        start, stop, step = (
+            None if bound is None else max(-limit, min(limit, bound))
+            for bound in (item.start, item.stop, item.step)
+        )
+        return slice(start, stop, step)
+
+    return tuple(tame(item) for item in key) if isinstance(key, tuple) else tame(key)
+
+
+def _index_view(t: lt.AbstractTensor, index: str) -> lt.AbstractTensor:
+    """`t[index]` from the key's text; a ValueError (or IndexError, TypeError) when it cannot be shown."""
+    view = _as_view(t, _tame_slices(parse_key(index), max(t.shape, default=1)))
+    if view.ndim > MAX_NDIM:
+        raise ValueError(f"the result would have {view.ndim} axes; at most {MAX_NDIM} can be shown")
+    return view
+
+
 def show(path: str, index: str | None, heatmap: bool, precision: int | None, width: int | None) -> int:
     """Print a `.npy` file, or the slice `index` of it; 0 on success, 2 with a message on bad input."""
     try:
         t = lt.load(path)
-    except FileNotFoundError:
-        print(f"error: {path}: no such file", file=sys.stderr)
-        return USAGE_ERROR
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError) as error:  # the message names the file and what is wrong with it
         print(f"error: {_one_line(error)}", file=sys.stderr)
         return USAGE_ERROR
     view = t
     if index is not None:
         try:
-            view = _as_view(t, parse_key(index))
-        except (IndexError, ValueError, TypeError) as error:
-            print(f"error: bad index {index!r}: {_one_line(error)}", file=sys.stderr)
+            view = _index_view(t, index)
+        except (IndexError, ValueError, TypeError, OverflowError) as error:
+            print(f"error: bad index {_shown_key(index)}: {_one_line(error)}", file=sys.stderr)
             return USAGE_ERROR
     title = path if index is None else f"{path}[{index}]"
     console = Console(width=width, height=None if width is None else 25, highlight=False, markup=False)
@@ -189,30 +326,48 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
     return 0
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+MAX_PRECISION = 100  # digits after the point: float64 has 17 significant ones
+MAX_WIDTH = 100_000  # characters per line
+
+
+def _bounded_int(text: str, low: int, high: int) -> int:
+    """An argparse type: an int in [low, high], else one clear line (never an OverflowError later)."""
+    stripped = text.strip()
+    if not INT_PATTERN.fullmatch(stripped) or len(stripped) > MAX_INT_DIGITS:
+        raise argparse.ArgumentTypeError(f"expected an integer from {low} to {high:,}, got {text[:40]!r}")
+    value = int(stripped)
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected an integer from {low} to {high:,}, got {stripped}")
     return value
 
 
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text}")
-    return value
+def _precision(text: str) -> int:
+    return _bounded_int(text, 0, MAX_PRECISION)
+
+
+def _width(text: str) -> int:
+    return _bounded_int(text, 1, MAX_WIDTH)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors as one line on stderr and exit status 2, like every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"error: {' '.join(message.split())} (see {self.prog} --help)\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m lazytensor", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="python -m lazytensor", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("tour", help="a printed walk through the library")
     show_parser = commands.add_parser("show", help="print (a slice of) a .npy file, memory-mapped")
     show_parser.add_argument("file", help="a .npy file")
     show_parser.add_argument("--index", help="a numpy index, e.g. '3, :, ::2'")
     show_parser.add_argument("--heatmap", action="store_true", help="colour backgrounds by value")
-    show_parser.add_argument("--precision", type=_non_negative, help="digits after the point, at most")
-    show_parser.add_argument("--width", type=_positive, help="characters per line")
+    show_parser.add_argument(
+        "--precision", type=_precision, help=f"digits after the point, at most (0 to {MAX_PRECISION})"
+    )
+    show_parser.add_argument("--width", type=_width, help=f"characters per line (1 to {MAX_WIDTH:,})")
     return parser
 
 
@@ -220,7 +375,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "tour":
         tour()
         return 0
-    return show(args.file, args.index, args.heatmap, args.precision, args.width)
+    index = args.index
+    if isinstance(index, list):  # argparse turns `--index=--` into a list of the strings after '--'
+        index = " ".join(index)
+    return show(args.file, index, args.heatmap, args.precision, args.width)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,10 +1,27 @@
-"""`.npy` files: memory-mapped loading (never unpickling) and saving."""
+"""`.npy` files: memory-mapped loading (never unpickling) and atomic saving.
+
+Loading is one error path for every file that is not a well-formed `.npy` array: only
+regular files are opened (a FIFO or a device would hang or stream forever), the header is
+read with length limits before numpy's own parser sees it, the parser runs inside one guard,
+and the shape it returns is checked against the file's size before any memory is mapped.
+Whatever is wrong, the caller gets one `ValueError` (or `FileNotFoundError`,
+`IsADirectoryError`, `PermissionError` when that is the truth) whose one-line message names
+the file and what is wrong with it.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
+import math
 import os
-import pickle
+import secrets
+import stat
+import warnings
+from typing import Any, BinaryIO, Literal, cast
 
+import attrs
 import numpy as np
 
 from lazytensor.creation import from_numpy
@@ -13,12 +30,229 @@ from lazytensor.views import TransposedTensor
 
 PathLike = str | os.PathLike[str]
 
+MAGIC = b"\x93NUMPY"
+MAX_HEADER_BYTES = 10_000  # numpy's own default limit for a header it will parse
+MAX_NESTING = 16  # brackets inside a header: a structured dtype nests a few, never more
+MAX_SIGN_RUN = 4  # consecutive unary signs: '-1' has one, a crafted header thousands
+MAX_NDIM = 32  # what numpy can index and print everywhere
+HEADER_LENGTH_BYTES = {(1, 0): 2, (2, 0): 4, (3, 0): 4}
+FILE_KINDS = {
+    stat.S_IFDIR: "a directory",
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFLNK: "a symbolic link",
+}
+
+
+@attrs.frozen
+class NpyHeader:
+    """What a `.npy` header says, checked: the array's dtype, shape, order and where its data begins."""
+
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+    fortran_order: bool
+    data_offset: int
+
+
+def _os_error(kind: type[OSError], code: int, message: str) -> OSError:
+    """An OSError subclass whose str() is exactly `message` (one line), with its errno set."""
+    error = kind(message)
+    error.errno = code
+    return error
+
+
+def _open_regular(path: PathLike) -> BinaryIO:
+    """Open `path` for reading if it is a regular file; never blocks on a FIFO or reads a device."""
+    name = os.fspath(path)
+    try:
+        before = os.stat(name)
+    except FileNotFoundError:
+        raise _os_error(FileNotFoundError, errno.ENOENT, f"{name}: no such file") from None
+    except PermissionError:
+        raise _os_error(PermissionError, errno.EACCES, f"{name}: permission denied") from None
+    except OSError as error:  # a symlink loop, a name too long, a path through a file
+        raise ValueError(f"{name}: cannot be opened ({error.strerror or error})") from None
+    _require_regular(name, before.st_mode)
+    try:  # O_NONBLOCK: should the file turn into a FIFO after the stat, open must not wait
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise _os_error(FileNotFoundError, errno.ENOENT, f"{name}: no such file") from None
+    except PermissionError:
+        raise _os_error(PermissionError, errno.EACCES, f"{name}: permission denied") from None
+    except OSError as error:
+        raise ValueError(f"{name}: cannot be opened ({error.strerror or error})") from None
+    try:
+        _require_regular(name, os.fstat(fd).st_mode)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
+def _require_regular(name: str, mode: int) -> None:
+    if stat.S_ISREG(mode):
+        return
+    kind = FILE_KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    if stat.S_ISDIR(mode):
+        raise _os_error(IsADirectoryError, errno.EISDIR, f"{name}: is a directory, not a .npy file")
+    raise ValueError(f"{name}: is {kind}, not a regular .npy file")
+
+
+def _what_it_is(start: bytes) -> str:
+    """A guess at what a file that is not `.npy` holds, for the error message."""
+    if start.startswith(b"PK\x03\x04") or start.startswith(b"PK\x05\x06"):
+        return "a zip archive (an .npz file?)"
+    if start[:1] == b"\x80" and start[1:2] in {bytes([v]) for v in range(2, 6)}:
+        return "a Python pickle (lazytensor never unpickles)"
+    if not start:
+        return "empty"
+    try:
+        text = start.decode("utf-8")
+    except UnicodeDecodeError:
+        return "binary data without the .npy magic string"
+    return "text" if text.isprintable() or text.isspace() or "\n" in text else "something else"
+
+
+def _check_header_text(name: str, text: bytes) -> None:
+    """Limits numpy's parser cannot recurse or overflow past: bracket depth and runs of unary signs."""
+    depth = 0
+    signs = 0
+    quote = 0
+    escaped = False
+    for byte in text:
+        if quote:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == quote:
+                quote = 0
+            continue
+        if byte in b"'\"":
+            quote = byte
+        elif byte in b"([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise ValueError(f"{name}: corrupt .npy header (brackets nested deeper than {MAX_NESTING})")
+        elif byte in b")]}":
+            depth -= 1
+        if byte in b"+-~":
+            signs += 1
+            if signs > MAX_SIGN_RUN:
+                raise ValueError(f"{name}: corrupt .npy header (a run of more than {MAX_SIGN_RUN} signs)")
+        elif byte not in b" \t\n\r":
+            signs = 0
+
+
+def _read_exactly(file: BinaryIO, count: int) -> bytes:
+    data = file.read(count)
+    return data if data is not None else b""
+
+
+def _parse_header_dict(name: str, version: tuple[int, int], raw: bytes) -> tuple[Any, bool, Any]:
+    """numpy's header parser on bytes already in memory, inside one guard: (shape, fortran, dtype)."""
+    buffer = io.BytesIO(raw)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if version == (1, 0):
+                return np.lib.format.read_array_header_1_0(buffer, max_header_size=MAX_HEADER_BYTES)
+            if version == (2, 0):
+                return np.lib.format.read_array_header_2_0(buffer, max_header_size=MAX_HEADER_BYTES)
+            read_any = getattr(np.lib.format, "_read_array_header", None)
+            if read_any is None:
+                raise ValueError(f"format version {version} is not supported by this numpy")
+            result: tuple[Any, bool, Any] = read_any(buffer, version, max_header_size=MAX_HEADER_BYTES)
+            return result
+    except Exception as error:  # TokenError, RecursionError, SyntaxError, OverflowError, MemoryError, ...
+        first = error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
+        detail = " ".join(first.split()) or type(error).__name__
+        if len(detail) > 200:
+            detail = detail[:200] + "…"
+        raise ValueError(f"{name}: corrupt .npy header ({detail})") from None
+
+
+def _checked_shape(name: str, shape: Any, dtype: np.dtype[Any]) -> tuple[int, ...]:
+    if not isinstance(shape, tuple):
+        raise ValueError(f"{name}: corrupt .npy header (shape {shape!r} is not a tuple)")
+    for entry in shape:
+        if type(entry) is not int or entry < 0:
+            raise ValueError(f"{name}: corrupt .npy header (shape {shape!r} holds {entry!r}, not a size)")
+    if len(shape) + dtype.ndim > MAX_NDIM:
+        axes = len(shape) + dtype.ndim
+        raise ValueError(f"{name}: the array has {axes} axes; at most {MAX_NDIM} are supported")
+    return shape
+
+
+def read_header(file: BinaryIO, name: str, file_size: int) -> NpyHeader:
+    """The checked header of an open `.npy` file; a ValueError naming `name` if anything is wrong."""
+    prefix = _read_exactly(file, len(MAGIC) + 2)
+    if not prefix.startswith(MAGIC):
+        raise ValueError(f"{name}: not a .npy file (it is {_what_it_is(prefix)})")
+    if len(prefix) < len(MAGIC) + 2:
+        raise ValueError(f"{name}: truncated .npy file (it ends inside the header)")
+    version = (prefix[6], prefix[7])
+    length_bytes = HEADER_LENGTH_BYTES.get(version)
+    if length_bytes is None:
+        raise ValueError(f"{name}: unsupported .npy format version {version[0]}.{version[1]}")
+    length_field = _read_exactly(file, length_bytes)
+    if len(length_field) < length_bytes:
+        raise ValueError(f"{name}: truncated .npy file (it ends inside the header)")
+    header_length = int.from_bytes(length_field, "little")
+    data_offset = len(prefix) + length_bytes + header_length
+    if header_length > MAX_HEADER_BYTES:
+        raise ValueError(f"{name}: corrupt .npy header ({header_length} bytes; at most {MAX_HEADER_BYTES})")
+    if data_offset > file_size:
+        raise ValueError(f"{name}: truncated .npy file (it ends inside its {header_length}-byte header)")
+    text = _read_exactly(file, header_length)
+    _check_header_text(name, text)
+    shape, fortran_order, dtype = _parse_header_dict(name, version, length_field + text)
+    if not isinstance(dtype, np.dtype):
+        raise ValueError(f"{name}: corrupt .npy header (no dtype)")
+    if dtype.hasobject:
+        raise ValueError(f"{name}: holds Python objects (pickled data); lazytensor never unpickles")
+    shape = _checked_shape(name, shape, dtype)
+    data_bytes = math.prod(shape) * dtype.itemsize
+    if data_bytes > file_size - data_offset:
+        raise ValueError(
+            f"{name}: truncated or corrupt .npy file (its header's shape {shape} of {dtype} needs "
+            f"{data_bytes:,} bytes of data; the file holds {file_size - data_offset:,})"
+        )
+    return NpyHeader(dtype, shape, bool(fortran_order), data_offset)
+
+
+def _read_array(file: BinaryIO, name: str, header: NpyHeader, mmap: bool) -> np.ndarray[Any, Any]:
+    """The data after the header: a read-only memory map, or an array read into memory."""
+    order: Literal["C", "F"] = "F" if header.fortran_order else "C"
+    count = math.prod(header.shape)
+    array: np.ndarray[Any, Any]
+    try:
+        if mmap and count > 0 and header.dtype.itemsize > 0:
+            array = np.memmap(
+                cast(Any, file), dtype=header.dtype, mode="r", offset=header.data_offset,
+                shape=header.shape, order=order,
+            )  # fmt: skip
+            return array
+        file.seek(header.data_offset)
+        data = _read_exactly(file, count * header.dtype.itemsize)
+        flat = np.frombuffer(data, dtype=header.dtype, count=count).copy()
+        array = flat.reshape(header.shape + header.dtype.shape, order=order)
+        return array
+    except (ValueError, OSError, MemoryError) as error:
+        raise ValueError(f"{name}: cannot read the array data ({' '.join(str(error).split())})") from None
+
 
 def load(path: PathLike, mmap: bool = True) -> AbstractTensor:
     """A tensor over a `.npy` file, memory-mapped read-only by default so only what is read is loaded.
 
     A Fortran-ordered file comes back as a transposed view of its row-major storage,
-    so nothing is copied either. A pickled, truncated or corrupt file is a ValueError.
+    so nothing is copied either. Anything that is not a well-formed `.npy` array (pickled
+    objects, truncated or corrupt data, a FIFO, a zip, a text file) is a ValueError with
+    one line naming the file; a missing file is a FileNotFoundError, a directory an
+    IsADirectoryError.
 
     >>> import tempfile, pathlib, lazytensor as lt
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.npy"
@@ -26,22 +260,68 @@ def load(path: PathLike, mmap: bool = True) -> AbstractTensor:
     >>> lt.load(path).T.tolist()
     [[0, 3], [1, 4], [2, 5]]
     """
-    try:
-        array = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
-    except FileNotFoundError:
-        raise
-    except (ValueError, EOFError, OSError, pickle.UnpicklingError) as error:
-        raise ValueError(f"{os.fspath(path)}: not a readable .npy file ({error})") from None
-    if not isinstance(array, np.ndarray):
-        raise ValueError(f"{os.fspath(path)}: holds an archive, not one array")
+    name = os.fspath(path)
+    with _open_regular(path) as file:
+        file_size = os.fstat(file.fileno()).st_size
+        header = read_header(file, name, file_size)
+        array = _read_array(file, name, header, mmap)
     if array.ndim > 1 and not array.flags.c_contiguous and array.flags.f_contiguous:
         reversed_axes = tuple(range(array.ndim - 1, -1, -1))
         return TransposedTensor(from_numpy(array.T), reversed_axes)
     return from_numpy(array)
 
 
+# -- saving -----------------------------------------------------------------------------------------
+
+
+def _target(path: PathLike) -> str:
+    """Where `save` writes: numpy's rule (a name without `.npy` gets it), through symbolic links."""
+    name = os.fspath(path)
+    if not name.endswith(".npy"):
+        name += ".npy"
+    return os.path.realpath(name)
+
+
+def _create_temporary(directory: str, base: str) -> tuple[str, int]:
+    """A new file beside the target (same file system, so the final rename is atomic); umask applies."""
+    for _ in range(100):
+        candidate = os.path.join(directory, f".{base}.{secrets.token_hex(6)}.tmp")
+        try:
+            return candidate, os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"{directory}: could not create a temporary file for {base}")
+
+
 def save(path: PathLike, t: AbstractTensor) -> None:
-    """Write `t` to a `.npy` file (object tensors cannot be saved: that would need pickle)."""
+    """Write `t` to a `.npy` file atomically: a temporary file beside it, then one rename.
+
+    A failed save leaves the old file as it was, and saving onto the file `t` is memory-mapped
+    from works: the map keeps reading the old file while the new one is written. Object
+    tensors cannot be saved (that would need pickle).
+
+    >>> import tempfile, pathlib, lazytensor as lt
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.npy"
+    >>> lt.save(path, lt.arange(4))
+    >>> lt.save(path, lt.load(path) * 2)
+    >>> lt.load(path).tolist()
+    [0, 2, 4, 6]
+    """
     if t.dtype.hasobject:
         raise ValueError(f"cannot save a tensor of dtype object to {os.fspath(path)} without pickle")
-    np.save(path, np.ascontiguousarray(t.numpy()), allow_pickle=False)
+    array = np.ascontiguousarray(t.numpy())  # evaluated first: an error here leaves no file behind
+    target = _target(path)
+    directory, base = os.path.split(target)
+    temporary, fd = _create_temporary(directory, base)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            np.lib.format.write_array(file, array, allow_pickle=False)
+            file.flush()
+            os.fsync(file.fileno())
+        if os.path.isfile(target):  # keep the permissions of the file being replaced
+            os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise

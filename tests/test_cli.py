@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import pickle
 import re
@@ -114,14 +115,121 @@ def test_pickled_files_are_never_unpickled(tmp_path: pathlib.Path) -> None:
     [
         ("9, 0", "out of bounds"),
         ("0, 0, 0, 0", "too many indices"),
-        ("1 +", "not numpy index syntax"),
+        ("1 +", "is not an index"),
         ("__import__('os')", "is not an index"),
-        ("0:1.5", "is not an index"),
+        ("0:1.5", "slice bounds must be integers"),
         ("0:[1]", "slice bounds must be integers"),
+        ("0] + _[0", "unbalanced brackets"),
+        ("__import__('os').system('touch pwned')][0", "unbalanced brackets"),
     ],
 )
 def test_a_bad_index(npy: pathlib.Path, key: str, fragment: str) -> None:
     _fails_with(run("show", str(npy), "--index", key), "bad index", fragment)
+
+
+def main_in_process(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m lazytensor ARGS` run by calling main() here: the same outcome, without a new process."""
+    from lazytensor.__main__ import main
+
+    try:
+        status = main(list(args))
+    except SystemExit as exit_:  # argparse's usage errors
+        status = exit_.code if isinstance(exit_.code, int) else 1
+    captured = capsys.readouterr()
+    return subprocess.CompletedProcess(list(args), status, captured.out, captured.err)
+
+
+@pytest.mark.parametrize(
+    ("key", "fragment"),
+    [
+        ("0] + _[0", "unbalanced brackets"),
+        ("0], X, _[0", "unbalanced brackets"),
+        ("0] if X else _[0", "unbalanced brackets"),
+        ("- " * 3000, "is not an index"),
+        ("None," * 40, "at most 32"),
+        ("None," * 70, "at most 64"),
+        ("__import__('os').system('touch pwned')][0", "unbalanced brackets"),
+        ("os", "is not an index"),
+        ("0x1", "is not an index"),
+        ("0,,1", "item 2 is empty"),
+        ("", "an empty key"),
+        ("[" * 100 + "]" * 100, "nested deeper than 32"),
+        ("[10000000000000000000]", "out of range"),
+        ("9" * 40, "more than 30 digits"),
+        ("1" * 200_000, "at most 100,000"),
+    ],
+)
+def test_hostile_keys_are_one_line_errors(
+    npy: pathlib.Path, capsys: pytest.CaptureFixture[str], key: str, fragment: str
+) -> None:
+    result = main_in_process(capsys, "show", str(npy), "--index", key)
+    _fails_with(result, "bad index", fragment)
+    assert len(result.stderr) < 400
+
+
+@pytest.mark.parametrize(
+    ("key", "numpy_key"),
+    [
+        ("[1, 2], [[0], [1]]", ([1, 2], [[0], [1]])),
+        ("[True, False, True, False]", [True, False, True, False]),
+        ("0,", (0,)),
+        (" -1 , 1:, ::-2 ", (-1, slice(1, None), slice(None, None, -2))),
+        ("None, ..., +2", (None, Ellipsis, 2)),
+    ],
+)
+def test_good_keys_show_what_numpy_selects(
+    npy: pathlib.Path, capsys: pytest.CaptureFixture[str], key: str, numpy_key: object
+) -> None:
+    result = main_in_process(capsys, "show", str(npy), "--index", key)
+    assert result.returncode == 0, result.stderr
+    expected = np.load(npy)[numpy_key]  # type: ignore[index]
+    assert f"shape {expected.shape} · float32" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("--precision", "99999999999999999999"), "--precision: expected an integer from 0 to 100"),
+        (("--precision", "-1"), "--precision"),
+        (("--precision", "1e3"), "--precision"),
+        (("--width", "0"), "--width: expected an integer from 1 to 100,000"),
+        (("--width", "10" * 30), "--width"),
+        (("--width", "ten"), "--width"),
+    ],
+)
+def test_absurd_options_are_one_line_errors(
+    npy: pathlib.Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], fragment: str
+) -> None:
+    _fails_with(main_in_process(capsys, "show", str(npy), *args), fragment)
+
+
+def test_usage_errors_are_one_line() -> None:
+    _fails_with(run("show"), "required")
+    _fails_with(run("show", "x.npy", "--precision", "99999999999999999999"), "--precision")
+
+
+def test_files_that_are_not_npy_are_one_line_errors(tmp_path: pathlib.Path) -> None:
+    csv = tmp_path / "data.csv"
+    csv.write_text("a,b\n1,2\n")
+    _fails_with(run("show", str(csv)), "data.csv: not a .npy file")
+    assert "allow_pickle" not in run("show", str(csv)).stderr
+    fifo = tmp_path / "fifo.npy"
+    os.mkfifo(fifo)
+    _fails_with(run("show", str(fifo)), "fifo.npy", "FIFO")
+    _fails_with(run("show", str(tmp_path)), "is a directory")
+    deep = tmp_path / "deep.npy"
+    deep.write_bytes(npy_bytes("{'descr': '<f8', 'shape': (" + "- " * 3000 + "1,), 'fortran_order': False}"))
+    _fails_with(run("show", str(deep)), "deep.npy", "corrupt .npy header")
+    many = tmp_path / "many.npy"
+    shape = "(" + "1," * 40 + ")"
+    many.write_bytes(npy_bytes(f"{{'descr': '|u1', 'shape': {shape}, 'fortran_order': False}}") + b"\0")
+    _fails_with(run("show", str(many)), "many.npy", "40 axes")
+
+
+def npy_bytes(header: str) -> bytes:
+    """A version 1.0 `.npy` prefix holding `header` as its header text."""
+    encoded = header.encode("latin1")
+    return b"\x93NUMPY\x01\x00" + len(encoded).to_bytes(2, "little") + encoded
 
 
 def test_the_tour_walks_through_the_library() -> None:

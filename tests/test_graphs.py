@@ -18,9 +18,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import graphs  # noqa: E402
 import numpy_gcn  # noqa: E402
-
-PLANETOID = Path(__file__).resolve().parents[2] / "shared" / "data" / "planetoid"
-needs_planetoid = pytest.mark.usefixtures("planetoid_data")  # fails, never skips, without the data
+import planetoid_files  # noqa: E402
 
 
 def assert_clean_undirected(graph: graphs.Graph) -> None:
@@ -58,25 +56,24 @@ def test_karate_is_unweighted_with_identity_features_and_two_seed_nodes(karate: 
     np.testing.assert_array_equal(karate.test_idx, np.arange(1, 33))
 
 
-@needs_planetoid
-def test_cora_matches_the_standard_split() -> None:
-    cora = graphs.load("cora", PLANETOID)
+@pytest.mark.parametrize("source", ["shipped", "raw"])
+def test_cora_matches_the_standard_split(planetoid_data: Path, source: str) -> None:
+    cora = graphs.load("cora") if source == "shipped" else graphs.load("cora", planetoid_data)
     assert (cora.num_nodes, cora.num_features, cora.num_classes) == (2708, 1433, 7)
     assert cora.num_edges == 10_556
     assert_clean_undirected(cora)
     assert_split(cora, 140, 500, 1000)
     np.testing.assert_array_equal(cora.train_idx, np.arange(140))
     np.testing.assert_array_equal(cora.val_idx, np.arange(140, 640))
-    test_index = np.loadtxt(PLANETOID / "ind.cora.test.index", dtype=np.int64)
-    np.testing.assert_array_equal(cora.test_idx, np.sort(test_index))
+    np.testing.assert_array_equal(cora.test_idx, np.arange(1708, 2708))
     np.testing.assert_allclose(cora.features.sum(axis=1), 1.0, rtol=1e-5)  # row-normalised, none empty
     assert np.bincount(cora.labels).tolist() == [351, 217, 418, 818, 426, 298, 180]
     assert np.bincount(cora.labels[cora.train_idx]).tolist() == [20] * 7
 
 
-@needs_planetoid
-def test_citeseer_keeps_isolated_test_range_nodes_as_zero_rows() -> None:
-    citeseer = graphs.load("citeseer", PLANETOID)
+@pytest.mark.parametrize("source", ["shipped", "raw"])
+def test_citeseer_keeps_isolated_test_range_nodes_as_zero_rows(planetoid_data: Path, source: str) -> None:
+    citeseer = graphs.load("citeseer") if source == "shipped" else graphs.load("citeseer", planetoid_data)
     assert (citeseer.num_nodes, citeseer.num_features, citeseer.num_classes) == (3327, 3703, 6)
     assert citeseer.num_edges == 9104
     assert_clean_undirected(citeseer)
@@ -87,6 +84,39 @@ def test_citeseer_keeps_isolated_test_range_nodes_as_zero_rows() -> None:
     assert np.all(citeseer.labels[empty] == 0)  # the reference's argmax of an all-zero row
 
 
+@pytest.mark.parametrize("name", ["cora", "citeseer"])
+def test_raw_files_made_from_the_shipped_data_load_to_the_same_graph(planetoid_data: Path, name: str) -> None:
+    """The two loaders agree: --data DIR on files in the original format, and the shipped .npz."""
+    raw, shipped = graphs.planetoid(name, planetoid_data), graphs.shipped(name)
+    for field in ("features", "labels", "src", "dst", "train_idx", "val_idx", "test_idx"):
+        np.testing.assert_array_equal(getattr(raw, field), getattr(shipped, field), err_msg=field)
+    assert raw.num_classes == shipped.num_classes
+
+
+def test_the_shipped_files_hold_plain_arrays_only() -> None:
+    for name in graphs.SHIPPED_NAMES:
+        path = graphs.SHIPPED / f"{name}.npz"
+        assert path.stat().st_size < 400_000
+        with np.load(path, allow_pickle=False) as arrays:  # would raise on an object array
+            assert sorted(arrays.files) == sorted(graphs.SHIPPED_KEYS)
+            assert all(arrays[key].dtype.kind in "iuf" for key in arrays.files)
+    assert "MIT" in (graphs.SHIPPED / "README.md").read_text()
+
+
+def test_a_replaced_npz_is_checked_like_the_raw_files(tmp_path: Path) -> None:
+    with np.load(graphs.SHIPPED / "cora.npz", allow_pickle=False) as arrays:
+        good = {key: arrays[key] for key in arrays.files}
+    bad_edges = dict(good, edges=np.array([[0], [10**6]]))
+    np.savez_compressed(tmp_path / "cora.npz", **bad_edges)
+    with pytest.raises(graphs.PlanetoidError, match=r"cora\.npz: an edge endpoint lies outside"):
+        graphs.shipped("cora", tmp_path)
+    (tmp_path / "cora.npz").write_text("not a zip")
+    with pytest.raises(ValueError, match=r"cora\.npz"):
+        graphs.shipped("cora", tmp_path)
+    with pytest.raises(ValueError, match="not shipped"):
+        graphs.load("pubmed")
+
+
 def malicious_pickle(marker: Path) -> bytes:
     """A protocol-2 pickle that would run `os.system("touch MARKER")` under plain pickle.load."""
     command = f"touch {marker}".encode()
@@ -94,8 +124,8 @@ def malicious_pickle(marker: Path) -> bytes:
     return b"".join(opcodes)  # PROTO 2, GLOBAL os.system, BINUNICODE command, TUPLE1, REDUCE, STOP
 
 
-def copy_planetoid(tmp_path: Path, name: str = "cora", skip: str | None = None) -> Path:
-    for path in PLANETOID.glob(f"ind.{name}.*"):
+def copy_planetoid(source: Path, tmp_path: Path, name: str = "cora", skip: str | None = None) -> Path:
+    for path in source.glob(f"ind.{name}.*"):
         if path.name != skip:
             shutil.copy(path, tmp_path / path.name)
     return tmp_path
@@ -110,9 +140,10 @@ def test_restricted_unpickler_refuses_os_system(tmp_path: Path) -> None:
     assert not marker.exists()
 
 
-@needs_planetoid
-def test_planetoid_refuses_a_malicious_file_in_the_data_directory(tmp_path: Path) -> None:
-    folder = copy_planetoid(tmp_path)
+def test_planetoid_refuses_a_malicious_file_in_the_data_directory(
+    planetoid_data: Path, tmp_path: Path
+) -> None:
+    folder = copy_planetoid(planetoid_data, tmp_path)
     marker = tmp_path / "pwned"
     (folder / "ind.cora.graph").write_bytes(malicious_pickle(marker))
     with pytest.raises(pickle.UnpicklingError, match=r"ind\.cora\.graph.*os\.system"):
@@ -130,9 +161,8 @@ def test_restricted_unpickler_reads_adjacency_lists_and_refuses_other_builtins(t
         graphs.restricted_load(refused)
 
 
-@needs_planetoid
-def test_missing_planetoid_files_are_named(tmp_path: Path) -> None:
-    folder = copy_planetoid(tmp_path, skip="ind.cora.graph")
+def test_missing_planetoid_files_are_named(planetoid_data: Path, tmp_path: Path) -> None:
+    folder = copy_planetoid(planetoid_data, tmp_path, skip="ind.cora.graph")
     with pytest.raises(FileNotFoundError, match=r"ind\.cora\.graph"):
         graphs.planetoid("cora", folder)
 
@@ -142,8 +172,8 @@ def test_missing_directory_and_bad_names(tmp_path: Path) -> None:
         graphs.load("citeseer", tmp_path / "nowhere")
     with pytest.raises(ValueError, match="unknown dataset"):
         graphs.load("imagenet")
-    with pytest.raises(ValueError, match="data directory"):
-        graphs.load("cora")
+    with pytest.raises(ValueError, match="only read for"):
+        graphs.load("karate", tmp_path)
 
 
 def test_sbm_is_homophilous_sized_by_degree_and_reproducible() -> None:
@@ -232,3 +262,126 @@ def test_numpy_gcn_on_sbm_beats_features_alone() -> None:
     features_only = numpy_gcn.train(no_edges, epochs=100, seed=0)["test_accuracy"]
     assert with_graph >= 0.84
     assert features_only <= with_graph - 0.15
+
+
+# ------------------------------------------------------------------------------- hostile Planetoid files
+
+
+def gcn_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    import gcn
+
+    status = gcn.main(["--quiet", "--epochs", "1", *args])
+    return status, capsys.readouterr().err
+
+
+def refused(capsys: pytest.CaptureFixture[str], folder: Path, *fragments: str) -> None:
+    """The GCN example exits 2 with one line naming what is wrong, whatever the loader was given."""
+    status, err = gcn_main(capsys, "--dataset", "cora", "--data", str(folder))
+    assert status == 2, err
+    assert err.count("\n") == 1 and err.startswith("gcn: ") and "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in err
+
+
+def test_tiny_planetoid_files_load(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    parts = planetoid_files.tiny_parts()
+    folder = planetoid_files.write_planetoid(tmp_path, "cora", planetoid_files.planetoid_pieces(parts))
+    graph = graphs.planetoid("cora", folder)
+    expected = parts.graph()
+    np.testing.assert_array_equal(graph.features, expected.features)
+    np.testing.assert_array_equal(graph.src, expected.src)
+    np.testing.assert_array_equal(graph.test_idx, np.arange(550, 600))
+    assert gcn_main(capsys, "--dataset", "cora", "--data", str(folder))[0] == 0
+
+
+def hostile_pieces() -> dict[str, tuple[str, object, str]]:
+    """name -> (file suffix, its hostile content, a fragment of the expected message)."""
+    csr = planetoid_files.CSR.raw
+    shared = list(range(600))
+    rest = [str(i) for i in range(551, 600)]
+    return {
+        "ndarray-reduce": ("allx", planetoid_files.call_pickle("numpy", "ndarray", ((10**12,),)), "refusing"),
+        "ndarray-newobj": (
+            "allx",
+            planetoid_files.call_pickle("numpy", "ndarray", ((10**12,),), pickle.NEWOBJ),
+            "refusing",
+        ),
+        "huge-csr": (
+            "allx",
+            csr(
+                {
+                    "_shape": (10**6, 10**6),
+                    "data": np.ones(1),
+                    "indices": np.zeros(1, np.int32),
+                    "indptr": np.array([0, 1], np.int32),
+                    "format": "csr",
+                }
+            ),
+            "ind.cora.allx: a 1,000,000 x 1,000,000 matrix",
+        ),
+        "bad-indptr": (
+            "tx",
+            csr(
+                {
+                    "_shape": (50, 5),
+                    "data": np.ones(1),
+                    "indices": np.array([7], np.int32),
+                    "indptr": np.zeros(51, np.int32),
+                    "format": "csr",
+                }
+            ),
+            "inconsistent sparse matrix",
+        ),
+        "csr-shape-bool": ("allx", csr({"_shape": (True, 5), "format": "csr"}), "not two sizes"),
+        "huge-neighbour": ("graph", {0: [2**70]}, "node number"),
+        "negative-neighbour": ("graph", {0: [-1]}, "outside [0, 600)"),
+        "string-neighbour": ("graph", {0: ["1"]}, "node number"),
+        "shared-lists": ("graph", dict.fromkeys(range(600), shared), "adjacency entries"),
+        "test-1e5": ("test.index", "\n".join(["100000", *rest]), "outside"),
+        "test-1e20": (
+            "test.index",
+            "\n".join(["10" * 10, *rest]),
+            "node number",
+        ),
+        "test-negative": ("test.index", "\n".join(["-550", *rest]), "'-550'"),
+        "test-empty": ("test.index", "", "no test nodes"),
+        "test-twice": ("test.index", "\n".join(["551", *rest]), "twice"),
+        "test-in-train": ("test.index", "\n".join(["0", *rest]), "training"),
+        "test-binary": ("test.index", b"\xff\xfe", "non-ASCII"),
+        "y-rows": ("y", np.zeros((3, 3), np.int32), "rows"),
+        "ally-columns": ("ally", np.zeros((550, 4), np.int32), "columns"),
+        "object-array": ("ty", np.array([None] * 3, dtype=object), "not a plain number type"),
+        "truncated": ("x", b"\x80\x02cnumpy\nndarray\n", "not a readable Planetoid pickle"),
+        "not-a-pickle": ("x", b"hello", "ind.cora.x: "),
+        "a-set": ("graph", {1, 2}, "set"),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(hostile_pieces()))
+def test_hostile_planetoid_files_are_one_line_refusals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    suffix, content, fragment = hostile_pieces()[case]
+    pieces = planetoid_files.planetoid_pieces(planetoid_files.tiny_parts())
+    pieces[suffix] = content
+    folder = planetoid_files.write_planetoid(tmp_path, "cora", pieces)
+    refused(capsys, folder, fragment)
+
+
+def test_a_memo_shared_string_cannot_expand_into_many_arrays(tmp_path: Path) -> None:
+    """One 1 MB string referenced by 1,000 arrays would be 1 GB: the budget refuses it."""
+    data = bytes(2**20)  # 1 MB, pickled once and fetched from the memo by every array
+
+    class SharingArray:
+        def __reduce__(self) -> tuple[object, ...]:
+            return (
+                graphs.NDARRAY_RECONSTRUCT,
+                (np.ndarray, (0,), b"b"),
+                (1, (2**17,), np.dtype("f8"), False, data),
+            )
+
+    path = tmp_path / "ind.cora.graph"
+    path.write_bytes(planetoid_files.py2_pickle([SharingArray() for _ in range(1000)]))
+    assert path.stat().st_size < 2**21
+    with pytest.raises(pickle.UnpicklingError, match="far larger than the file"):
+        graphs.restricted_load(path)
