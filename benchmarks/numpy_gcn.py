@@ -8,7 +8,7 @@ Randomness, in this order, all from one `np.random.default_rng(seed)`: W0 then W
 per epoch the input mask then the hidden mask (`dropout_mask`). A lazytensor port that draws the same way
 gets bit-for-bit the same masks and initial weights.
 
-    python benchmarks/numpy_gcn.py --dataset cora --data ../shared/data/planetoid --seeds 10
+    python benchmarks/numpy_gcn.py --dataset cora --seeds 10
     python benchmarks/numpy_gcn.py --segment-sums     # time the segment-sum candidates
 """
 
