@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import mmap
+import os
 from typing import Any
 
 import numpy as np
@@ -20,3 +21,37 @@ def is_memory_mapped(buffer: Any) -> bool:
             return True
         array = getattr(array, "base", None)
     return False
+
+
+def physical_memory() -> int:
+    """This machine's memory in bytes (a very large number where the system will not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 62
+
+
+def _bytes_text(count: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB"):
+        if count < 1000:
+            return f"{count:.3g} {unit}"
+        count /= 1000
+    return f"{count:.3g} EB"
+
+
+def check_fits(count: int, bytes_each: int, what: str) -> None:
+    """MemoryError at once, naming the sizes, when `count` items of `bytes_each` bytes cannot fit in
+    this machine's memory: better than minutes of swapping before the same error.
+
+    >>> check_fits(10**15, 8, "a copy of shape (1000000000000000,)")
+    Traceback (most recent call last):
+    ...
+    MemoryError: a copy of shape (1000000000000000,) needs 8 PB (1,000,000,000,000,000 elements), ...
+    """
+    need = count * bytes_each
+    have = physical_memory()
+    if need > have:
+        raise MemoryError(
+            f"{what} needs {_bytes_text(need)} ({count:,} elements), more than this machine's "
+            f"{_bytes_text(have)} of memory"
+        )

@@ -18,6 +18,14 @@ def _from_torch(data: Any) -> npt.NDArray[Any] | None:
     return np.array(data.detach().cpu().numpy(), copy=True)
 
 
+def _shape_of(args: tuple[Any, ...]) -> tuple[int, ...]:
+    """Shape arguments (ints or one tuple), or the error naming the negative size."""
+    shape = as_shape(args)
+    if any(size < 0 for size in shape):
+        raise ValueError(f"negative dimensions are not allowed: shape {shape}")
+    return shape
+
+
 def _leaf(array: npt.NDArray[Any], requires_grad: bool) -> StorageTensor:
     return StorageTensor.from_array(array).requires_grad_(requires_grad)
 
@@ -63,7 +71,7 @@ def zeros(
     >>> zeros(2, 3).shape
     (2, 3)
     """
-    return _leaf(np.zeros(as_shape(shape), dtype=dtype), requires_grad)
+    return _leaf(np.zeros(_shape_of(shape), dtype=dtype), requires_grad)
 
 
 def ones(
@@ -74,7 +82,7 @@ def ones(
     >>> ones((2,)).tolist()
     [1.0, 1.0]
     """
-    return _leaf(np.ones(as_shape(shape), dtype=dtype), requires_grad)
+    return _leaf(np.ones(_shape_of(shape), dtype=dtype), requires_grad)
 
 
 def full(
@@ -85,7 +93,7 @@ def full(
     >>> full((2,), 7).tolist()
     [7, 7]
     """
-    return _leaf(np.full(as_shape((shape,)), value, dtype=dtype), requires_grad)
+    return _leaf(np.full(_shape_of((shape,)), value, dtype=dtype), requires_grad)
 
 
 def arange(
@@ -96,6 +104,8 @@ def arange(
     >>> arange(5).tolist(), arange(1, 2, 0.5).tolist()
     ([0, 1, 2, 3, 4], [1.0, 1.5])
     """
+    if step == 0:
+        raise ValueError(f"arange: the step must not be zero (start {start}, stop {stop})")
     values = np.arange(start, dtype=dtype) if stop is None else np.arange(start, stop, step, dtype=dtype)
     return StorageTensor.from_array(values)
 
@@ -109,4 +119,4 @@ def trandom(
     (2, 2)
     """
     rng = np.random.default_rng(seed)
-    return _leaf(rng.uniform(-1.0, 1.0, size=as_shape(shape)), requires_grad)
+    return _leaf(rng.uniform(-1.0, 1.0, size=_shape_of(shape)), requires_grad)

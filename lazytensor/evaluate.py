@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 from numpy.lib.stride_tricks import as_strided
 
+from lazytensor.buffers import check_fits
 from lazytensor.layout import IndexArray, Layout
 from lazytensor.positions import Shape, numel, open_grid
 
@@ -89,6 +90,8 @@ def read(t: AbstractTensor) -> Buffer:
         return strided_view(t.storage, layout, writeable=not layout.has_broadcast_axis())
     if numel(t.shape) == 0:
         return np.empty(t.shape, dtype=t.dtype)
+    # a stack without a layout is read into new memory: say so now if it cannot fit
+    check_fits(numel(t.shape), t.dtype.itemsize + np.dtype(np.intp).itemsize, f"reading shape {t.shape}")
     unfused = _unfused_layers(t)
     if numel(unfused[-1].shape) > MATERIALISE_FACTOR * numel(t.shape):
         return _gather(t)
@@ -147,14 +150,14 @@ def check_writable(t: AbstractTensor) -> None:
 
 def prepare_values(value: Any, t: AbstractTensor) -> Buffer:
     """`value` cast to `t`'s dtype and broadcast to its shape, or the error numpy would raise."""
-    array = np.asarray(value, dtype=t.dtype)
+    array = given = np.asarray(value, dtype=t.dtype)
     while array.ndim > t.ndim and array.shape[0] == 1:  # numpy drops leading size-1 axes
         array = array[0]
     try:
         return np.broadcast_to(array, t.shape)
     except ValueError:
         raise ValueError(
-            f"could not broadcast value of shape {array.shape} into tensor of shape {t.shape}"
+            f"could not broadcast value of shape {given.shape} into tensor of shape {t.shape}"
         ) from None
 
 

@@ -225,5 +225,5 @@ def explain(t: AbstractTensor, position: Sequence[int] | int | None = None) -> E
     """
     if position is None:
         return Explanation(t)
-    entries = (position,) if isinstance(position, int | np.integer) else tuple(position)
+    entries = (position,) if isinstance(position, int | np.integer) else position
     return Explanation(t, normalize_position(entries, t.shape))

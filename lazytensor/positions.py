@@ -172,7 +172,7 @@ def normalize_position(pos: Iterable[int], shape: Sequence[int]) -> Shape:
     >>> normalize_position([-1, 0], (3, 4))
     (2, 0)
     """
-    pos = tuple(pos)
+    pos = _ints_or_type_error(pos, "a position", tuple(shape))
     if is_plain_position(pos, shape):
         return pos
     if len(pos) != len(shape):
@@ -191,6 +191,25 @@ def is_plain_position(pos: tuple[object, ...], shape: Sequence[int]) -> bool:
     )
 
 
+def _ints_or_type_error(values: object, what: str, shape: Shape | None = None) -> Shape:
+    """`values` as a tuple of ints, or a TypeError saying what was expected and what came."""
+    where = "" if shape is None else f" of a tensor of shape {shape}"
+    problem = TypeError(f"{what}{where} is a sequence of ints, got {values!r}")
+    if not isinstance(values, Iterable):
+        raise problem
+    try:
+        return tuple(operator.index(item) for item in values)
+    except TypeError:
+        raise problem from None
+
+
+def _int_or_type_error(value: object, what: str) -> int:
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{what} must be an int, got {value!r} ({type(value).__name__})") from None
+
+
 def normalize_dim(dim: int, ndim: int) -> int:
     """A possibly negative axis number made non-negative.
 
@@ -199,7 +218,7 @@ def normalize_dim(dim: int, ndim: int) -> int:
     >>> normalize_dim(-1, 3)
     2
     """
-    dim = operator.index(dim)
+    dim = _int_or_type_error(dim, "an axis")
     if not -ndim <= dim < ndim:
         raise np.exceptions.AxisError(f"axis {dim} is out of bounds for a tensor of {ndim} axes")
     return dim + ndim if dim < 0 else dim
@@ -213,9 +232,9 @@ def normalize_dims(dims: int | Iterable[int] | None, ndim: int) -> Shape:
     """
     if dims is None:
         return tuple(range(ndim))
-    if isinstance(dims, int):
-        dims = (dims,)
-    normalized = [normalize_dim(d, ndim) for d in dims]
+    if not isinstance(dims, Iterable):
+        dims = (_int_or_type_error(dims, "an axis"),)
+    normalized = [normalize_dim(d, ndim) for d in _ints_or_type_error(dims, "axes")]
     if len(set(normalized)) != len(normalized):
         raise ValueError(f"repeated axis in {tuple(normalized)} for a tensor of {ndim} axes")
     return tuple(sorted(normalized))

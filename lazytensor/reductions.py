@@ -26,6 +26,20 @@ def _prepare(t: Values, dim: AxisSpec) -> tuple[Buffer, Shape]:
     return values, normalize_dims(dim, values.ndim)
 
 
+def _without_repeats(t: Values, dim: AxisSpec) -> tuple[Buffer, Shape, int]:
+    """The values with every reduced axis that only repeats one element (stride 0: an expanded
+    view) cut to size 1, the axes, and how many times each element was repeated. Reductions
+    then cost what the base costs, not what the expansion would: a sum over 10^12 repeats of
+    three numbers is three additions and a multiplication."""
+    values, axes = _prepare(t, dim)
+    repeated = [axis for axis in axes if values.strides[axis] == 0 and values.shape[axis] > 1]
+    if not repeated:
+        return values, axes, 1
+    count = numel([values.shape[axis] for axis in repeated])
+    cut = tuple(slice(0, 1) if axis in repeated else slice(None) for axis in range(values.ndim))
+    return values[cut], axes, count
+
+
 def _keep_object(result: Any, values: Buffer) -> Buffer:
     """numpy hands back a bare Python value when an object array reduces to one element."""
     return np.asarray(result, dtype=OBJECT if values.dtype == OBJECT else None)
@@ -69,8 +83,9 @@ def tsum(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> tsum(np.arange(6).reshape(2, 3), 1).tolist()
     [3, 12]
     """
-    values, axes = _prepare(t, dim)
-    return sum_values(values, axes, keepdim)
+    values, axes, repeats = _without_repeats(t, dim)
+    total = sum_values(values, axes, keepdim)
+    return total if repeats == 1 else _keep_object(total * repeats, values)
 
 
 def mean(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
@@ -80,7 +95,7 @@ def mean(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> mean(np.array([Fraction(1, 2), Fraction(1, 3)])).item()
     Fraction(5, 12)
     """
-    values, axes = _prepare(t, dim)
+    values, axes, _ = _without_repeats(t, dim)  # repeating every element changes no mean
     return mean_values(values, axes, keepdim)
 
 
@@ -90,9 +105,9 @@ def prod(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> prod(np.arange(1, 5)).item()
     24
     """
-    values, axes = _prepare(t, dim)
+    values, axes, repeats = _without_repeats(t, dim)
     result = _keep_object(_reduce(np.multiply, values, axes, keepdim), values)
-    return result
+    return result if repeats == 1 else _keep_object(result**repeats, values)
 
 
 def tmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
@@ -101,7 +116,7 @@ def tmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> tmax(np.array([[1, 5], [7, 2]]), 0).tolist()
     [7, 5]
     """
-    values, axes = _prepare(t, dim)
+    values, axes, _ = _without_repeats(t, dim)
     result = _keep_object(_reduce(np.maximum, values, axes, keepdim), values)
     return result
 
@@ -112,7 +127,7 @@ def tmin(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> tmin(np.array([[1, 5], [7, 2]]), 1).tolist()
     [1, 2]
     """
-    values, axes = _prepare(t, dim)
+    values, axes, _ = _without_repeats(t, dim)
     result = _keep_object(_reduce(np.minimum, values, axes, keepdim), values)
     return result
 
@@ -159,7 +174,7 @@ def tall(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> tall(np.array([[1, 0], [2, 3]]), 1).tolist()
     [False, True]
     """
-    values, axes = _prepare(t, dim)
+    values, axes, _ = _without_repeats(t, dim)
     return np.asarray(_reduce(np.logical_and, _truth(values), axes, keepdim))
 
 
@@ -169,7 +184,7 @@ def tany(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> tany(np.array([[1, 0], [0, 0]]), 1).tolist()
     [True, False]
     """
-    values, axes = _prepare(t, dim)
+    values, axes, _ = _without_repeats(t, dim)
     return np.asarray(_reduce(np.logical_or, _truth(values), axes, keepdim))
 
 
@@ -179,7 +194,7 @@ def var(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> var(np.array([1.0, 2.0, 3.0, 4.0])).item()
     1.25
     """
-    values, axes = _prepare(t, dim)
+    values, axes, _ = _without_repeats(t, dim)  # the variance of repeats is the variance of one copy
     return var_values(values, axes, keepdim)
 
 
@@ -189,7 +204,7 @@ def std(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> std(np.array([1.0, 3.0])).item()
     1.0
     """
-    values, axes = _prepare(t, dim)
+    values, axes, _ = _without_repeats(t, dim)
     return sqrt(var_values(values, axes, keepdim))
 
 

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from lazytensor import autograd, evaluate, explain, optable, printer
 from lazytensor.autograd import Node, Saved, Version, Watched
-from lazytensor.buffers import is_memory_mapped
+from lazytensor.buffers import check_fits, is_memory_mapped
 from lazytensor.layout import Layout
 from lazytensor.once import once
 from lazytensor.optable import Op
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 Buffer = npt.NDArray[Any]
 Dims = int | Sequence[int] | None
+_PYTHON_OBJECT_BYTES = 32
+"""About what one element costs as a Python object in a list (a float: 24 bytes, and its slot)."""
 
 
 class AbstractTensor(abc.ABC):
@@ -182,6 +184,9 @@ class AbstractTensor(abc.ABC):
 
     def tolist(self) -> Any:
         """Nested Python lists of Python scalars (a scalar for a 0-d tensor)."""
+        check_fits(
+            self.numel(), self.dtype.itemsize + _PYTHON_OBJECT_BYTES, f"tolist() of shape {self.shape}"
+        )
         return self.numpy().tolist()
 
     def item(self) -> Any:
@@ -202,10 +207,12 @@ class AbstractTensor(abc.ABC):
 
     def clone(self) -> StorageTensor:
         """A new storage tensor holding a copy of the values."""
+        check_fits(self.numel(), self.dtype.itemsize, f"a copy of shape {self.shape}")
         return StorageTensor.from_array(evaluate.read_copy(self))
 
     def astype(self, dtype: npt.DTypeLike) -> StorageTensor:
         """A copy converted to `dtype` (numpy's casting)."""
+        check_fits(self.numel(), np.dtype(dtype).itemsize, f"a copy of shape {self.shape} as {dtype}")
         return StorageTensor.from_array(self.numpy().astype(dtype, order="C"))
 
     def shares_storage(self, other: AbstractTensor | Buffer) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import abc
 import functools
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any, Self
 
@@ -723,12 +724,16 @@ def index_along(t: AbstractTensor, dim: int, index: int) -> SlicedTensor:
 def split(t: AbstractTensor, size: int | Sequence[int], dim: int) -> tuple[SlicedTensor, ...]:
     axis = normalize_dim(dim, t.ndim)
     total = t.shape[axis]
-    if isinstance(size, int):
+    if isinstance(size, int | np.integer):
+        size = int(size)
         if size <= 0:
             raise ValueError(f"split size must be positive, got {size}")
         sizes = [min(size, total - start) for start in range(0, total, size)] or [0]
     else:
-        sizes = [int(s) for s in size]
+        try:
+            sizes = [operator.index(s) for s in size]
+        except TypeError:
+            raise TypeError(f"split takes an int size or a sequence of int sizes, got {size!r}") from None
         if sum(sizes) != total or any(s < 0 for s in sizes):
             raise ValueError(
                 f"split sizes {sizes} do not add up to size {total} of axis {axis} of shape {t.shape}"
@@ -738,6 +743,8 @@ def split(t: AbstractTensor, size: int | Sequence[int], dim: int) -> tuple[Slice
 
 
 def chunk(t: AbstractTensor, chunks: int, dim: int) -> tuple[SlicedTensor, ...]:
+    if not isinstance(chunks, int | np.integer):
+        raise TypeError(f"chunk takes an int number of chunks, got {chunks!r} ({type(chunks).__name__})")
     if chunks <= 0:
         raise ValueError(f"chunk needs a positive number of chunks, got {chunks}")
     total = t.shape[normalize_dim(dim, t.ndim)]
