@@ -15,7 +15,7 @@ from lazytensor.functions import (
     ttransform,
     where,
 )
-from lazytensor.io import load, save
+from lazytensor.io import from_array, load, open, save
 from lazytensor.layout import Layout
 from lazytensor.printer import to_string, tprint
 from lazytensor.printer.options import get_printoptions, printoptions, set_printoptions
@@ -41,6 +41,7 @@ __all__ = [
     "arange",
     "cat",
     "equal",
+    "from_array",
     "from_numpy",
     "full",
     "get_printoptions",
@@ -50,6 +51,7 @@ __all__ = [
     "nn",
     "no_grad",
     "ones",
+    "open",
     "optim",
     "printoptions",
     "save",

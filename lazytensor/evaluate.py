@@ -5,8 +5,12 @@ Three paths compute the same thing: `locate` walks one position down with
 position at once with `translate_batch`; and when the top of the stack has a
 layout, `read` skips both and returns a zero-copy strided numpy view.
 
+Reads and writes of values go to the base at the bottom (`t.base.read_strided`,
+`read_flat`, `write_strided`, `write_flat`, ...): a flat numpy buffer answers them
+with views and `take`, an array-like base (zarr, dask) with backend requests.
+
 A reader: it talks to tensors only through their protocol (`shape`, `layout`,
-`storage`, `layers`, `wrapped`, `translate`, `translate_batch`,
+`base`, `layers`, `wrapped`, `translate`, `translate_batch`,
 `numpy_equivalent`, `read_only_reason`, `with_wrapped`, `fresh_storage`), so it never imports the
 tensor classes. Every walk down a stack is a loop.
 """
@@ -87,7 +91,7 @@ def read(t: AbstractTensor) -> Buffer:
     """
     layout = t.layout
     if layout is not None:
-        return strided_view(t.storage, layout, writeable=not layout.has_broadcast_axis())
+        return t.base.read_strided(layout, writeable=not layout.has_broadcast_axis())
     if numel(t.shape) == 0:
         return np.empty(t.shape, dtype=t.dtype)
     # a stack without a layout is read into new memory: say so now if it cannot fit
@@ -112,18 +116,19 @@ def read(t: AbstractTensor) -> Buffer:
 def _materialise(layer: View) -> Buffer:
     """numpy's computation of one layer that does not fuse, on the strided view below it."""
     below: Any = layer.wrapped
-    values = strided_view(below.storage, below.layout, writeable=False)
+    values = below.base.read_strided(below.layout, writeable=False)
     return np.ascontiguousarray(layer.numpy_equivalent(values))
 
 
 def _gather(t: AbstractTensor) -> Buffer:
-    return np.asarray(t.storage).take(storage_indices(t))
+    values: Buffer = t.base.read_flat(storage_indices(t))
+    return values
 
 
 def read_copy(t: AbstractTensor) -> Buffer:
     """A C-contiguous array of `t`'s values that shares no memory with its storage."""
     array = read(t)
-    if np.may_share_memory(array, t.storage):
+    if t.base.may_share_memory(array):
         return array.copy(order="C")
     return np.ascontiguousarray(array)
 
@@ -169,17 +174,14 @@ def write(t: AbstractTensor, value: Any) -> None:
         return
     layout = t.layout
     if layout is not None:
-        np.copyto(strided_view(t.storage, layout, writeable=True), values)
+        t.base.write_strided(layout, values)
     else:
-        indices = storage_indices(t)
-        if np.may_share_memory(values, t.storage):
-            values = values.copy()
-        t.storage[indices] = values
+        t.base.write_flat(storage_indices(t), values)
     t.base.note_write()
 
 
 def write_one(t: AbstractTensor, pos: Shape, value: Any) -> None:
     """Write one element at a valid, non-negative position."""
     check_writable(t)
-    t.storage[locate(t, pos)] = value
+    t.base.write_one(locate(t, pos), value)
     t.base.note_write()

@@ -7,7 +7,7 @@ trace walks one position down with each layer's `translate` and shows where it
 is at every layer, then the storage index and the value found there.
 
 A reader: it meets tensors only through the layer protocol (`layers`, `layer_name`,
-`describe()`, `translate`, `wrapped`, `layout`, `storage`), walks a stack with a
+`describe()`, `translate`, `wrapped`, `layout`, the base's `read_one`), walks a stack with a
 loop, and shows a deep stack as its top and bottom `EDGE_LAYERS` layers with a
 count of the rest between, so a 10,000-layer stack explains in a few lines.
 """
@@ -161,7 +161,7 @@ class Explanation:
             lines.insert(1 + EDGE_LAYERS, more_layers(omitted))
         yield Text("\n").join(lines)
         index = layer.layout.index(pos) if layer.layout is not None else self.tensor.locate(position)
-        value = self.tensor.storage[index]
+        value = layer.base.read_one(index)  # the bottom of the stack: its base
         yield Text.assemble("storage index ", (str(index), LABEL), " holds ", _value_text(value))
         yield self._shortcut(position)
 

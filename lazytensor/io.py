@@ -24,6 +24,7 @@ from typing import Any, BinaryIO, Literal, cast
 import attrs
 import numpy as np
 
+from lazytensor.bases import ArrayBase, require
 from lazytensor.creation import from_numpy
 from lazytensor.tensor import AbstractTensor
 from lazytensor.views import TransposedTensor
@@ -325,3 +326,47 @@ def save(path: PathLike, t: AbstractTensor) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
+
+
+# -- array-like bases: zarr, dask, h5py -------------------------------------------------------------
+
+
+def from_array(array: Any) -> AbstractTensor:
+    """A tensor over any array-like (a zarr array, a dask array, an h5py dataset, a numpy array) that
+    reads nothing until asked: every view stacks on it, reads touch only the chunks they need.
+
+    A zarr-backed tensor writes through its views into the store; a dask-backed one is
+    read-only and keeps operations lazy until `.numpy()`, `.compute()`, a print or
+    `dask.compute(t)`.
+
+    >>> import numpy as np, lazytensor as lt
+    >>> t = lt.from_array(np.arange(12).reshape(3, 4))
+    >>> t.T[::2, 1:].tolist(), t.base.layer_name
+    ([[4, 8], [6, 10]], 'Numpy')
+    """
+    return ArrayBase(array)
+
+
+def open(path: PathLike, mode: str = "r+") -> AbstractTensor:  # lt.open, as numpy's load
+    """A tensor over the array stored at `path`: a `.npy` file (memory-mapped, as `load`), else a
+    zarr store (an array, read and written lazily; `mode="r"` opens it read-only).
+
+    >>> import tempfile, pathlib, lazytensor as lt
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.npy"
+    >>> lt.save(path, lt.arange(4))
+    >>> lt.open(path).tolist()
+    [0, 1, 2, 3]
+    """
+    name = os.fspath(path)
+    if name.endswith(".npy"):
+        return load(name)
+    if not os.path.exists(name):
+        raise FileNotFoundError(errno.ENOENT, "no .npy file or zarr store here", name)
+    zarr = require("zarr", "zarr")
+    try:
+        array = zarr.open_array(name, mode=mode)
+    except Exception as error:  # zarr's own errors vary between versions: one line naming the path
+        raise ValueError(
+            f"{name}: not a .npy file nor a zarr array ({' '.join(str(error).split())})"
+        ) from None
+    return ArrayBase(array)

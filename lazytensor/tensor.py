@@ -60,8 +60,8 @@ class AbstractTensor(abc.ABC):
 
     @property
     @abc.abstractmethod
-    def base(self) -> StorageTensor:
-        """The storage tensor at the bottom of the stack."""
+    def base(self) -> BaseTensor:
+        """The base at the bottom of the stack (a StorageTensor, or an array-like base)."""
 
     @property
     @abc.abstractmethod
@@ -91,7 +91,7 @@ class AbstractTensor(abc.ABC):
 
     @property
     def storage(self) -> Buffer:
-        """The flat 1-D numpy buffer at the bottom of the stack."""
+        """The flat 1-D numpy buffer at the bottom of the stack (TypeError for an array-like base)."""
         return self.base.buffer
 
     @property
@@ -100,7 +100,7 @@ class AbstractTensor(abc.ABC):
 
     @property
     def dtype(self) -> np.dtype[Any]:
-        return self.base.buffer.dtype
+        return self.base.dtype
 
     def numel(self) -> int:
         """The number of elements."""
@@ -141,7 +141,7 @@ class AbstractTensor(abc.ABC):
         >>> lt.tensor([[1, 2], [3, 4]]).get((1, -1))
         np.int64(4)
         """
-        return self.storage[self.locate(pos)]
+        return self.base.read_one(self.locate(pos))
 
     def set(self, pos: Sequence[int], value: Any) -> None:
         """Write one element through every layer down to storage.
@@ -168,8 +168,11 @@ class AbstractTensor(abc.ABC):
 
     @once
     def _fused_values(self) -> Buffer | None:
-        """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None."""
-        return None if self.layout is None else evaluate.read(self)
+        """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None
+        (also for an array-like base, whose values are read afresh each time)."""
+        if self.layout is None or not self.base.has_buffer:
+            return None
+        return evaluate.read(self)
 
     def values(self) -> Buffer:
         """The values for a computation: the fused view itself (not a fresh view object), or a read."""
@@ -217,8 +220,7 @@ class AbstractTensor(abc.ABC):
 
     def shares_storage(self, other: AbstractTensor | Buffer) -> bool:
         """Whether the two share memory, so that a write to one can show in the other."""
-        other_buffer = other.storage if isinstance(other, AbstractTensor) else other
-        return bool(np.shares_memory(self.storage, other_buffer))
+        return self.base.shares_storage_with(other.base if isinstance(other, AbstractTensor) else other)
 
     # -- printing and explaining ------------------------------------------------------------
 
@@ -263,6 +265,51 @@ class AbstractTensor(abc.ABC):
         the fused layout (strides (1, 3), offset 0) gives 5 in one step
         """
         return explain.explain(self, position)
+
+    # -- dask: a dask-backed tensor is a dask collection (its base does the work) -----------
+
+    def compute(self) -> AbstractTensor:
+        """The values in memory, as a storage tensor (a tensor already in memory is returned as it is).
+
+        >>> import lazytensor as lt
+        >>> t = lt.arange(3)
+        >>> t.compute() is t
+        True
+        """
+        return self.base.computed(self)
+
+    @once
+    def _lazy_values(self) -> Any:
+        """The lazy (dask) array of this view of a deferring base, built once."""
+        return self.base.lazy_values(self)
+
+    def __dask_graph__(self) -> Any:
+        return self._lazy_values.__dask_graph__() if self.base.defers_operations else None
+
+    def __dask_keys__(self) -> Any:
+        return self._lazy_values.__dask_keys__()
+
+    def __dask_layers__(self) -> Any:
+        return self._lazy_values.__dask_layers__()
+
+    def __dask_postcompute__(self) -> Any:
+        return self.base.postcompute(self._lazy_values)
+
+    def __dask_postpersist__(self) -> Any:
+        return self._lazy_values.__dask_postpersist__()
+
+    def __dask_tokenize__(self) -> Any:
+        if not self.base.defers_operations:
+            return (type(self).__name__, id(self))
+        return self._lazy_values.__dask_tokenize__()
+
+    @property
+    def __dask_scheduler__(self) -> Any:
+        return self._lazy_values.__dask_scheduler__
+
+    @property
+    def __dask_optimize__(self) -> Any:
+        return self._lazy_values.__dask_optimize__
 
     # -- gradients --------------------------------------------------------------------------
 
@@ -323,7 +370,7 @@ class AbstractTensor(abc.ABC):
 
     def detach(self) -> AbstractTensor:
         """The same view of the same storage, cut from the gradient graph."""
-        return views.restack(self, self.base, StorageTensor(self.storage, self.base.shape))
+        return views.restack(self, self.base, self.base.detach())
 
     # -- views ------------------------------------------------------------------------------
 
@@ -703,8 +750,97 @@ class GradState:
         self.version = Version() if version is None else version
 
 
+class BaseTensor(AbstractTensor):
+    """The bottom of a stack: it answers the reading and writing questions of `evaluate` for the
+    positions a fused `Layout` or an array of flat indices names (row-major indices of its shape).
+
+    `StorageTensor` answers them with one flat numpy buffer; the array-like bases of
+    `lazytensor.bases` (zarr, dask, h5py) lower them to as few backend requests as they can.
+    """
+
+    __slots__ = ()
+    grad_state: GradState
+    buffer: Buffer
+    """The flat 1-D numpy buffer (an array-like base raises TypeError, naming its array)."""
+
+    has_buffer = True
+    """Whether `buffer` is a flat numpy array (False: an array-like base, read on request)."""
+
+    defers_operations = False
+    """Whether operations on this base stay lazy (dask): `values()` gives its lazy array."""
+
+    reads_are_costly = False
+    """Whether reading values costs I/O (a file, a store, a cluster): the printer skips statistics."""
+
+    @abc.abstractmethod
+    def read_strided(self, layout: Layout, writeable: bool) -> Buffer:
+        """The values at the positions `layout` maps to (a zero-copy view where the base allows)."""
+
+    @abc.abstractmethod
+    def read_flat(self, indices: npt.NDArray[np.intp]) -> Buffer:
+        """The values at row-major flat `indices`, as an array of their shape."""
+
+    @abc.abstractmethod
+    def read_one(self, index: int) -> Any:
+        """The value at one flat index."""
+
+    @abc.abstractmethod
+    def write_strided(self, layout: Layout, values: Buffer) -> None:
+        """Write `values` (of `layout.shape`) to the positions `layout` maps to."""
+
+    @abc.abstractmethod
+    def write_flat(self, indices: npt.NDArray[np.intp], values: Buffer) -> None:
+        """Write `values` (of `indices.shape`) at row-major flat `indices`; a repeated index gets its
+        last value, as in numpy."""
+
+    @abc.abstractmethod
+    def write_one(self, index: int, value: Any) -> None:
+        """Write one value at one flat index."""
+
+    @abc.abstractmethod
+    def may_share_memory(self, array: Any) -> bool:
+        """Whether `array` may share memory with this base (so that a read must be copied)."""
+
+    @abc.abstractmethod
+    def shares_storage_with(self, other: Any) -> bool:
+        """Whether this base and `other` (a base or an array) hold the same elements."""
+
+    @abc.abstractmethod
+    def detach(self) -> BaseTensor:
+        """The same elements, cut from the gradient graph."""
+
+    @abc.abstractmethod
+    def check_write(self) -> None:
+        """Raise if writing into this base now would be wrong."""
+
+    @abc.abstractmethod
+    def note_write(self) -> None:
+        """Count one write into this base (through any view)."""
+
+    @property
+    def storage_note(self) -> str | None:
+        """A word for the printer's header about where the values live ("memory-mapped"), or None."""
+        return None
+
+    def lazy_values(self, t: AbstractTensor) -> Any:
+        """The lazy array of the view `t` of this base (bases that defer operations)."""
+        raise AttributeError(f"a tensor over a {self.layer_name} base has no lazy (dask) array")
+
+    def apply_lazily(self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> AbstractTensor:
+        """The lazy result of an operation of the table on operands one of which stands on this base."""
+        raise TypeError(f"a {self.layer_name} base does not defer operations")
+
+    def computed(self, t: AbstractTensor) -> AbstractTensor:
+        """`t` with its values in memory: itself for a base whose values are already there."""
+        return t
+
+    def postcompute(self, lazy: Any) -> tuple[Any, tuple[Any, ...]]:
+        """dask's `__dask_postcompute__` for the lazy array of a view of this base."""
+        raise TypeError(f"a {self.layer_name} base is not a dask collection")
+
+
 @attrs.frozen(eq=False, repr=False, slots=False)
-class StorageTensor(AbstractTensor):
+class StorageTensor(BaseTensor):
     """The bottom of every stack: a flat 1-D numpy buffer and a shape, row-major from offset 0.
 
     >>> import numpy as np
@@ -768,6 +904,42 @@ class StorageTensor(AbstractTensor):
     @property
     def storage(self) -> Buffer:
         return self.buffer
+
+    @property
+    def reads_are_costly(self) -> bool:  # type: ignore[override]
+        return is_memory_mapped(self.buffer)
+
+    @property
+    def storage_note(self) -> str | None:
+        return "memory-mapped" if is_memory_mapped(self.buffer) else None
+
+    def read_strided(self, layout: Layout, writeable: bool) -> Buffer:
+        return evaluate.strided_view(self.buffer, layout, writeable)
+
+    def read_flat(self, indices: npt.NDArray[np.intp]) -> Buffer:
+        return np.asarray(self.buffer).take(indices)
+
+    def read_one(self, index: int) -> Any:
+        return self.buffer[index]
+
+    def write_strided(self, layout: Layout, values: Buffer) -> None:
+        np.copyto(evaluate.strided_view(self.buffer, layout, writeable=True), values)
+
+    def write_flat(self, indices: npt.NDArray[np.intp], values: Buffer) -> None:
+        if np.may_share_memory(values, self.buffer):
+            values = values.copy()
+        self.buffer[indices] = values
+
+    def write_one(self, index: int, value: Any) -> None:
+        self.buffer[index] = value
+
+    def may_share_memory(self, array: Any) -> bool:
+        return bool(np.may_share_memory(array, self.buffer))
+
+    def shares_storage_with(self, other: Any) -> bool:
+        if isinstance(other, BaseTensor):
+            return other.has_buffer and bool(np.shares_memory(self.buffer, other.buffer))
+        return bool(np.shares_memory(self.buffer, other))
 
     @property
     def dtype(self) -> np.dtype[Any]:
@@ -892,6 +1064,15 @@ def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
     return StorageTensor._trusted(array)
 
 
+def _deferring_base(operands: tuple[Any, ...]) -> BaseTensor | None:
+    """The base of the first operand whose operations stay lazy (dask), or None."""
+    for x in operands:
+        if is_tensor_type(type(x)) and x.base.defers_operations:
+            base: BaseTensor = x.base
+            return base
+    return None
+
+
 def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     """Run one operation of the table on tensors (or arrays, scalars, lists) and record it for
     `backward` when an operand requires grad and the operation is differentiable.
@@ -900,6 +1081,9 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     >>> apply(optable.ADD, lt.tensor([1, 2]), 10).tolist()
     [11, 12]
     """
+    deferring = _deferring_base(operands)
+    if deferring is not None:  # a dask-backed operand: the operation stays lazy, with no gradient
+        return deferring.apply_lazily(entry, operands, params)  # type: ignore[return-value]
     inputs = tuple(values_of(x) for x in operands)
     result = _result(entry.kernel(*inputs, **params), inputs)
     if entry.backward is None or not autograd.is_grad_enabled():

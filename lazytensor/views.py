@@ -43,7 +43,7 @@ from lazytensor.positions import (
     numel,
     row_major_strides,
 )
-from lazytensor.tensor import AbstractTensor, Buffer, StorageTensor
+from lazytensor.tensor import AbstractTensor, BaseTensor, Buffer
 
 IndexArrays = tuple[IndexArray, ...]
 
@@ -84,7 +84,7 @@ class View(AbstractTensor):
         """What numpy computes for this one layer, applied to the evaluated tensor below it."""
 
     @once
-    def base(self) -> StorageTensor:
+    def base(self) -> BaseTensor:
         return self.wrapped.base
 
     @property
@@ -798,10 +798,10 @@ def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
 def getitem(t: AbstractTensor, key: Any) -> Any:
     """`t[key]`: the element for an all-int key, else a view."""
     if type(key) is tuple and is_plain_position(key, t.shape):
-        return t.storage[evaluate.locate(t, key)]
+        return t.base.read_one(evaluate.locate(t, key))
     parsed = indexing.parse(key, t.shape)
     if parsed.is_element:
-        return t.storage[evaluate.locate(t, parsed.element_position())]
+        return t.base.read_one(evaluate.locate(t, parsed.element_position()))
     return _numpy_view(t, parsed)
 
 
@@ -825,7 +825,7 @@ class OuterIndexer:
     def __getitem__(self, key: Any) -> Any:
         parsed = indexing.parse_outer(key, self.tensor.shape)
         if parsed.is_element:
-            return self.tensor.storage[evaluate.locate(self.tensor, parsed.element_position())]
+            return self.tensor.base.read_one(evaluate.locate(self.tensor, parsed.element_position()))
         return SlicedTensor(_with_new_axes(self.tensor, parsed.new_axes), parsed.specs)
 
     def __setitem__(self, key: Any, value: Any) -> None:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from rich.text import Text
 
-from lazytensor.buffers import is_memory_mapped
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import PrintOptions
 from lazytensor.printer.shown import Selection
@@ -63,7 +62,7 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
 def _statistics_source(selection: Selection, shown: Values, options: PrintOptions) -> Values | None:
     """The values the statistics are computed on, or None when reading them would cost too much."""
     sub = selection.sub
-    if sub.numel() == 0 or sub.numel() > options.stats_limit or is_memory_mapped(sub.storage):
+    if sub.numel() == 0 or sub.numel() > options.stats_limit or sub.base.reads_are_costly:
         return None
     return shown if not selection.summarised else np.asarray(sub.numpy())
 
@@ -123,8 +122,9 @@ def header_lines(selection: Selection, shown: Values, options: PrintOptions, wid
         Text(str(sub.dtype), style=DTYPE),
         Text(f"{count:,} element{'' if count == 1 else 's'}"),
     ]
-    if is_memory_mapped(t.storage):
-        parts.append(Text("memory-mapped", style=WARN))
+    note = t.base.storage_note
+    if note is not None:
+        parts.append(Text(note, style=WARN))
     lines += pack_parts(parts, dot, width)
     if len(t.layers) > 1:
         lines += _chain_lines(t, dot, width)
