@@ -174,7 +174,7 @@ class DaskBackend(Backend):
         return array.vindex[coords]
 
     def to_numpy(self, values: Any) -> Buffer:
-        return np.asarray(values.compute())
+        return np.asarray(values.compute() if hasattr(values, "compute") else values)
 
     def chunks(self, array: Any) -> Shape | None:
         return int_tuple(array.chunksize)
@@ -463,8 +463,8 @@ class ArrayBase(BaseTensor):
         block = values[tuple(slice(None, None, -1) if f else slice(None) for f in flips)]
         kept = [axis for axis in source if axis >= 0]
         block = block.reshape(tuple(n for n, axis in zip(layout.shape, source, strict=True) if axis >= 0))
-        order = np.argsort(kept)  # layout order -> array order
-        self.backend.set_basic(self.array, key, np.ascontiguousarray(block.transpose(order)))
+        order = tuple(int(i) for i in np.argsort(kept))  # layout order -> array order
+        self.backend.set_basic(self.array, key, np.array(block.transpose(order), order="C"))
 
     def write_flat(self, indices: Indices, values: Buffer) -> None:
         if not self._shape:

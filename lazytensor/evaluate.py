@@ -97,7 +97,9 @@ def read(t: AbstractTensor) -> Buffer:
     # a stack without a layout is read into new memory: say so now if it cannot fit
     check_fits(numel(t.shape), t.dtype.itemsize + np.dtype(np.intp).itemsize, f"reading shape {t.shape}")
     unfused = _unfused_layers(t)
-    if numel(unfused[-1].shape) > MATERIALISE_FACTOR * numel(t.shape):
+    # an array-like base (zarr, dask) is read only where `t` looks: materialising a layer would read
+    # all of the view below it, so its positions go down and are fetched in one request instead
+    if not t.base.has_buffer or numel(unfused[-1].shape) > MATERIALISE_FACTOR * numel(t.shape):
         return _gather(t)
     limit = MATERIALISE_FACTOR * numel(t.shape)
     rebuilt: Any = unfused[-1].wrapped
