@@ -301,7 +301,8 @@ class ArrayBase(BaseTensor):
         self.array = array
         self.backend = backend_of(array)
         self._shape = int_tuple(array.shape)
-        self._dtype: np.dtype[Any] = np.dtype(array.dtype)
+        dtype: np.dtype[Any] = np.dtype(array.dtype)
+        self._dtype = dtype.newbyteorder("=") if dtype.isnative else dtype  # '<f4' shows as float32
         self.grad_state = GradState()
 
     # -- the tensor protocol

@@ -28,6 +28,7 @@ DOCTESTED_PAGES = (
     "docs/operators.md",
     "docs/autograd.md",
     "docs/seeds.md",
+    "docs/bigger.md",
 )
 
 
