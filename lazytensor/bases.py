@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import math
 from typing import Any
 
@@ -184,6 +185,12 @@ class DaskBackend(Backend):
 
     def read_only(self, array: Any) -> str | None:
         return "dask arrays are read-only: write into a copy (lt.tensor(t.numpy())) or into the source"
+
+
+@functools.cache
+def has_dask() -> bool:
+    """Whether dask (the `dask` extra) is installed."""
+    return importlib.util.find_spec("dask") is not None
 
 
 def backend_of(array: Any) -> Backend:
@@ -352,7 +359,15 @@ class ArrayBase(BaseTensor):
 
     @property
     def defers_operations(self) -> bool:  # type: ignore[override]
-        return self.backend.lazy
+        """dask: operations build graphs; zarr: they run through dask chunk by chunk (when dask is
+        installed), so none loads the whole array at once."""
+        return self.backend.lazy or (isinstance(self.backend, ZarrBackend) and has_dask())
+
+    @once
+    def _dask_twin(self) -> ArrayBase:
+        """A dask-backed base over the same zarr array, one dask chunk per zarr chunk."""
+        da = require("dask.array", "dask")
+        return ArrayBase(da.from_array(self.array, chunks=self.array.chunks, name=f"zarr-{id(self.array):x}"))
 
     @property
     def reads_are_costly(self) -> bool:  # type: ignore[override]
@@ -485,13 +500,17 @@ class ArrayBase(BaseTensor):
 
     def lazy_values(self, t: AbstractTensor) -> Any:
         if not self.backend.lazy:
-            raise AttributeError(f"a {self.backend.kind}-backed tensor has no lazy (dask) array")
+            if not self.defers_operations:
+                raise AttributeError(f"a {self.backend.kind}-backed tensor has no lazy (dask) array")
+            return self._dask_twin.lazy_values(t)
         layout = t.layout
         if layout is not None:
             return self.select_strided(layout)
         return self.select_flat(np.asarray(evaluate.storage_indices(t)))
 
     def apply_lazily(self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> AbstractTensor:
+        if not self.backend.lazy:  # zarr: computed now, through dask, one chunk at a time
+            return self._dask_twin.apply_lazily(entry, operands, params).compute()
         da = require("dask.array", "dask")
         inputs = tuple(_lazy_operand(x) for x in operands)
         lazy = _LAZY.get(entry.name)

@@ -232,6 +232,22 @@ def test_open_reads_npy_and_zarr_and_refuses_what_is_neither(tmp_path: Any) -> N
         lt.open(store, mode="r")[0] = 1.0
 
 
+def test_operations_on_zarr_run_chunk_by_chunk_into_memory() -> None:
+    store = CountingStore()
+    values = np.arange(120.0).reshape(10, 12)
+    array = zarr.create_array(store=store, shape=values.shape, chunks=(3, 4), dtype="f8")
+    array[...] = values
+    t = lt.from_array(array)
+    store.chunk_reads.clear()
+    total = (t.T[::2] * 2).sum(0)
+    assert isinstance(total, lt.StorageTensor)
+    np.testing.assert_array_equal(total.numpy(), (values.T[::2] * 2).sum(0))
+    assert len(store.chunk_reads) == len(set(store.chunk_reads)) == 12  # each chunk read once
+    np.testing.assert_array_equal(lt.ttransform(t[1:3], lambda x: x // 7).numpy(), values[1:3] // 7)
+    (computed,) = dask.compute(t[::-1])
+    np.testing.assert_array_equal(computed.numpy(), values[::-1])
+
+
 # -- dask: lazy operations, read-only, one compute per print -------------------------------------------------
 
 
