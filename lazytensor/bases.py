@@ -648,8 +648,3 @@ _LAZY: dict[str, Any] = {
     "tredux": _fold,
 }
 """Table entries by name whose dask form is known; any other entry computes its operands first."""
-
-
-def from_array(array: Any) -> AbstractTensor:
-    """A tensor over `array` (zarr, dask, h5py, numpy, ...) that reads nothing until asked."""
-    return ArrayBase(array)
