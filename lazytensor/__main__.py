@@ -74,6 +74,15 @@ TOUR: tuple[tuple[str, tuple[str, ...]], ...] = (
             "x[0, 0].print(heatmap=True)  # background colours on a terminal",
         ),
     ),
+    (
+        "Any array as a base: zarr, dask, h5py, numpy (the docs: Bigger than memory)",
+        (
+            "import numpy as np",
+            "a = lt.from_array(np.arange(24).reshape(2, 3, 4))  # reads nothing yet",
+            "a.T[::2, 1]  # every view stacks on it and fuses, as on storage",
+            "a.T[::2, 1].explain()  # lt.open(path) for zarr",
+        ),
+    ),
 )
 
 
