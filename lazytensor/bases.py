@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import evaluate, generic, optable
+from lazytensor import autograd, evaluate, generic, optable
 from lazytensor.layout import Layout
 from lazytensor.once import once
 from lazytensor.optable import Op
@@ -509,6 +509,13 @@ class ArrayBase(BaseTensor):
         return self.select_flat(np.asarray(evaluate.storage_indices(t)))
 
     def apply_lazily(self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> AbstractTensor:
+        needs_grad = [x.shape for x in operands if isinstance(x, AbstractTensor) and x.requires_grad]
+        if needs_grad and autograd.is_grad_enabled():
+            raise TypeError(
+                f"{entry.name}: gradients do not flow through operations on a {self.backend.kind}-backed "
+                f"tensor, and an operand of shape {needs_grad[0]} requires grad; use lt.no_grad(), or "
+                "bring the tensor into memory first (t.compute())"
+            )
         if not self.backend.lazy:  # zarr: computed now, through dask, one chunk at a time
             return self._dask_twin.apply_lazily(entry, operands, params).compute()
         da = require("dask.array", "dask")
@@ -527,10 +534,19 @@ class ArrayBase(BaseTensor):
         finalize, args = lazy.__dask_postcompute__()
         return _finish, (finalize, args)
 
+    def postpersist(self, lazy: Any) -> tuple[Any, tuple[Any, ...]]:
+        rebuild, args = lazy.__dask_postpersist__()
+        return _rebuild, (rebuild, args)
+
 
 def _finish(results: Any, finalize: Any, args: tuple[Any, ...]) -> StorageTensor:
     """dask's finalize, then the values as an in-memory tensor (what `dask.compute(t)` gives)."""
     return StorageTensor.from_array(np.array(finalize(results, *args)))
+
+
+def _rebuild(graph: Any, rebuild: Any, args: tuple[Any, ...], rename: Any = None) -> ArrayBase:
+    """dask's rebuild after `dask.persist(t)`: a dask-backed tensor over the persisted array."""
+    return ArrayBase(rebuild(graph, *args, rename=rename))
 
 
 def _is_dask(x: Any) -> bool:

@@ -296,7 +296,7 @@ class AbstractTensor(abc.ABC):
         return self.base.postcompute(self._lazy_values)
 
     def __dask_postpersist__(self) -> Any:
-        return self._lazy_values.__dask_postpersist__()
+        return self.base.postpersist(self._lazy_values)
 
     def __dask_tokenize__(self) -> Any:
         if not self.base.defers_operations:
@@ -836,6 +836,10 @@ class BaseTensor(AbstractTensor):
 
     def postcompute(self, lazy: Any) -> tuple[Any, tuple[Any, ...]]:
         """dask's `__dask_postcompute__` for the lazy array of a view of this base."""
+        raise TypeError(f"a {self.layer_name} base is not a dask collection")
+
+    def postpersist(self, lazy: Any) -> tuple[Any, tuple[Any, ...]]:
+        """dask's `__dask_postpersist__` for the lazy array of a view of this base."""
         raise TypeError(f"a {self.layer_name} base is not a dask collection")
 
 

@@ -306,6 +306,22 @@ def test_dask_compute_of_tensors_gives_tensors_in_memory() -> None:
     assert dask.base.is_dask_collection(t.T) and not dask.base.is_dask_collection(lt.arange(3))
 
 
+def test_dask_persist_keeps_a_dask_backed_tensor() -> None:
+    t, values = _dask_pair()
+    (persisted,) = dask.persist(t.T[::2])
+    assert persisted.base.layer_name == "Dask"
+    np.testing.assert_array_equal(persisted.numpy(), values.T[::2])
+
+
+def test_gradients_do_not_pass_silently_through_dask() -> None:
+    t, _ = _dask_pair()
+    w = lt.ones(5, requires_grad=True)
+    with pytest.raises(TypeError, match=r"gradients do not flow .* dask-backed .* shape \(5,\)"):
+        _ = t * w
+    with lt.no_grad():
+        assert (t * w).base.layer_name == "Dask"
+
+
 def test_a_print_of_a_dask_backed_tensor_is_one_compute() -> None:
     t = lt.from_array(da.arange(10**6, chunks=1000).reshape(100, 100, 100))
     calls: list[int] = []
