@@ -127,11 +127,17 @@ class CountingStore(MemoryStore):
     def __init__(self) -> None:
         super().__init__()
         self.chunk_reads: list[str] = []
+        self.chunk_writes: list[str] = []
 
     async def get(self, key: str, *args: Any, **kwargs: Any) -> Any:
         if key.startswith("c/"):
             self.chunk_reads.append(key)
         return await super().get(key, *args, **kwargs)
+
+    async def set(self, key: str, *args: Any, **kwargs: Any) -> None:
+        if key.startswith("c/"):
+            self.chunk_writes.append(key)
+        await super().set(key, *args, **kwargs)
 
 
 def _big(store: CountingStore) -> Any:
@@ -139,6 +145,16 @@ def _big(store: CountingStore) -> Any:
     return zarr.create_array(
         store=store, shape=(400, 600, 1000), chunks=(16, 16, 16), dtype="f4", fill_value=1.5
     )
+
+
+def test_writes_through_views_rewrite_only_the_chunks_they_touch() -> None:
+    store = CountingStore()
+    t = lt.from_array(_big(store))
+    t.permute(2, 0, 1)[::3, 10:390, 5][[0, -1], 2:4] = -2.0  # base (12..13, 5, 0) and (12..13, 5, 999)
+    assert sorted(store.chunk_writes) == ["c/0/0/0", "c/0/0/62"]
+    t.T[-1, 17, [3, 300]] = 4.0  # base (3, 17, 999) and (300, 17, 999): a point write
+    assert sorted(store.chunk_writes[2:]) == ["c/0/1/62", "c/18/1/62"]
+    assert t[12, 5, 999] == -2.0 and t[300, 17, 999] == 4.0 and t[14, 5, 999] == 1.5
 
 
 def test_building_views_reads_nothing() -> None:
