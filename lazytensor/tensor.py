@@ -767,7 +767,7 @@ class BaseTensor(AbstractTensor):
     """Whether `buffer` is a flat numpy array (False: an array-like base, read on request)."""
 
     defers_operations = False
-    """Whether operations on this base stay lazy (dask): `values()` gives its lazy array."""
+    """Whether `apply` hands operations on this base to `apply_lazily` (dask: they build graphs)."""
 
     reads_are_costly = False
     """Whether reading values costs I/O (a file, a store, a cluster): the printer skips statistics."""
