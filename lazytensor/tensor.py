@@ -168,8 +168,20 @@ class AbstractTensor(abc.ABC):
 
     @once
     def _fused_values(self) -> Buffer | None:
-        """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None."""
-        return None if self.layout is None else evaluate.read(self)
+        """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None.
+        When the layer below already has its own, numpy derives this one from it (a transpose or a
+        slice of an array costs less than building a strided view from the layout)."""
+        if self.layout is None:
+            return None
+        below = getattr(self, "wrapped", None)
+        known = None if below is None else below.__dict__.get("_fused_values")
+        derived = None if known is None else self.view_of(known)
+        return evaluate.read(self) if derived is None else derived
+
+    def view_of(self, below: Buffer) -> Buffer | None:
+        """This layer as a numpy view of the fused array below it, when numpy has that view cheaply
+        (a transpose, a basic slice, a broadcast); None to build it from the layout instead."""
+        return None
 
     def values(self) -> Buffer:
         """The values for a computation: the fused view itself (not a fresh view object), or a read."""

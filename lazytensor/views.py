@@ -161,6 +161,9 @@ class TransposedTensor(View):
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return below.transpose(self.axes)
 
+    def view_of(self, below: Buffer) -> Buffer:
+        return below.transpose(self.axes)
+
     def describe(self) -> str:
         return f"axes {self.axes}"
 
@@ -385,6 +388,14 @@ class SlicedTensor(View):
         selected: Buffer = kept[np.ix_(*lists)]
         return selected
 
+    def view_of(self, below: Buffer) -> Buffer | None:
+        if any(isinstance(spec, np.ndarray) for spec in self.specs):
+            return None  # numpy would copy a list index: build the view from the layout
+        view: Buffer = below[
+            tuple(spec.as_slice() if isinstance(spec, Range) else spec for spec in self.specs)
+        ]
+        return view
+
     def describe(self) -> str:
         return "key [" + ", ".join(_spec_text(spec) for spec in self.specs) + "]"
 
@@ -459,6 +470,9 @@ class ExpandedTensor(View):
         return None if below is None else below.expand(self._shape)
 
     def numpy_equivalent(self, below: Buffer) -> Buffer:
+        return np.broadcast_to(below, self._shape)
+
+    def view_of(self, below: Buffer) -> Buffer:
         return np.broadcast_to(below, self._shape)
 
     def describe(self) -> str:
