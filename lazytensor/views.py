@@ -37,7 +37,6 @@ from lazytensor.positions import (
     Shape,
     infer_shape,
     int_tuple,
-    is_plain_position,
     normalize_dim,
     normalize_dims,
     numel,
@@ -401,19 +400,29 @@ class SlicedTensor(View):
 
     @once
     def layout(self) -> Layout | None:
-        layout = self.wrapped.layout
-        for axis in reversed(range(len(self.specs))):  # last axis first: dropping keeps numbers
-            if layout is None:
-                return None
-            spec = self.specs[axis]
+        """One pass over the axes: an int moves the offset and drops its axis, a range (or a list
+        that is an arithmetic progression, step 0 included) moves the offset and scales the stride."""
+        below = self.wrapped.layout
+        if below is None:
+            return None
+        shape: list[int] = []
+        strides: list[int] = []
+        offset = below.offset
+        for spec, stride in zip(self.specs, below.strides, strict=True):
             if isinstance(spec, int):
-                layout = layout.at_index(axis, spec)
-            elif isinstance(spec, Range):
-                layout = layout.step(axis, spec.start, spec.step, spec.count)
+                offset += spec * stride
+                continue
+            if isinstance(spec, Range):
+                start, step, count = spec.start, spec.step, spec.count
             else:
                 fit = progression(spec)
-                layout = None if fit is None else layout.step(axis, *fit, len(spec))
-        return layout
+                if fit is None:
+                    return None
+                (start, step), count = fit, len(spec)
+            shape.append(count)
+            strides.append(stride * step)
+            offset += start * stride if count else 0
+        return Layout.derived(tuple(shape), tuple(strides), offset)
 
 
 # -- ExpandedTensor ---------------------------------------------------------------------------
@@ -811,8 +820,6 @@ def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
 
 def getitem(t: AbstractTensor, key: Any) -> Any:
     """`t[key]`: the element for an all-int key, else a view."""
-    if type(key) is tuple and is_plain_position(key, t.shape):
-        return t.storage[evaluate.locate(t, key)]
     parsed = indexing.parse(key, t.shape)
     if parsed.is_element:
         return t.storage[evaluate.locate(t, parsed.element_position())]
