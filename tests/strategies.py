@@ -367,6 +367,26 @@ def shrinking_ops(draw: st.DrawFn, shape: Shape) -> Op:
     return f"edge items {key}", lambda t: t[key], lambda a: a[key], True
 
 
+@st.composite
+def stretched(draw: st.DrawFn, shape: Shape) -> Op:
+    """`t[:, k : k + 1].expand(2, ..., 3, ...)`: one index of an axis, stretched, under a new axis.
+
+    The size-1 axis is a real one-element slice (not an inserted axis, which the layer
+    below would drop anyway), so a stretched position that is not sent to 0 reads
+    another element.
+    """
+    axis = draw(st.sampled_from(axes_of_at_least(shape, 2)))
+    k = draw(st.integers(0, shape[axis] - 1))
+    key = (*(slice(None),) * axis, slice(k, k + 1))
+    target = (2, *shape[:axis], 3, *shape[axis + 1 :])
+    return (
+        f"[{':, ' * axis}{k}:{k + 1}].expand{target}",
+        lambda t: t[key].expand(*target),
+        lambda a: np.broadcast_to(a[key], target),
+        True,
+    )
+
+
 def apply_ops(t: Any, ref: np.ndarray, ops: Sequence[Op]) -> tuple[Any, np.ndarray]:
     """Run a stack of view steps on a tensor and on its numpy reference."""
     for _, lt_step, np_step, _ in ops:
@@ -406,6 +426,10 @@ def unfused_stacks(
     current = op[2](current)
     if apply_ops(*base_pair(shape), ops)[0].layout is not None:
         op = draw(scattered_list(current.shape))
+        ops.append(op)
+        current = op[2](current)
+    if draw(st.integers(0, 3)) == 0:  # an expand over the fancy view, of an axis that is really there
+        op = draw(stretched(current.shape))
         ops.append(op)
         current = op[2](current)
     for _ in range(draw(st.integers(0, max_after))):

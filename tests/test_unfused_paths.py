@@ -269,6 +269,10 @@ def perm(*axes: int) -> Op:
     return f"permute{axes}", lambda t: t.permute(*axes), lambda a: a.transpose(axes), True
 
 
+def _stretch(a: Any) -> Any:
+    return np.broadcast_to(a, (2, 3, 5)) if isinstance(a, np.ndarray) else a.expand(2, 3, 5)
+
+
 NAMED: dict[str, tuple[tuple[int, ...], list[Op]]] = {
     # a permutation of three axes that is not its own inverse, over and under unfused layers
     "permute(1, 2, 0)": ((2, 3, 4), [perm(1, 2, 0)]),
@@ -285,6 +289,16 @@ NAMED: dict[str, tuple[tuple[int, ...], list[Op]]] = {
         (6, 7),
         [op("T", lambda a: a.T), op("flat", lambda a: a.reshape(-1)), op("edge", lambda a: a[:3])],
     ),
+    # an offset below the unfused layer (a slice that does not start at 0), read by gathering
+    "[1:, 2:].T.reshape(-1)[:3] (gather, offset)": (
+        (6, 7),
+        [
+            op("slice", lambda a: a[1:, 2:]),
+            op("T", lambda a: a.T),
+            op("flat", lambda a: a.reshape(-1)),
+            op("edge", lambda a: a[:3]),
+        ],
+    ),
     # an index block in the middle stays in place; separated arrays move the block first
     "[:, [0, 2], [1, 1], :]": ((2, 3, 4, 5), [op("block", lambda a: a[:, [0, 2], [1, 1], :])]),
     "[:, [0, 2, 1], [1, 1, 3], :]": ((2, 3, 4, 5), [op("block", lambda a: a[:, [0, 2, 1], [1, 1, 3], :])]),
@@ -296,6 +310,14 @@ NAMED: dict[str, tuple[tuple[int, ...], list[Op]]] = {
     ),
     # a transpose over a fancy view, an expand over a fancy view, a mask under a reshape
     "[:, [0, 2, 1]].T": ((3, 4), [op("list", lambda a: a[:, [0, 2, 1]]), op("T", lambda a: a.T)]),
+    "[[2, 0, 1]][:, 1:2].expand(2, 3, 5)": (
+        (3, 4),
+        [
+            op("list", lambda a: a[[2, 0, 1]]),
+            op("one", lambda a: a[:, 1:2]),
+            ("expand", _stretch, _stretch, True),
+        ],
+    ),
     "mask.reshape": (
         (4, 3),
         [op("mask", lambda a: a[np.array([True, False, True, True])]), op("r", lambda a: a.reshape(3, 3))],
