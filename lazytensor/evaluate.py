@@ -117,7 +117,9 @@ def _materialise(layer: View) -> Buffer:
 
 
 def _gather(t: AbstractTensor) -> Buffer:
-    return np.asarray(t.storage).take(storage_indices(t))
+    """One `take` of every position's storage index (flat, then shaped: a 0-d result stays an array)."""
+    gathered: Buffer = np.asarray(t.storage).take(storage_indices(t).reshape(-1))
+    return gathered.reshape(t.shape)
 
 
 def read_copy(t: AbstractTensor) -> Buffer:

@@ -731,8 +731,10 @@ class StorageTensor(AbstractTensor):
 
     @buffer.validator
     def _check_buffer(self, _attribute: object, buffer: Buffer) -> None:
-        if not isinstance(buffer, np.ndarray) or buffer.ndim != 1:
+        if not isinstance(buffer, np.ndarray):
             raise TypeError(f"storage must be a 1-D numpy array, got {type(buffer).__name__}")
+        if buffer.ndim != 1:
+            raise ValueError(f"storage must be a 1-D numpy array, got one of shape {buffer.shape}")
         if not buffer.flags.c_contiguous:
             raise ValueError(f"storage must be contiguous, got strides {buffer.strides}")
 

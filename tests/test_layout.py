@@ -90,7 +90,7 @@ def test_expand_matches_broadcast_to(shape, data) -> None:
     np.testing.assert_array_equal(_storage_indices(layout), np.broadcast_to(base, target))
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(shapes(max_dims=4), st.data())
 def test_try_reshape_follows_numpys_no_copy_rule(shape, data) -> None:
     """On any strided starting point, try_reshape fuses exactly when numpy can reshape without a copy."""
