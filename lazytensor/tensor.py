@@ -14,14 +14,14 @@ import abc
 import copy
 import functools
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, explain, optable, printer
+from lazytensor import autograd, evaluate, explain, numpy_functions, optable, printer
 from lazytensor.autograd import Node, Saved
 from lazytensor.buffers import is_memory_mapped
 from lazytensor.layout import Layout
@@ -414,6 +414,21 @@ class AbstractTensor(abc.ABC):
         """numpy's protocol, so that `ndarray + tensor` and `np.exp(tensor)` give tensors."""
         return array_ufunc(ufunc, method, inputs, kwargs)
 
+    def __array_function__(
+        self, func: Any, types: Collection[type], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        """numpy's protocol, so that `np.concatenate`, `np.transpose`, `np.sort`, ... give tensors
+        (views where numpy gives views); see `numpy_functions`.
+
+        >>> import lazytensor as lt
+        >>> t = lt.arange(6).reshape(2, 3)
+        >>> type(np.transpose(t)).__name__, np.concatenate([t, t]).shape, np.flip(t, 1).tolist()
+        ('TransposedTensor', (4, 3), [[2, 1, 0], [5, 4, 3]])
+        """
+        if not all(issubclass(kind, AbstractTensor | np.ndarray) for kind in types):
+            return NotImplemented
+        return numpy_functions.dispatch(_DOORS, func, args, kwargs)
+
     def __add__(self, other: Any) -> StorageTensor:
         return apply(optable.ADD, self, other)
 
@@ -780,7 +795,9 @@ class AbstractTensor(abc.ABC):
         >>> [i.tolist() for i in lt.tensor([[0, 3], [4, 0]]).nonzero()]
         [[0, 1], [1, 0]]
         """
-        return tuple(StorageTensor.from_array(np.asarray(i)) for i in np.nonzero(self.numpy()))
+        if self.ndim == 0:
+            raise ValueError("nonzero of a 0-d tensor: index it as t[None] first, as numpy asks")
+        return tuple(StorageTensor.from_array(np.ascontiguousarray(i)) for i in np.nonzero(self.numpy()))
 
     # -- in-place operators: the result computed, then written through this tensor -------------
 
@@ -1208,6 +1225,15 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: d
     if isinstance(result, tuple):
         return tuple(_result(r, ()) for r in result)
     return _result(result, ())
+
+
+_DOORS = numpy_functions.Doors(
+    apply=apply,
+    wrap=StorageTensor.from_array,
+    is_tensor=lambda x: isinstance(x, AbstractTensor),
+    values=values_of,
+)
+"""What `numpy_functions` needs of this module, lent so that it never imports it."""
 
 
 def _ufunc_in_place(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
