@@ -865,7 +865,7 @@ class AbstractTensor(abc.ABC):
             raise TypeError(
                 f"only tensors of one element can be converted to {what}, not a tensor of shape {self.shape}"
             )
-        return self.numpy().reshape(-1)[0]
+        return self.numpy().reshape(())  # a 0-d array: numpy's own conversions, warnings and errors
 
     def __float__(self) -> float:
         """`float(t)` for a tensor of one element, as numpy's 0-d arrays.
@@ -925,7 +925,7 @@ class AbstractTensor(abc.ABC):
         (3, np.float64(1.23), [0.1, 0.2])
         """
         if ndigits is None:
-            return round(self._only_element("a Python int"))
+            return round(self._only_element("a Python int")[()])
         if self.ndim == 0:
             value: Any = self.numpy()[()]
             return round(value, ndigits)
