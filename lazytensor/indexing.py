@@ -258,8 +258,8 @@ def parse_axis_specs(specs: Sequence[Any], shape: Sequence[int]) -> tuple[Spec, 
             resolved.append(Range.full(size))
         elif isinstance(spec, slice):
             resolved.append(Range.from_slice(spec, size))
-        elif isinstance(spec, int | np.integer):
-            resolved.append(Range(normalize_index(int(spec), size, axis), 1, 1))
+        elif isinstance(spec, int | np.integer) or hasattr(type(spec), "__index__"):
+            resolved.append(Range(normalize_index(operator.index(spec), size, axis), 1, 1))
         else:
             indices = np.asarray(spec)
             if indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):

@@ -823,39 +823,51 @@ class AbstractTensor(abc.ABC):
         return self._inplace(optable.ADD, other)
 
     def __isub__(self, other: Any) -> Self:
+        """`t -= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.SUB, other)
 
     def __imul__(self, other: Any) -> Self:
+        """`t *= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.MUL, other)
 
     def __itruediv__(self, other: Any) -> Self:
+        """`t /= x`, written through to storage; an integer tensor refuses (numpy's casting)."""
         return self._inplace(optable.TRUEDIV, other)
 
     def __ifloordiv__(self, other: Any) -> Self:
+        """`t //= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.FLOORDIV, other)
 
     def __imod__(self, other: Any) -> Self:
+        """`t %= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.MOD, other)
 
     def __ipow__(self, other: Any) -> Self:
+        """`t **= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.POWER, other)
 
     def __imatmul__(self, other: Any) -> Self:
+        """`t @= x`, written through to storage; the product must keep `t`'s shape."""
         return self._inplace(optable.MATMUL, other)
 
     def __iand__(self, other: Any) -> Self:
+        """`t &= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.AND, other)
 
     def __ior__(self, other: Any) -> Self:
+        """`t |= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.OR, other)
 
     def __ixor__(self, other: Any) -> Self:
+        """`t ^= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.XOR, other)
 
     def __ilshift__(self, other: Any) -> Self:
+        """`t <<= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.LSHIFT, other)
 
     def __irshift__(self, other: Any) -> Self:
+        """`t >>= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.RSHIFT, other)
 
     # -- a one-element tensor as a number (numpy's 0-d arrays, PyTorch's 0-d tensors) -------------
@@ -886,7 +898,12 @@ class AbstractTensor(abc.ABC):
         return int(self._only_element("a Python int"))
 
     def __complex__(self) -> complex:
-        """`complex(t)` for a tensor of one element."""
+        """`complex(t)` for a tensor of one element.
+
+        >>> import lazytensor as lt
+        >>> complex(lt.tensor([1.5]))
+        (1.5+0j)
+        """
         return complex(self._only_element("a Python complex"))
 
     def __index__(self) -> int:
@@ -953,7 +970,14 @@ class AbstractTensor(abc.ABC):
         return self.clone()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> StorageTensor:
-        """`copy.deepcopy(t)`: the values copied, object elements deep-copied, as numpy does."""
+        """`copy.deepcopy(t)`: the values copied, object elements deep-copied, as numpy does.
+
+        >>> import copy, lazytensor as lt
+        >>> t = lt.tensor([None], dtype=object)
+        >>> t[0] = [1, 2]
+        >>> copy.deepcopy(t).tolist()[0] is t.tolist()[0]
+        False
+        """
         return StorageTensor.from_array(np.array(copy.deepcopy(self.numpy(), memo), order="C", copy=True))
 
     @property
@@ -969,13 +993,23 @@ class AbstractTensor(abc.ABC):
 
     @property
     def itemsize(self) -> int:
-        """The bytes of one element."""
+        """The bytes of one element.
+
+        >>> import lazytensor as lt
+        >>> lt.zeros(3, dtype="int16").itemsize
+        2
+        """
         return self.dtype.itemsize
 
     @property
     def nbytes(self) -> int:
         """The bytes the elements of this tensor would take in an array of their own (numpy's rule:
-        a view counts its own elements, not its storage's)."""
+        a view counts its own elements, not its storage's).
+
+        >>> import lazytensor as lt
+        >>> lt.zeros(4, 5)[::2].nbytes
+        80
+        """
         return self.numel() * self.dtype.itemsize
 
 

@@ -52,6 +52,27 @@ def _operand(draw, shape, dtype):
     return lt.tensor(values) if draw(st.booleans()) else values
 
 
+UFUNCS = {
+    "+=": np.add,
+    "-=": np.subtract,
+    "*=": np.multiply,
+    "/=": np.true_divide,
+    "//=": np.floor_divide,
+    "%=": np.remainder,
+    "**=": np.power,
+    "&=": np.bitwise_and,
+    "|=": np.bitwise_or,
+    "^=": np.bitwise_xor,
+    "<<=": np.left_shift,
+    ">>=": np.right_shift,
+}
+
+
+def _ufunc_out(ufunc):
+    """`v op= x` spelled as numpy's `ufunc(v, x, out=v)`."""
+    return lambda v, x: ufunc(v, x, out=v)
+
+
 @settings(max_examples=400, deadline=None)
 @given(chains(), st.sampled_from(sorted(IN_PLACE)), st.sampled_from(["int64", "float64"]), st.data())
 def test_in_place_operators_through_random_view_stacks(chain, symbol, dtype, data) -> None:
@@ -60,11 +81,11 @@ def test_in_place_operators_through_random_view_stacks(chain, symbol, dtype, dat
     base = view.base
     before = base.numpy().copy()
     operand = _operand(data.draw, view.shape, dtype)
-    op = IN_PLACE[symbol]
+    op = IN_PLACE[symbol] if data.draw(st.booleans()) else _ufunc_out(UFUNCS[symbol])
     expected = before.reshape(-1).copy()
     try:
         values = np.array(expected[ref])  # a copy of the view's values, for numpy's in-place op
-        values = op(values, np.asarray(operand))
+        values = IN_PLACE[symbol](values, np.asarray(operand))
         if values.shape != ref.shape:
             raise ValueError(f"non-broadcastable output operand {values.shape}")
         if any("expand" in step[0] for step in ops) and ref.size and len(np.unique(ref)) < ref.size:
@@ -198,3 +219,14 @@ def test_numpy_ufunc_out_with_a_bad_cast_changes_nothing() -> None:
     with pytest.raises(TypeError, match="same_kind"):
         np.add(t, 0.5, out=t)
     assert t.tolist() == [0, 1, 2]
+
+
+def test_in_place_with_an_overlapping_operand_reads_before_writing() -> None:
+    t, a = lt.arange(9.0).reshape(3, 3), np.arange(9.0).reshape(3, 3)
+    t += t.T
+    a += a.T
+    assert t.tolist() == a.tolist()
+    u, b = lt.arange(6.0), np.arange(6.0)
+    u[1:] += u[:-1]
+    b[1:] += b[:-1]
+    assert u.tolist() == b.tolist()
