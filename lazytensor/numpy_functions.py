@@ -98,7 +98,7 @@ def fallback(doors: Doors, func: Callable[..., Any], args: tuple[Any, ...], kwar
 
 
 def _has_inexact_array(result: Any) -> bool:
-    if isinstance(result, np.ndarray):
+    if isinstance(result, np.ndarray | np.generic):
         return result.dtype.kind in "fcO"
     if isinstance(result, list | tuple):
         return any(_has_inexact_array(item) for item in result)
@@ -106,7 +106,10 @@ def _has_inexact_array(result: Any) -> bool:
 
 
 def _wrap_all(doors: Doors, result: Any, inputs: Sequence[Buffer]) -> Any:
-    """Every ndarray of `result` as a new tensor that shares no memory with an input."""
+    """Every ndarray of `result` (and numpy scalar, as a 0-d tensor) as a new tensor that shares no
+    memory with an input; Python values (`np.allclose`'s bool) stay as they are."""
+    if isinstance(result, np.generic):
+        return doors.wrap(np.array(result))
     if isinstance(result, np.ndarray):
         shared = any(np.may_share_memory(result, x) for x in inputs)
         return doors.wrap(np.array(result, order="C", copy=True) if shared else np.ascontiguousarray(result))

@@ -21,8 +21,10 @@ def _same(result, expected) -> None:
         for r, e in zip(result, expected, strict=True):
             _same(r, e)
         return
+    if isinstance(expected, np.generic):  # numpy's scalar: a 0-d tensor
+        expected = np.array(expected)
     if not isinstance(expected, np.ndarray):
-        assert result == expected
+        assert result == expected and type(result) is type(expected)
         return
     assert isinstance(result, lt.AbstractTensor), type(result)
     assert result.shape == expected.shape and result.dtype == expected.dtype
@@ -79,6 +81,8 @@ CASES = [
     ("mean dtype", lambda np_, a, b: np_.mean(a, dtype=np_.float32)),
     ("ravel", lambda np_, a, b: np_.ravel(np_.transpose(a))),
     ("shape", lambda np_, a, b: np_.shape(a)),
+    ("median", lambda np_, a, b: np_.median(a)),
+    ("norm", lambda np_, a, b: np_.linalg.norm(a)),
 ]
 
 
