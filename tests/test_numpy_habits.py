@@ -332,3 +332,43 @@ def test_other_exceptions_reach_the_user_unchanged() -> None:
 
     with pytest.raises(KeyError):
         lt.ttransform(lt.arange(3), fail)
+
+
+@st.composite
+def keys_with_an_ellipsis(draw):
+    """A shape and a key of index arrays, ints and slices in which an `...` (of any number of axes,
+    none included) replaces a run of `:`: numpy's block placement depends on where it stands."""
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=2, max_size=4)))
+    key: list = []
+    for size in shape:
+        kind = draw(st.sampled_from(["array", "int", "full", "full"]))
+        if kind == "array":
+            key.append(np.array(draw(st.lists(st.integers(-size, size - 1), min_size=2, max_size=2))))
+        elif kind == "int":
+            key.append(draw(st.integers(-size, size - 1)))
+        else:
+            key.append(slice(None))
+    start = draw(st.integers(0, len(key)))
+    end = start
+    while end < len(key) and isinstance(key[end], slice) and draw(st.booleans()):
+        end += 1
+    key[start:end] = [Ellipsis]
+    return shape, tuple(key)
+
+
+@settings(max_examples=300, deadline=None)
+@given(keys_with_an_ellipsis())
+def test_ellipsis_placement_against_numpy(case) -> None:
+    shape, key = case
+    n = math.prod(shape)
+    t, a = lt.arange(n).reshape(shape), np.arange(n).reshape(shape)
+    expected = a[key]
+    if not isinstance(expected, np.ndarray):
+        assert t[key] == expected
+        return
+    view = t[key]
+    np.testing.assert_array_equal(view.numpy(), expected)
+    np.testing.assert_array_equal(evaluate_by_gather(view), expected)
+    view[...] = -1 - np.arange(expected.size).reshape(expected.shape)
+    a[key] = -1 - np.arange(expected.size).reshape(expected.shape)
+    np.testing.assert_array_equal(t.numpy(), a)
