@@ -2,13 +2,15 @@
 
 from lazytensor import nn, optim, seed
 from lazytensor.autograd import no_grad
-from lazytensor.creation import arange, from_numpy, full, ones, tensor, trandom, zeros
+from lazytensor.creation import arange, eye, from_numpy, full, linspace, ones, randn, tensor, trandom, zeros
 from lazytensor.functions import (
     allclose,
     cat,
     equal,
     maximum,
     minimum,
+    nonzero,
+    sort,
     stack,
     tpoint,
     tredux,
@@ -41,20 +43,25 @@ __all__ = [
     "arange",
     "cat",
     "equal",
+    "eye",
     "from_numpy",
     "full",
     "get_printoptions",
+    "linspace",
     "load",
     "maximum",
     "minimum",
     "nn",
     "no_grad",
+    "nonzero",
     "ones",
     "optim",
     "printoptions",
+    "randn",
     "save",
     "seed",
     "set_printoptions",
+    "sort",
     "stack",
     "tensor",
     "to_string",

@@ -549,6 +549,9 @@ class IndexedTensor(View):
     """
 
     indices: tuple[IndexArray | None, ...] = attrs.field(converter=_freeze_indices)
+    block_first: bool = attrs.field(default=False, converter=bool)
+    """Put the block first even when the indexed axes are adjacent: numpy does so when the key had
+    an `...` (of no axes) between its advanced indices, as in `a[:, [0, 1], ..., [1, 2]]`."""
 
     @indices.validator
     def _check_indices(self, _attribute: object, indices: tuple[IndexArray | None, ...]) -> None:
@@ -586,6 +589,11 @@ class IndexedTensor(View):
     @once
     def _block_start(self) -> int:
         """Where the block goes: in place of adjacent indexed axes, else first."""
+        return 0 if self.block_first else self._adjacent_start
+
+    @functools.cached_property
+    def _adjacent_start(self) -> int:
+        """Where plain numpy indexing by the arrays (and `:` elsewhere) puts the block."""
         axes = self._advanced_axes
         adjacent = axes[-1] - axes[0] == len(axes) - 1
         return axes[0] if adjacent else 0
@@ -622,13 +630,19 @@ class IndexedTensor(View):
         arrays = [(axis, array) for axis, array in enumerate(self.indices) if array is not None]
         if len(arrays) == 1 and arrays[0][1].ndim == 1:
             axis, array = arrays[0]
-            return np.take(below, array, axis=axis)
-        indexed: Buffer = below[tuple(slice(None) if array is None else array for array in self.indices)]
-        return indexed
+            indexed: Buffer = np.take(below, array, axis=axis)
+        else:
+            indexed = below[tuple(slice(None) if array is None else array for array in self.indices)]
+        start, width = self._adjacent_start, len(self._block_shape)
+        if start == self._block_start:
+            return indexed
+        moved: Buffer = np.moveaxis(indexed, range(start, start + width), range(width))
+        return moved
 
     def describe(self) -> str:
         entries = [":" if array is None else _indices_text(array) for array in self.indices]
-        return "indices [" + ", ".join(entries) + "]"
+        first = ", block first" if self._block_start != self._adjacent_start else ""
+        return "indices [" + ", ".join(entries) + "]" + first
 
     @once
     def layout(self) -> Layout | None:
@@ -810,12 +824,22 @@ def _numpy_view(t: AbstractTensor, parsed: indexing.ParsedKey) -> AbstractTensor
     if not all(_is_full(r, n) for r, n in zip(ranges, base.shape, strict=True)):
         base = SlicedTensor(base, ranges)
     arrays = tuple(None if isinstance(spec, Range) else np.asarray(spec) for spec in specs)
-    return IndexedTensor(base, arrays)
+    return IndexedTensor(base, arrays, parsed.separated)
 
 
 def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     """The view `t[key]` by numpy's rules (a 0-d view for an all-int key)."""
     return _numpy_view(t, indexing.parse(key, t.shape))
+
+
+def setitem(t: AbstractTensor, key: Any, value: Any) -> None:
+    """`t[key] = value`. An all-int key names one element, which takes `value` as it is: in an
+    object tensor an array (or list) is stored as one element, as numpy does."""
+    parsed = indexing.parse(key, t.shape)
+    if parsed.is_element and t.dtype.hasobject:
+        evaluate.write_one(t, parsed.element_position(), value)
+        return
+    evaluate.write(_numpy_view(t, parsed), value)
 
 
 def getitem(t: AbstractTensor, key: Any) -> Any:
@@ -866,3 +890,15 @@ def restack(t: AbstractTensor, old: AbstractTensor, new: AbstractTensor) -> Abst
     for view in reversed(above):
         rebuilt = view.with_wrapped(rebuilt)
     return rebuilt
+
+
+def flip(t: AbstractTensor, dim: int | Sequence[int] | None) -> AbstractTensor:
+    """`t` with the order reversed along the axes `dim` (None: all): a SlicedTensor of negative steps."""
+    axes = range(t.ndim) if dim is None else normalize_dims(dim, t.ndim)
+    if not axes:
+        return t
+    specs = tuple(
+        Range.from_slice(slice(None, None, -1), size) if axis in axes else Range.full(size)
+        for axis, size in enumerate(t.shape)
+    )
+    return SlicedTensor.trusted(t, specs)
