@@ -19,7 +19,6 @@ from lazytensor.printer.render import render_for_prompt
 from lazytensor.printer.summary import container_summary
 
 PrettyPrinter = Callable[[Any, Any, bool], None]
-_REGISTERED: dict[int, dict[type, PrettyPrinter | None]] = {}
 
 
 def running_shell() -> Any:
@@ -53,6 +52,7 @@ def _container_printer(previous: PrettyPrinter | None) -> PrettyPrinter:
         else:
             printer.text(repr(value))
 
+    print_container.lazytensor_containers = True  # type: ignore[attr-defined]
     return print_container
 
 
@@ -64,14 +64,13 @@ def register_ipython(shell: Any = None) -> bool:
     """
     shell = running_shell() if shell is None else shell
     formatter = getattr(getattr(shell, "display_formatter", None), "formatters", {}).get("text/plain")
-    if formatter is None or id(formatter) in _REGISTERED:
+    if formatter is None:
         return False
-    previous: dict[type, PrettyPrinter | None] = {}
     for kind in (tuple, list, dict):
         old = formatter.lookup_by_type(kind) if _has_printer(formatter, kind) else None
-        previous[kind] = old
+        if getattr(old, "lazytensor_containers", False):
+            return False
         formatter.for_type(kind, _container_printer(old))
-    _REGISTERED[id(formatter)] = previous
     return True
 
 
