@@ -41,8 +41,13 @@ def plain_console(width: int) -> Console:
 
 
 def output_console(width: int | None) -> Console:
-    """A console on stdout: colour on a terminal; a given width is kept even on a dumb terminal."""
+    """A console on stdout: colour on a terminal or with `FORCE_COLOR`, none at all with `NO_COLOR`
+    (not even bold or dim); a given width is kept even on a dumb terminal."""
     height = None if width is None else 25  # rich keeps a width only when a height comes with it
+    if os.environ.get("NO_COLOR"):
+        return Console(
+            width=width, height=height, color_system=None, highlight=False, markup=False, emoji=False
+        )
     return Console(width=width, height=height, highlight=False, markup=False, emoji=False)
 
 
