@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from browser_pages import CELLS, outputs
 from IPython.core.interactiveshell import InteractiveShell
 
 import lazytensor as lt
@@ -58,7 +59,7 @@ def test_every_pre_never_wraps_even_without_the_style_sheet() -> None:
     pres = re.findall(r"<pre [^>]*>", page)
     assert len(pres) == 3  # the top of the header, the explain tree, statistics and values
     assert all("white-space:pre;overflow-x:auto" in pre for pre in pres)
-    assert ".lt-out pre,.lt-out summary{white-space:pre!important;overflow-x:auto" in NOTEBOOK_CSS
+    assert ".lt-out pre,.lt-out summary{white-space:pre!important;" in NOTEBOOK_CSS
 
 
 def test_colours_are_css_classes_not_inline_colours() -> None:
@@ -182,3 +183,37 @@ def test_containers_at_the_prompt(shell: InteractiveShell, monkeypatch: pytest.M
     assert _plain(shell, (1, 2)) == "(1, 2)"  # IPython's own printer for everything else
     assert _plain(shell, {"a": [1, 2]}) == "{'a': [1, 2]}"
     assert not register_ipython(shell)  # once per shell
+
+
+# -- a real notebook, executed with nbclient (the browser renders it in test_browser.py) -----------
+
+
+def _data(name: str) -> dict[str, str]:
+    (output,) = outputs(name)
+    data: dict[str, str] = output["data"]
+    return data
+
+
+def test_the_executed_notebook_shows_every_tensor_as_notebook_html() -> None:
+    for name in CELLS:
+        if name == "pair":
+            continue
+        data = _data(name)
+        assert data["text/html"].startswith('<div class="lt-out">'), name
+        assert "\x1b[" not in data["text/plain"], name
+    assert "<details" in _data("fancy_view")["text/html"]
+    assert 'class="lt-heat lt-h0"' in _data("heatmap")["text/html"]
+    assert _data("explain")["text/plain"].startswith("Indexed (6, 3, 5)")
+
+
+def test_the_executed_notebook_says_what_was_skipped() -> None:
+    assert "stats skipped: memory-mapped · t.stats()" in _data("memory_map")["text/plain"]
+    assert "stats skipped: over 100,000 elements · t.stats()" in _data("big")["text/plain"]
+    small = _data("memory_map_slice")["text/plain"]
+    assert "memory-mapped" in small and "min -100" in small
+
+
+def test_the_executed_notebook_prints_one_liners() -> None:
+    assert _data("zero_d")["text/plain"].startswith("tensor () float64 ")
+    pair = ANSI.sub("", _data("pair")["text/plain"]).splitlines()  # the kernel sets FORCE_COLOR
+    assert len(pair) == 2 and pair[0].startswith("(tensor (6,) float64 n=6 x∈[")
