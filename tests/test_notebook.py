@@ -217,3 +217,19 @@ def test_the_executed_notebook_prints_one_liners() -> None:
     assert _data("zero_d")["text/plain"].startswith("tensor () float64 ")
     pair = ANSI.sub("", _data("pair")["text/plain"]).splitlines()  # the kernel sets FORCE_COLOR
     assert len(pair) == 2 and pair[0].startswith("(tensor (6,) float64 n=6 x∈[")
+
+
+def test_explain_summary_and_stats_are_coloured_at_a_terminal_prompt(
+    shell: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shell.display_formatter.active_types = ["text/plain"]
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    t = lt.arange(6.0).reshape(2, 3).T - 1
+    assert t.T.explain()._repr_mimebundle_() == {}  # IPython then asks `_repr_pretty_`
+    assert t._repr_mimebundle_() == {}
+    for value in (t.T.explain(), t.summary(), t.stats(), t):
+        coloured = _plain(shell, value)
+        assert "\x1b[" in coloured and ANSI.sub("", coloured) == str(value)
+    shell.display_formatter.active_types = ["text/plain", "text/html"]
+    assert "<details" not in t.T.explain()._repr_mimebundle_()["text/html"]

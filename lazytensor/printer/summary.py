@@ -19,7 +19,8 @@ from rich.text import Text
 
 from lazytensor.printer.header import chain_names, statistics, statistics_plan
 from lazytensor.printer.numberformat import format_values
-from lazytensor.printer.options import PrintOptions, current_options
+from lazytensor.printer.options import PrintOptions, current_options, line_width
+from lazytensor.printer.render import render_for_prompt
 from lazytensor.printer.shown import select_shown
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, SHAPE, WARN
 
@@ -113,6 +114,10 @@ class SummaryLine:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.text()
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's prompt: in colour on a terminal."""
+        printer.text(render_for_prompt(self, line_width(self.options)))
+
 
 def container_summary(value: object, options: PrintOptions | None = None) -> Text | None:
     """A tuple, list or dict holding more than one tensor, one line per item; None for anything else.
@@ -189,7 +194,10 @@ class StatsReport:
             f"{self.count:,} element{'' if self.count == 1 else 's'}",
         )
         entries = [Text.assemble((name + " ", DIM), value) for name, value in self.entries]
-        second = dot.join(entries) if entries else Text("no statistics for this dtype", style=DIM)
+        second = Text("no statistics for this dtype", style=DIM) if not entries else Text()
+        for k, entry in enumerate(entries):
+            second.append_text(dot if k else Text())
+            second.append_text(entry)
         return [first, second]
 
     def __str__(self) -> str:
@@ -200,3 +208,7 @@ class StatsReport:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield from self.lines()
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's prompt: in colour on a terminal."""
+        printer.text(render_for_prompt(self, line_width(current_options())))
