@@ -233,3 +233,17 @@ def test_explain_summary_and_stats_are_coloured_at_a_terminal_prompt(
         assert "\x1b[" in coloured and ANSI.sub("", coloured) == str(value)
     shell.display_formatter.active_types = ["text/plain", "text/html"]
     assert "<details" not in t.T.explain()._repr_mimebundle_()["text/html"]
+
+
+def test_t_print_in_jupyter_displays_the_notebook_html(
+    shell: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    published: list[dict[str, str]] = []
+    monkeypatch.setattr(shell.display_pub, "publish", lambda data, metadata: published.append(data))
+    t = lt.arange(24).reshape(2, 3, 4)
+    t.print((1, None, None), heatmap=True)
+    (bundle,) = published
+    assert bundle["text/plain"].startswith("slice [1, :, :] of a tensor of shape (2, 3, 4)")
+    assert 'class="lt-heat lt-h0"' in bundle["text/html"]
+    t.print(style="separators")  # the seeds' text stays text
+    assert len(published) == 1

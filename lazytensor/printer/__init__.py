@@ -92,6 +92,8 @@ def to_string(t: AbstractTensor, dims: DimsSpec = None, style: str | None = None
 def tprint(t: AbstractTensor, dims: DimsSpec = None, **options: Any) -> None:
     """Print `t` (or its `dims` slice) to stdout: in colour on a terminal, plain text otherwise.
 
+    In Jupyter it displays the notebook HTML instead (themed colours, never wrapping).
+
     >>> import lazytensor as lt
     >>> tprint(lt.tensor([1.5, -2.0]), linewidth=40)
     shape (2,) · float64 · 2 elements
@@ -104,6 +106,10 @@ def tprint(t: AbstractTensor, dims: DimsSpec = None, **options: Any) -> None:
     resolved, separator_args = _split_style_options(style, options)
     if resolved.style == "separators":
         sys.stdout.write(separators_string(t, dims, **separator_args))
+        return
+    shell = running_shell()
+    if shell is not None and shows_html(shell):  # Jupyter: the notebook HTML, themed, never wrapping
+        shell.display_pub.publish(data=notebook_mimebundle(t, resolved, resolve_dims(t, dims)), metadata={})
         return
     console = output_console(resolved.linewidth)
     console.print(TensorPrint(t, resolve_dims(t, dims), resolved))

@@ -59,7 +59,12 @@ def _harder(options: PrintOptions) -> list[PrintOptions]:
     return tries
 
 
-def notebook_print(t: AbstractTensor, options: PrintOptions, limit: int = MAX_CHARACTERS) -> NotebookPrint:
+def notebook_print(
+    t: AbstractTensor,
+    options: PrintOptions,
+    limit: int = MAX_CHARACTERS,
+    dims: tuple[int | None, ...] | None = None,
+) -> NotebookPrint:
     """The print of `t` at the notebook width, summarised harder (then cut) until it holds `limit` characters.
 
     >>> import lazytensor as lt
@@ -69,9 +74,9 @@ def notebook_print(t: AbstractTensor, options: PrintOptions, limit: int = MAX_CH
     '(summarised harder for the notebook: edgeitems 3)'
     """
     width = notebook_line_width(options)
-    printable = TensorPrint(t, None, options)
+    printable = TensorPrint(t, dims, options)
     for tried in _harder(options):
-        printable = TensorPrint(t, None, tried)
+        printable = TensorPrint(t, dims, tried)
         header, body = printable.sections(width)
         if _size(header, body) <= limit:
             break
@@ -90,8 +95,10 @@ def notebook_print(t: AbstractTensor, options: PrintOptions, limit: int = MAX_CH
     return NotebookPrint(header, tuple(body), printable.one_line)
 
 
-def notebook_mimebundle(t: AbstractTensor, options: PrintOptions) -> dict[str, str]:
-    """`text/plain` and `text/html` of `t` for Jupyter.
+def notebook_mimebundle(
+    t: AbstractTensor, options: PrintOptions, dims: tuple[int | None, ...] | None = None
+) -> dict[str, str]:
+    """`text/plain` and `text/html` of `t` (or its `dims` slice) for Jupyter.
 
     >>> import lazytensor as lt
     >>> from lazytensor.printer.options import PrintOptions
@@ -101,7 +108,7 @@ def notebook_mimebundle(t: AbstractTensor, options: PrintOptions) -> dict[str, s
     >>> "<details" in bundle["text/html"] and "white-space:pre" in bundle["text/html"]
     True
     """
-    printed = notebook_print(t, options)
+    printed = notebook_print(t, options, dims=dims)
     width = notebook_line_width(options)
     if printed.one_line:
         parts = [pre_html(texts_html(printed.lines(), width))]
