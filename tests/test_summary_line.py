@@ -4,6 +4,7 @@ the header saying when and why statistics were skipped, for every kind of storag
 from __future__ import annotations
 
 import pathlib
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,7 +12,8 @@ from golden_files import check_golden
 from rich.console import Console
 
 import lazytensor as lt
-from lazytensor.printer.summary import container_summary
+from lazytensor.printer.header import statistics
+from lazytensor.printer.summary import container_summary, streamed_statistics
 
 
 @pytest.fixture
@@ -122,3 +124,25 @@ def test_t_stats_computes_them_on_request(mapped: lt.AbstractTensor) -> None:
 def test_the_summary_line_follows_the_statistics_rule(mapped: lt.AbstractTensor) -> None:
     assert str(mapped.summary()) == "tensor (200, 300) float64 n=60,000 (stats skipped: memory-mapped)"
     assert "nan 1" in str(mapped.summary(stats_limit=10**9))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.array([1.5, -2.0, np.nan, 0.0, np.inf, -np.inf, 7.25, 3.0, -1.0, 0.0, 2.0]),
+        np.arange(-20, 17, dtype=np.int32),
+        np.array([True, False, True, True, False, True, False]),
+        np.array([1 + 2j, 0j, complex(np.nan, 1), 3.5, -1j, 2.0, 0.5j]),
+        np.full(9, np.nan),
+        np.random.default_rng(0).normal(1e6, 3.0, size=1000),  # a large mean: the merge must stay exact
+    ],
+    ids=["floats", "ints", "bools", "complex", "all_nan", "large_mean"],
+)
+@pytest.mark.parametrize("chunk", [1, 3, 64])
+def test_stats_read_in_chunks_are_the_same_statistics(values: np.ndarray[Any, Any], chunk: int) -> None:
+    t = lt.from_numpy(values)
+    whole = statistics(values, 4)
+    assert streamed_statistics(t, 4, chunk=chunk) == whole
+    if values.size % 2 == 0 or values.size % 3 == 0:
+        shaped = t.reshape(2, -1).T if values.size % 2 == 0 else t.reshape(3, -1).T  # a gathering view
+        assert streamed_statistics(shaped, 4, chunk=chunk) == statistics(np.asarray(shaped.numpy()), 4)

@@ -27,7 +27,12 @@ CHAIN_EDGE = 4
 """Layers named at each end of a summarised layer chain."""
 
 
-def _number(value: Any, precision: int) -> str:
+def format_number(value: Any, precision: int) -> str:
+    """A statistic as text: an int as it is, a float to `max(precision, 1)` significant digits.
+
+    >>> format_number(np.int64(3), 4), format_number(2 / 3, 4)
+    ('3', '0.6667')
+    """
     if isinstance(value, int | np.integer):
         return str(int(value))
     return f"{float(value):.{max(precision, 1)}g}"
@@ -49,10 +54,10 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     finite = values[np.isfinite(values)] if kind in "fc" else values
     if kind != "c" and finite.size:
         entries += [
-            ("min", _number(finite.min(), precision)),
-            ("max", _number(finite.max(), precision)),
-            ("mean", _number(finite.mean(dtype=np.float64), precision)),
-            ("std", _number(finite.std(dtype=np.float64), precision)),
+            ("min", format_number(finite.min(), precision)),
+            ("max", format_number(finite.max(), precision)),
+            ("mean", format_number(finite.mean(dtype=np.float64), precision)),
+            ("std", format_number(finite.std(dtype=np.float64), precision)),
         ]
     entries.append(("zeros", str(int(np.count_nonzero(values == 0)))))
     if kind in "fc":
