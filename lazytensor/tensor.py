@@ -251,8 +251,20 @@ class AbstractTensor(abc.ABC):
         return printer.TensorPrint(self).__rich_measure__(console, options)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        """Jupyter's display: plain text and coloured HTML."""
+        """Jupyter's display: the notebook HTML (never wraps, themed colours) and its plain text."""
         return printer.tensor_mimebundle(self)
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        """IPython's prompt: the print, in colour on a terminal (`repr()` stays plain)."""
+        printer.tensor_pretty(self, p, cycle)
+
+    def summary(self, **options: Any) -> printer.SummaryLine:
+        """One line: shape, dtype, count, range, mean, std, NaN/inf counts, the layers in short."""
+        return printer.summary(self, **options)
+
+    def stats(self, **options: Any) -> printer.StatsReport:
+        """The statistics of every value, computed now (the print skips them for big or mapped tensors)."""
+        return printer.stats(self, **options)
 
     def print(self, dims: Sequence[int | None] | None = None, **options: Any) -> None:
         """Print this tensor, or the slice `dims` (None = all of an axis, int = fixed), with options.
