@@ -27,6 +27,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 import lazytensor as lt
+from lazytensor.printer.numberformat import printable
 from lazytensor.printer.render import output_console
 from lazytensor.printer.summary import container_summary, is_tensor
 
@@ -98,7 +99,7 @@ def _run_step(console: Console, code: str, namespace: dict[str, Any]) -> None:
     value = eval(compile(tree, "<tour>", "eval"), namespace)
     if value is None:
         return
-    console.print(value if hasattr(value, "__rich_console__") else Text(repr(value)))
+    console.print(value if hasattr(value, "__rich_console__") else Text(repr(value)), crop=False)
 
 
 def tour() -> None:
@@ -330,7 +331,7 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
             return USAGE_ERROR
     title = path if index is None else f"{path}[{index}]"
     console = Console(width=width, height=None if width is None else 25, highlight=False, markup=False)
-    console.print(Text(title, style="bold"))
+    console.print(Text(printable(title), style="bold"))
     lt.tprint(view, heatmap=heatmap or None, precision=precision, linewidth=width)
     return 0
 
@@ -365,9 +366,9 @@ def repl_display(value: Any, console: Console) -> None:
     builtins._ = None  # type: ignore[attr-defined]
     summary = container_summary(value)
     if summary is not None:
-        console.print(summary)
+        console.print(summary, crop=False)
     elif is_tensor(value) or hasattr(value, "__rich_console__"):
-        console.print(value)
+        console.print(value, crop=False)
     else:
         console.file.write(repr(value) + "\n")
     builtins._ = value  # type: ignore[attr-defined]

@@ -112,7 +112,7 @@ def tprint(t: AbstractTensor, dims: DimsSpec = None, **options: Any) -> None:
         shell.display_pub.publish(data=notebook_mimebundle(t, resolved, resolve_dims(t, dims)), metadata={})
         return
     console = output_console(resolved.linewidth)
-    console.print(TensorPrint(t, resolve_dims(t, dims), resolved))
+    console.print(TensorPrint(t, resolve_dims(t, dims), resolved), crop=False)
 
 
 def tensor_mimebundle(t: AbstractTensor) -> dict[str, str]:

@@ -38,6 +38,10 @@ def format_number(value: Any, precision: int) -> str:
     return f"{float(value):.{max(precision, 1)}g}"
 
 
+STATISTICS_DIGITS = 4
+"""The fewest significant digits the header's statistics show, whatever the values' precision."""
+
+
 def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     """Summary numbers of the values, by kind: min, max, mean, std, and counts of zeros, NaN, inf.
 
@@ -47,6 +51,7 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     kind = values.dtype.kind
     if values.size == 0 or kind not in "biufc":
         return []
+    precision = max(precision, STATISTICS_DIGITS)  # a print at precision 0 still gets a readable mean
     if kind == "b":
         true = int(np.count_nonzero(values))
         return [("true", str(true)), ("false", str(values.size - true))]

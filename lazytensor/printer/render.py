@@ -76,7 +76,7 @@ def render_ansi(renderable: Any, width: int) -> str:
         emoji=False,
         legacy_windows=False,
     )
-    console.print(renderable)
+    console.print(renderable, crop=False)  # a cell wider than the line is shown whole, never cut
     text: str = console.file.getvalue()  # type: ignore[attr-defined]
     return text.rstrip("\n")
 
@@ -94,7 +94,7 @@ def render_plain(renderable: Any, width: int) -> str:
     'a long\\nline of\\nwords'
     """
     console = plain_console(width)
-    console.print(renderable)
+    console.print(renderable, crop=False)  # a cell wider than the line is shown whole, never cut
     text = console.file.getvalue()  # type: ignore[attr-defined]
     return "\n".join(line.rstrip() for line in text.rstrip("\n").split("\n"))
 
