@@ -11,6 +11,7 @@ that pair is the package's one mutual import, made at the bottom of this file.
 from __future__ import annotations
 
 import abc
+import contextlib
 import copy
 import operator
 from collections.abc import Collection, Iterator, Sequence
@@ -453,7 +454,8 @@ class AbstractTensor(abc.ABC):
         if _is_element_key(key, len(self.shape)):
             fused = self._fused_values
             if fused is not None:
-                return fused[key]  # an element of a fused stack: numpy's own indexing, checks and all
+                with contextlib.suppress(OverflowError):  # past C's ints: our parser names the index
+                    return fused[key]  # an element of a fused stack: numpy's own indexing and checks
         return views.getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:

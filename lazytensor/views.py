@@ -420,7 +420,7 @@ class SlicedTensor(View):
                     return None
                 (start, step), count = fit, len(spec)
             shape.append(count)
-            strides.append(stride * step)
+            strides.append(stride * step if count > 1 else stride)  # one index: its step never applies
             offset += start * stride if count else 0
         return Layout.derived(tuple(shape), tuple(strides), offset)
 

@@ -90,3 +90,11 @@ def test_statistics_keep_four_significant_digits_at_any_precision() -> None:
 def test_separators_text_bigger_than_memory_refuses_at_once() -> None:
     with pytest.raises(MemoryError, match=r"separators text of shape \(100000000, 10\) needs"):
         lt.to_string(lt.zeros(10).expand(10**8, 10), style="separators")
+
+
+def test_huge_steps_and_indices_are_handled_as_numpy_would_or_named() -> None:
+    t = lt.arange(60).reshape(4, 3, 5)
+    assert t[:: 4 * 10**17].tolist() == np.arange(60).reshape(4, 3, 5)[:: 4 * 10**17].tolist()
+    for key in (10**19, (1, 10**19, 0)):
+        with pytest.raises(IndexError, match="index 10000000000000000000 is out of bounds"):
+            t[key]
