@@ -130,5 +130,34 @@ def main() -> None:
     )
 
 
+def small() -> None:
+    """Operations on 10x10 float64: the cost of the path from a call to numpy and back."""
+    print(f"\n{'small tensors (10x10 float64)':58s} {'lazytensor':>12s} / {'numpy':>12s} = ratio  [goal]")
+    rng = np.random.default_rng(1)
+    a = rng.random((10, 10))
+    t = lt.from_numpy(a)
+    cases: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
+        ("t + t", lambda: t + t, lambda: a + a),
+        ("t * 2", lambda: t * 2, lambda: a * 2),
+        ("t.sum()", lambda: t.sum(), lambda: a.sum()),
+        ("t.sum(0)", lambda: t.sum(0), lambda: a.sum(0)),
+        ("t @ t", lambda: t @ t, lambda: a @ a),
+        ("t.relu()", lambda: t.relu(), lambda: np.maximum(a, 0.0)),
+        ("t[[1, 2, 3]]", lambda: t[[1, 2, 3]], lambda: a[[1, 2, 3]]),
+        ("t.T + t", lambda: t.T + t, lambda: a.T + a),
+    ]
+    for name, ours, theirs in cases:
+        report(name, ours, theirs, "<= 8", repeat=7, number=2000)
+    w = lt.from_numpy(a.copy()).requires_grad_()
+    grad_cases: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
+        ("w + w, w requires grad", lambda: w + w, lambda: a + a),
+        ("(w * w).sum().backward()", lambda: (w * w).sum().backward(), lambda: (2 * a, (a * a).sum())),
+        ("(w @ w).relu().sum().backward()", lambda: (w @ w).relu().sum().backward(), lambda: a @ a),
+    ]
+    for name, ours, theirs in grad_cases:
+        report(name, ours, theirs, "report", repeat=7, number=500)
+
+
 if __name__ == "__main__":
     main()
+    small()

@@ -1,16 +1,23 @@
-"""Write the pictures of docs/printing.md: SVGs of what a colour terminal shows.
+"""Write the pictures of docs/printing.md: SVGs of what a colour terminal shows, and (with
+`--screenshots`) PNG screenshots of a notebook in headless Chromium, light and dark.
 
-CI runs this and fails when `git diff --exit-code docs/pictures` finds a change, so the
-pictures never drift from the code. Everything here is deterministic: seeded values,
-a fixed width, colours forced on whatever the environment says.
+CI runs this without `--screenshots` and fails when `git diff --exit-code docs/pictures`
+finds a change, so the SVGs never drift from the code: everything they hold is
+deterministic (seeded values, a fixed width, colours forced on whatever the environment
+says). The PNGs are not byte-for-byte reproducible (a browser's font rasterising and
+anti-aliasing change with its version), so they stay out of that check: CI's browser step
+regenerates them with `--screenshots` after it, which proves they can still be made.
 
-Run: `.venv/bin/python docs/make_pictures.py`
+Run: `.venv/bin/python docs/make_pictures.py [--screenshots]` (screenshots need Chromium:
+Debian's `chromium` package, or `LAZYTENSOR_CHROMIUM=/path/to/chrome`).
 """
 
 from __future__ import annotations
 
 import io
 import pathlib
+import sys
+import tempfile
 from collections.abc import Callable
 
 import numpy as np
@@ -98,8 +105,47 @@ PICTURE_MAKERS: dict[str, Callable[[], RenderableType]] = {
 }
 
 
+SCREENSHOT_CELLS = ("four_axes", "fancy_view", "heatmap", "pair")
+"""The cells of the notebook (tests/browser_pages.py) the screenshots show, the view's layers opened."""
+
+
+def screenshots() -> None:
+    """`notebook_light.png` and `notebook_dark.png`: JupyterLab light and dark, as nbconvert exports them."""
+    sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "tests"))
+    import browser_pages  # the notebook of the browser tests
+    from playwright.sync_api import sync_playwright
+
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="lazytensor-screenshots-"))
+    tags = list(browser_pages.CELLS)
+    shown = [tags.index(name) + 1 for name in SCREENSHOT_CELLS]  # +1: the set-up cell comes first
+    with sync_playwright() as playwright:
+        browser = browser_pages.launch(playwright)
+        for theme in ("light", "dark"):
+            url = browser_pages.write_page(folder, theme, browser_pages.export_html("lab", theme))
+            page = browser.new_page(viewport={"width": 980, "height": 800}, color_scheme=theme)
+            browser_pages.offline(page)
+            page.goto(url)
+            page.evaluate(
+                """(shown) => {
+                    document.querySelectorAll('.jp-Cell').forEach((cell, k) => {
+                        if (!shown.includes(k)) cell.style.display = 'none';
+                    });
+                    document.querySelectorAll('.lt-out details').forEach(d => d.open = true);
+                }""",
+                shown,
+            )
+            path = PICTURES / f"notebook_{theme}.png"
+            page.locator(".jp-Notebook").screenshot(path=str(path))
+            print(f"wrote {path}")
+            page.close()
+        browser.close()
+
+
 def main() -> None:
     PICTURES.mkdir(parents=True, exist_ok=True)
+    if "--screenshots" in sys.argv[1:]:
+        screenshots()
+        return
     for name, make in PICTURE_MAKERS.items():
         console = _console()
         console.print(make())

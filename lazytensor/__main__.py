@@ -1,6 +1,9 @@
-"""The command line: `python -m lazytensor tour` and `python -m lazytensor show FILE.npy`.
+"""The command line: `python -m lazytensor tour`, `show FILE.npy` and `repl [FILE ...]`.
 
 `show` memory-maps the file and prints (a slice of) it, reading only what is shown.
+`repl` is an interactive console with `lazytensor as lt` imported and the files opened
+as `t` (or `t0`, `t1`, ...), where tensors print in colour (following `NO_COLOR` and
+`FORCE_COLOR`) and tuples, lists and dicts of tensors one line per tensor.
 Bad input (a missing, corrupt or pickled file, a bad index) is one line on stderr
 and exit status 2, never a traceback.
 """
@@ -9,9 +12,13 @@ from __future__ import annotations
 
 import argparse
 import ast
+import builtins
+import contextlib
+import importlib
 import os
 import re
 import sys
+from code import InteractiveConsole
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -20,6 +27,9 @@ from rich.rule import Rule
 from rich.text import Text
 
 import lazytensor as lt
+from lazytensor.printer.numberformat import printable
+from lazytensor.printer.render import output_console
+from lazytensor.printer.summary import container_summary, is_tensor
 
 USAGE_ERROR = 2
 
@@ -98,7 +108,7 @@ def _run_step(console: Console, code: str, namespace: dict[str, Any]) -> None:
     value = eval(compile(tree, "<tour>", "eval"), namespace)
     if value is None:
         return
-    console.print(value if hasattr(value, "__rich_console__") else Text(repr(value)))
+    console.print(value if hasattr(value, "__rich_console__") else Text(repr(value)), crop=False)
 
 
 def tour() -> None:
@@ -330,8 +340,73 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
             return USAGE_ERROR
     title = path if index is None else f"{path}[{index}]"
     console = Console(width=width, height=None if width is None else 25, highlight=False, markup=False)
-    console.print(Text(title, style="bold"))
+    console.print(Text(printable(title), style="bold"))
     lt.tprint(view, heatmap=heatmap or None, precision=precision, linewidth=width)
+    return 0
+
+
+# -- repl ---------------------------------------------------------------------------------------
+
+
+def open_tensor(path: str) -> lt.AbstractTensor:
+    """A `.npy` file memory-mapped, or (with a version that has `lt.open`) a zarr store."""
+    opener = getattr(lt, "open", None)
+    if opener is not None:
+        opened: lt.AbstractTensor = opener(path)
+        return opened
+    if path.rstrip("/").endswith(".zarr") or os.path.isdir(path):
+        raise ValueError(f"{path}: opening zarr stores needs lt.open, which this version does not have")
+    return lt.load(path)
+
+
+def repl_names(paths: Sequence[str]) -> list[str]:
+    """`t` for one file, `t0`, `t1`, ... for several.
+
+    >>> repl_names(["a.npy"]), repl_names(["a.npy", "b.npy"])
+    (['t'], ['t0', 't1'])
+    """
+    return ["t"] if len(paths) == 1 else [f"t{k}" for k in range(len(paths))]
+
+
+def repl_display(value: Any, console: Console) -> None:
+    """`sys.displayhook` of the repl: tensors and containers of tensors through rich, the rest by `repr`."""
+    if value is None:
+        return
+    builtins._ = None  # type: ignore[attr-defined]
+    summary = container_summary(value)
+    if summary is not None:
+        console.print(summary, crop=False)
+    elif is_tensor(value) or hasattr(value, "__rich_console__"):
+        console.print(value, crop=False)
+    else:
+        console.file.write(repr(value) + "\n")
+    builtins._ = value  # type: ignore[attr-defined]
+
+
+def repl(paths: Sequence[str]) -> int:
+    """An interactive console with `lt` imported and `paths` opened; 2 with a message on a bad file."""
+    namespace: dict[str, Any] = {"lt": lt, "__name__": "__console__"}
+    lines = ["lazytensor repl: `lt` is lazytensor; tensors print in colour (NO_COLOR turns it off)"]
+    for name, path in zip(repl_names(paths), paths, strict=True):
+        try:
+            namespace[name] = open_tensor(path)
+        except FileNotFoundError:
+            print(f"error: {path}: no such file", file=sys.stderr)
+            return USAGE_ERROR
+        except (OSError, ValueError) as error:
+            print(f"error: {_one_line(error)}", file=sys.stderr)
+            return USAGE_ERROR
+        lines.append(f"{name} = {path}: {namespace[name].summary()}")
+    lines.append("t.summary(), t.stats(), t.explain(); Ctrl-D to leave")
+    with contextlib.suppress(ImportError):  # line editing and history where the platform has them
+        importlib.import_module("readline")
+    console = output_console(None)
+    previous = sys.displayhook
+    sys.displayhook = lambda value: repl_display(value, console)
+    try:
+        InteractiveConsole(namespace).interact(banner="\n".join(lines), exitmsg="")
+    finally:
+        sys.displayhook = previous
     return 0
 
 
@@ -377,6 +452,8 @@ def _parser() -> argparse.ArgumentParser:
         "--precision", type=_precision, help=f"digits after the point, at most (0 to {MAX_PRECISION})"
     )
     show_parser.add_argument("--width", type=_width, help=f"characters per line (1 to {MAX_WIDTH:,})")
+    repl_parser = commands.add_parser("repl", help="an interactive console: lt imported, files opened as t")
+    repl_parser.add_argument("files", nargs="*", help=".npy files (or zarr stores where lt.open exists)")
     return parser
 
 
@@ -384,6 +461,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "tour":
         tour()
         return 0
+    if args.command == "repl":
+        return repl(args.files)
     index = args.index
     if isinstance(index, list):  # argparse turns `--index=--` into a list of the strings after '--'
         index = " ".join(index)

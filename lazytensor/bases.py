@@ -370,14 +370,8 @@ class ArrayBase(BaseTensor):
         return ArrayBase(da.from_array(self.array, chunks=self.array.chunks, name=f"zarr-{id(self.array):x}"))
 
     @property
-    def reads_are_costly(self) -> bool:  # type: ignore[override]
-        return not isinstance(self.backend, NumpyBackend)
-
-    @property
     def storage_note(self) -> str | None:
-        if isinstance(self.backend, NumpyBackend):
-            return None
-        return f"{self.backend.kind} · stats not read (t.compute() to have them)"
+        return None if isinstance(self.backend, NumpyBackend) else self.backend.kind
 
     @property
     def read_only_reason(self) -> str | None:

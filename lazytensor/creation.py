@@ -120,3 +120,51 @@ def trandom(
     """
     rng = np.random.default_rng(seed)
     return _leaf(rng.uniform(-1.0, 1.0, size=_shape_of(shape)), requires_grad)
+
+
+def linspace(
+    start: float,
+    stop: float,
+    num: int = 50,
+    endpoint: bool = True,
+    dtype: npt.DTypeLike | None = None,
+    requires_grad: bool = False,
+) -> StorageTensor:
+    """`num` evenly spaced values from `start` to `stop` (included unless `endpoint=False`), as numpy.
+
+    >>> linspace(0, 1, 5).tolist(), linspace(0, 1, 4, endpoint=False).tolist()
+    ([0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.25, 0.5, 0.75])
+    """
+    return _leaf(np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype), requires_grad)
+
+
+def eye(
+    n: int,
+    m: int | None = None,
+    k: int = 0,
+    dtype: npt.DTypeLike = np.float64,
+    requires_grad: bool = False,
+) -> StorageTensor:
+    """An `n` by `m` (default `n`) tensor with ones on diagonal `k` (0: the main one) and zeros elsewhere.
+
+    >>> eye(2).tolist(), eye(2, 3, k=1, dtype=int).tolist()
+    ([[1.0, 0.0], [0.0, 1.0]], [[0, 1, 0], [0, 0, 1]])
+    """
+    return _leaf(np.eye(n, m, k, dtype=dtype), requires_grad)
+
+
+def randn(
+    *shape: int | tuple[int, ...],
+    seed: int | None = None,
+    dtype: npt.DTypeLike = np.float64,
+    requires_grad: bool = False,
+) -> StorageTensor:
+    """Samples of the standard normal distribution (mean 0, deviation 1); the same `seed` gives the
+    same values.
+
+    >>> t = randn(2, 3, seed=0)
+    >>> t.shape, t.dtype, (t == randn((2, 3), seed=0)).all().item()
+    ((2, 3), dtype('float64'), True)
+    """
+    rng = np.random.default_rng(seed)
+    return _leaf(rng.standard_normal(_shape_of(shape)).astype(dtype), requires_grad)

@@ -207,3 +207,44 @@ def _close(x: Any, y: Any, rtol: float, atol: float) -> bool:
     if x == y:
         return True
     return bool(float(abs(x - y)) <= atol + rtol * float(abs(y)))
+
+
+def round_values(values: Values, decimals: int = 0) -> Buffer:
+    """Every element rounded to `decimals` places, halves to even (numpy's `round`); object values
+    (Fraction, Decimal) by their own `round`.
+
+    >>> round_values(np.array([0.5, 1.5, 2.675]), 0).tolist(), round_values(np.array([1234]), -2).tolist()
+    ([0.0, 2.0, 3.0], [1200])
+    """
+    array = np.asarray(values)
+    if array.dtype == OBJECT:
+        return transform(array, lambda x: round(x, decimals))
+    rounded: Buffer = np.round(array, decimals)
+    return rounded
+
+
+def isnan(values: Values) -> Buffer:
+    """Whether each element is NaN (numpy's `isnan`): a bool array.
+
+    >>> isnan(np.array([1.0, np.nan])).tolist()
+    [False, True]
+    """
+    return np.asarray(np.isnan(np.asarray(values)))
+
+
+def isinf(values: Values) -> Buffer:
+    """Whether each element is positive or negative infinity: a bool array.
+
+    >>> isinf(np.array([1.0, -np.inf])).tolist()
+    [False, True]
+    """
+    return np.asarray(np.isinf(np.asarray(values)))
+
+
+def isfinite(values: Values) -> Buffer:
+    """Whether each element is neither NaN nor infinite: a bool array.
+
+    >>> isfinite(np.array([1.0, np.nan, np.inf])).tolist()
+    [True, False, False]
+    """
+    return np.asarray(np.isfinite(np.asarray(values)))

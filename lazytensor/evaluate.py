@@ -123,8 +123,10 @@ def _materialise(layer: View) -> Buffer:
 
 
 def _gather(t: AbstractTensor) -> Buffer:
-    values: Buffer = t.base.read_flat(storage_indices(t))
-    return values
+    """One request of every position's storage index to the base (flat, then shaped: a 0-d result
+    stays an array)."""
+    gathered: Buffer = t.base.read_flat(storage_indices(t).reshape(-1))
+    return gathered.reshape(t.shape)
 
 
 def read_copy(t: AbstractTensor) -> Buffer:
@@ -187,3 +189,21 @@ def write_one(t: AbstractTensor, pos: Shape, value: Any) -> None:
     check_writable(t)
     t.base.write_one(locate(t, pos), value)
     t.base.note_write()
+
+
+def write_result(t: AbstractTensor, values: Buffer, operation: str) -> None:
+    """Write an in-place operation's result through `t` with numpy's checks for `a op= b`: the
+    result's shape must be `t`'s and its dtype must cast to `t`'s by the `same_kind` rule. Every check
+    passes before the first element is written."""
+    check_writable(t)
+    if values.shape != t.shape:
+        raise ValueError(
+            f"non-broadcastable output operand with shape {t.shape} doesn't match the broadcast "
+            f"shape {values.shape} of {operation}"
+        )
+    if not np.can_cast(values.dtype, t.dtype, casting="same_kind"):
+        raise TypeError(
+            f"Cannot cast ufunc '{operation}' output from {values.dtype!r} to {t.dtype!r} "
+            "with casting rule 'same_kind'"
+        )
+    write(t, values)

@@ -25,6 +25,7 @@ from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
 from lazytensor.printer.options import current_options, line_width
+from lazytensor.printer.prompt import pretty, running_shell, shows_html
 from lazytensor.printer.render import mimebundle, render_plain
 from lazytensor.printer.styles import DIM, LABEL
 
@@ -208,7 +209,15 @@ class Explanation:
         return str(self)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """Jupyter: plain text and the notebook HTML; nothing in IPython in a terminal (`_repr_pretty_`)."""
+        shell = running_shell()
+        if shell is not None and not shows_html(shell):
+            return {}
         return mimebundle(self, str(self), line_width(current_options()))
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's prompt: in colour on a terminal."""
+        pretty(self, printer, cycle)
 
 
 def _trace_row(layer: AbstractTensor, pos: Shape) -> list[Text]:

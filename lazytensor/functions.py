@@ -6,8 +6,9 @@ operators use, or (for the generic operators) a kernel of `generic` on the evalu
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, overload
 
+import numpy as np
 import numpy.typing as npt
 
 from lazytensor import elementwise, optable
@@ -109,15 +110,60 @@ def minimum(a: Operand, b: Operand) -> StorageTensor:
     return apply(optable.MINIMUM, a, b)
 
 
-def where(condition: Operand, a: Operand, b: Operand) -> StorageTensor:
+_MISSING: Any = object()
+
+
+@overload
+def where(condition: Operand) -> tuple[StorageTensor, ...]: ...
+
+
+@overload
+def where(condition: Operand, a: Operand, b: Operand) -> StorageTensor: ...
+
+
+def where(
+    condition: Operand, a: Operand = _MISSING, b: Operand = _MISSING
+) -> StorageTensor | tuple[StorageTensor, ...]:
     """`a` where `condition` holds, else `b`, all three broadcast together (differentiable in a and b).
+    With the condition alone, numpy's `nonzero`: the indices where it holds, one tensor per axis.
 
     >>> import lazytensor as lt
     >>> t = lt.tensor([1, -2, 3])
     >>> lt.where(t > 0, t, 0).tolist()
     [1, 0, 3]
+    >>> [i.tolist() for i in lt.where(t > 0)]
+    [[0, 2]]
     """
+    if a is _MISSING and b is _MISSING:
+        return nonzero(condition)
+    if a is _MISSING or b is _MISSING:
+        raise TypeError("where takes the condition alone, or the condition and both a and b")
     return apply(optable.WHERE, condition, a, b)
+
+
+def nonzero(t: Operand) -> tuple[StorageTensor, ...]:
+    """The indices of the elements that are not zero (true), one int tensor per axis, as numpy's.
+
+    >>> import lazytensor as lt
+    >>> [i.tolist() for i in lt.nonzero([[0, 1], [2, 0]])]
+    [[0, 1], [1, 0]]
+    """
+    values = np.asarray(values_of(t))
+    if values.ndim == 0:
+        raise ValueError("nonzero of a 0-d tensor: index it as t[None] first, as numpy asks")
+    return tuple(StorageTensor.from_array(np.ascontiguousarray(i)) for i in np.nonzero(values))
+
+
+def sort(t: Operand, dim: int | None = -1, kind: str | None = None) -> StorageTensor:
+    """A sorted copy along `dim` (None: flattened first), as numpy's `np.sort`; differentiable
+    (each gradient goes back to the element that landed there). `t.sort()` sorts in place.
+
+    >>> import lazytensor as lt
+    >>> t = lt.tensor([[3, 1, 2], [9, 7, 8]])
+    >>> lt.sort(t).tolist(), lt.sort(t, dim=None).tolist(), t.tolist()[0]
+    ([[1, 2, 3], [7, 8, 9]], [1, 2, 3, 7, 8, 9], [3, 1, 2])
+    """
+    return apply(optable.SORT, t, dim=dim, kind=kind)
 
 
 def cat(tensors: Sequence[Operand], dim: int = 0) -> StorageTensor:

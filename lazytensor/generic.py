@@ -126,6 +126,29 @@ def _flat_list(values: Buffer, shape: Shape) -> list[Any]:
     return flat
 
 
+def _escaped(op: Callable[..., Any], stop: StopIteration) -> RuntimeError:
+    return RuntimeError(f"the callable {op!r} raised StopIteration: {stop!r}")
+
+
+def call_each(op: Callable[..., Any], *columns: list[Any]) -> list[Any]:
+    """`op` called on each row of `columns`, in order. `map` would take a StopIteration raised by
+    `op` for its own end and silently stop short; here it surfaces as a RuntimeError raised from it,
+    as PEP 479 does for generators.
+
+    >>> call_each(lambda x, y: x * y, [1, 2], [3, 4])
+    [3, 8]
+    >>> call_each(lambda x: next(iter(())), [1])
+    Traceback (most recent call last):
+    RuntimeError: the callable <function <lambda> at ...> raised StopIteration: StopIteration()
+    """
+    try:
+        if len(columns) == 1:
+            return [op(x) for x in columns[0]]
+        return [op(*row) for row in zip(*columns, strict=True)]
+    except StopIteration as stop:
+        raise _escaped(op, stop) from stop
+
+
 # -- the three generic kernels ----------------------------------------------------------------
 
 
@@ -147,7 +170,7 @@ def transform(
     elif vectorized:
         result = _vectorized_result(op(values), values.shape, "ttransform")
     else:
-        results = list(map(op, _flat_list(values, values.shape)))
+        results = call_each(op, _flat_list(values, values.shape))
         result = array_from_values(results, values.shape, dtype, values.dtype)
     return _cast(result, dtype)
 
@@ -179,7 +202,7 @@ def point(
         result = _vectorized_result(op(xs, ys), shape, "tpoint")
     else:
         xa, ya = np.asarray(x), np.asarray(y)
-        results = list(map(op, _flat_list(xa, shape), _flat_list(ya, shape)))
+        results = call_each(op, _flat_list(xa, shape), _flat_list(ya, shape))
         result = array_from_values(results, shape, dtype, np.result_type(xa, ya))
     return _cast(result, dtype)
 
@@ -249,6 +272,9 @@ def _per_element_fold(
     length = values.shape[axis]
     rows = numel(values.shape) // length if length else numel(_reduced_shape(values.shape, axis, False))
     lines: list[list[Any]] = np.moveaxis(values, axis, -1).reshape(rows, length).tolist()
-    results = [functools.reduce(op, line, init) for line in lines]
+    try:
+        results = [functools.reduce(op, line, init) for line in lines]
+    except StopIteration as stop:
+        raise _escaped(op, stop) from stop
     shape = _reduced_shape(values.shape, axis, keepdim)
     return array_from_values(results, shape, dtype, fold_dtype(values.dtype, init))

@@ -126,13 +126,20 @@ def _classify(item: Any) -> Any:
         return _Mask(np.asarray(item))
     if isinstance(item, int | np.integer):
         return int(item)
+    if not isinstance(item, np.ndarray):  # numpy: any other object with `__index__` is an integer
+        try:
+            return operator.index(item)
+        except TypeError:
+            pass
     array = np.asarray(item)
     if array.dtype == np.bool_:
         return _Mask(array)
     if array.dtype.kind in "iu":
         return int(array) if array.ndim == 0 else array.astype(np.intp)
-    if array.size == 0 and array.dtype.kind == "f":  # numpy accepts `t[[]]`
+    if array.size == 0 and array.dtype.kind == "f" and isinstance(item, list | tuple):  # `t[[]]`
         return array.astype(np.intp)
+    if array.ndim > 0:
+        raise IndexError(f"arrays used as indices must be of integer (or boolean) type, got {array.dtype}")
     raise IndexError(f"{_VALID}; got {item!r}")
 
 
@@ -152,6 +159,9 @@ class ParsedKey:
     new_axes: tuple[int, ...]
     specs: tuple[Spec, ...]
     is_element: bool
+    separated: bool = False
+    """Whether a slice, `...` or None stands between two advanced entries of the key (even an
+    `...` of no axes): numpy then puts the broadcast block first."""
 
     def element_position(self) -> tuple[int, ...]:
         """The position an all-int key names."""
@@ -178,6 +188,7 @@ def parse(key: Any, shape: Sequence[int]) -> ParsedKey:
         raise IndexError(
             f"too many indices for tensor: tensor is {len(shape)}-dimensional, but {indexed} were indexed"
         )
+    separated = _advanced_separated(entries)
     has_ellipsis = any(entry is Ellipsis for entry in entries)
     is_element = not has_ellipsis and indexed == len(shape)
     is_element = is_element and all(isinstance(entry, int) for entry in entries)
@@ -185,7 +196,7 @@ def parse(key: Any, shape: Sequence[int]) -> ParsedKey:
         entries.append(Ellipsis)
     at = next(i for i, entry in enumerate(entries) if entry is Ellipsis)
     entries[at : at + 1] = [slice(None)] * (len(shape) - indexed)
-    return _resolve(entries, shape, is_element)
+    return _resolve(entries, shape, is_element, separated)
 
 
 def _basic(items: tuple[Any, ...], shape: Sequence[int]) -> ParsedKey:
@@ -199,7 +210,16 @@ def _basic(items: tuple[Any, ...], shape: Sequence[int]) -> ParsedKey:
     return ParsedKey((), tuple(specs), is_element)
 
 
-def _resolve(entries: list[Any], shape: Sequence[int], is_element: bool) -> ParsedKey:
+def _advanced_separated(entries: Sequence[Any]) -> bool:
+    """numpy's rule for where the broadcast block goes: the advanced entries (arrays, masks, and ints
+    when an array is present) are apart when anything else of the key stands between them."""
+    if not any(isinstance(entry, np.ndarray | _Mask) for entry in entries):
+        return False
+    advanced = [i for i, entry in enumerate(entries) if isinstance(entry, np.ndarray | _Mask | int)]
+    return advanced[-1] - advanced[0] + 1 != len(advanced)
+
+
+def _resolve(entries: list[Any], shape: Sequence[int], is_element: bool, separated: bool) -> ParsedKey:
     new_axes: list[int] = []
     specs: list[Spec] = []
     axis = 0  # axis of the original tensor
@@ -222,7 +242,7 @@ def _resolve(entries: list[Any], shape: Sequence[int], is_element: bool) -> Pars
         else:
             specs.append(normalize_indices(entry, axis, shape[axis]))
             axis += 1
-    return ParsedKey(tuple(new_axes), tuple(specs), is_element)
+    return ParsedKey(tuple(new_axes), tuple(specs), is_element, separated)
 
 
 def _mask_indices(mask: npt.NDArray[np.bool_], shape: Sequence[int], axis: int) -> list[IndexArray]:
@@ -264,8 +284,8 @@ def parse_axis_specs(specs: Sequence[Any], shape: Sequence[int]) -> tuple[Spec, 
             resolved.append(Range.full(size))
         elif isinstance(spec, slice):
             resolved.append(Range.from_slice(spec, size))
-        elif isinstance(spec, int | np.integer):
-            resolved.append(Range(normalize_index(int(spec), size, axis), 1, 1))
+        elif isinstance(spec, int | np.integer) or hasattr(type(spec), "__index__"):
+            resolved.append(Range(normalize_index(operator.index(spec), size, axis), 1, 1))
         else:
             indices = np.asarray(spec)
             if indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):

@@ -126,9 +126,10 @@ class Layout:
         """Take `count` indices `start, start + step, ...` along `axis` (any step, 0 included)."""
         if count == 0:
             start = 0
+        stride = self.strides[axis] * step if count > 1 else self.strides[axis]  # one index: no step
         return Layout.derived(
             (*self.shape[:axis], count, *self.shape[axis + 1 :]),
-            (*self.strides[:axis], self.strides[axis] * step, *self.strides[axis + 1 :]),
+            (*self.strides[:axis], stride, *self.strides[axis + 1 :]),
             self.offset + start * self.strides[axis],
         )
 

@@ -359,3 +359,98 @@ UFUNCS: dict[np.ufunc, Op] = {
     np.tanh: TANH,
 }
 """numpy ufuncs that are entries of the table, so `np.exp(t)` is `t.exp()`."""
+
+
+# -- rounding, NaN tests and NaN-ignoring reductions, running sums and products, sorting -----
+
+
+def _nan_kept(saved: Saved) -> Buffer:
+    """Where the input is not NaN: the positions a NaN-ignoring reduction used."""
+    kept: Buffer = ~np.isnan(np.asarray(saved.inputs[0]))
+    return kept
+
+
+def _nansum_rule(saved: Saved, g: Buffer) -> Any:
+    return _spread(g, saved) * _nan_kept(saved)
+
+
+def _nanmean_rule(saved: Saved, g: Buffer) -> Any:
+    kept = _nan_kept(saved)
+    count = kept.sum(axis=_axes(saved), keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _spread(g, saved) * kept / count
+
+
+def _scan_lines(values: Buffer, dim: int | None) -> tuple[Buffer, Callable[[Buffer], Buffer]]:
+    """The values as rows of one scan each (the scanned axis last), and how to put rows back."""
+    if dim is None:
+        return values.reshape(1, -1), lambda rows: rows.reshape(values.shape)
+    axis = normalize_dim(dim, values.ndim)
+    moved = np.moveaxis(values, axis, -1)
+    return moved.reshape(-1, values.shape[axis]), lambda rows: np.moveaxis(
+        rows.reshape(moved.shape), -1, axis
+    )
+
+
+def _cumsum_rule(saved: Saved, g: Buffer) -> Any:
+    """Each input reaches every running sum from its position on: the reversed running sum of g."""
+    x = np.asarray(saved.inputs[0])
+    _, back = _scan_lines(x, saved.params.get("dim"))
+    rows, _ = _scan_lines(np.asarray(g), saved.params.get("dim"))
+    return back(np.cumsum(rows[:, ::-1], axis=-1)[:, ::-1])
+
+
+def _cumprod_rule(saved: Saved, g: Buffer) -> Any:
+    """d out[j] / d x[i] is the product of x[0..j] without x[i], for j >= i: exact with zeros."""
+    x = np.asarray(saved.inputs[0])
+    rows, back = _scan_lines(x, saved.params.get("dim"))
+    grad_rows, _ = _scan_lines(np.asarray(g), saved.params.get("dim"))
+    result = np.zeros(rows.shape, dtype=np.result_type(rows, grad_rows))
+    for i in range(rows.shape[-1]):
+        others = rows.copy()
+        others[:, i] = 1
+        partial = np.cumprod(others[:, i:], axis=-1) * np.prod(others[:, :i], axis=-1, keepdims=True)
+        result[:, i] = (grad_rows[:, i:] * partial).sum(axis=-1)
+    return back(result)
+
+
+def _sort_rule(saved: Saved, g: Buffer) -> Any:
+    """Each sorted position's gradient goes back to the element that landed there."""
+    x = np.asarray(saved.inputs[0])
+    rows, back = _scan_lines(x, saved.params.get("dim"))
+    grad_rows, _ = _scan_lines(np.asarray(g), saved.params.get("dim"))
+    order = np.argsort(rows, axis=-1, kind=saved.params.get("kind"))
+    result = np.zeros(grad_rows.shape, dtype=grad_rows.dtype)
+    np.put_along_axis(result, order, grad_rows, axis=-1)
+    return back(result)
+
+
+ROUND = Op("round", elementwise.round_values, _unary(lambda s, g: np.zeros_like(g)), "same")
+ISNAN = Op("isnan", elementwise.isnan, None, "same")
+ISINF = Op("isinf", elementwise.isinf, None, "same")
+ISFINITE = Op("isfinite", elementwise.isfinite, None, "same")
+NANSUM = Op("nansum", reductions.nansum, _unary(_nansum_rule), "reduce")
+NANMEAN = Op("nanmean", reductions.nanmean, _unary(_nanmean_rule), "reduce")
+NANMAX = Op("nanmax", reductions.nanmax, _unary(_extreme_rule), "reduce")
+NANMIN = Op("nanmin", reductions.nanmin, _unary(_extreme_rule), "reduce")
+CUMSUM = Op("cumsum", reductions.cumsum, _unary(_cumsum_rule), "same")
+CUMPROD = Op("cumprod", reductions.cumprod, _unary(_cumprod_rule), "same")
+SORT = Op("sort", reductions.sort, _unary(_sort_rule), "same")
+ARGSORT = Op("argsort", reductions.argsort, None, "same")
+
+TABLE.update(
+    (op.name, op)
+    for op in (ROUND, ISNAN, ISINF, ISFINITE, NANSUM, NANMEAN, NANMAX, NANMIN, CUMSUM, CUMPROD, SORT, ARGSORT)
+)
+UFUNCS.update(
+    {
+        np.bitwise_and: AND,
+        np.bitwise_or: OR,
+        np.bitwise_xor: XOR,
+        np.left_shift: LSHIFT,
+        np.right_shift: RSHIFT,
+        np.isnan: ISNAN,
+        np.isinf: ISINF,
+        np.isfinite: ISFINITE,
+    }
+)

@@ -241,3 +241,90 @@ def log_softmax(t: Values, dim: int) -> Buffer:
     total = _reduce(np.add, exp(shifted), axis, True)
     result: Buffer = shifted - log(total)
     return result
+
+
+# -- ignoring NaN, cumulative, sorting ------------------------------------------------------
+
+
+def nansum(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
+    """The sum over `dim`, NaN counted as zero (numpy's `nansum`).
+
+    >>> nansum(np.array([1.0, np.nan, 2.0])).item()
+    3.0
+    """
+    values, axes = _prepare(t, dim)
+    return np.asarray(np.nansum(values, axis=axes, keepdims=keepdim))
+
+
+def nanmean(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
+    """The mean over `dim` of the elements that are not NaN (NaN, with numpy's warning, where all are).
+
+    >>> nanmean(np.array([[1.0, np.nan], [2.0, 4.0]]), 1).tolist()
+    [1.0, 3.0]
+    """
+    values, axes = _prepare(t, dim)
+    return np.asarray(np.nanmean(values, axis=axes, keepdims=keepdim))
+
+
+def nanmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
+    """The largest element over `dim`, NaN ignored (numpy's `nanmax`).
+
+    >>> nanmax(np.array([1.0, np.nan, 3.0])).item()
+    3.0
+    """
+    values, axes = _prepare(t, dim)
+    return np.asarray(np.nanmax(values, axis=axes, keepdims=keepdim))
+
+
+def nanmin(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
+    """The smallest element over `dim`, NaN ignored (numpy's `nanmin`).
+
+    >>> nanmin(np.array([1.0, np.nan, 3.0])).item()
+    1.0
+    """
+    values, axes = _prepare(t, dim)
+    return np.asarray(np.nanmin(values, axis=axes, keepdims=keepdim))
+
+
+def _scan_axis(values: Buffer, dim: int | None) -> int | None:
+    return None if dim is None else normalize_dim(dim, values.ndim)
+
+
+def cumsum(t: Values, dim: int | None = None) -> Buffer:
+    """The running sums along `dim` (None: over the flattened values), numpy's `cumsum`.
+
+    >>> cumsum(np.array([[1, 2], [3, 4]]), 1).tolist(), cumsum(np.array([[1, 2], [3, 4]])).tolist()
+    ([[1, 3], [3, 7]], [1, 3, 6, 10])
+    """
+    values = np.asarray(t)
+    return np.asarray(np.cumsum(values, axis=_scan_axis(values, dim)))
+
+
+def cumprod(t: Values, dim: int | None = None) -> Buffer:
+    """The running products along `dim` (None: over the flattened values), numpy's `cumprod`.
+
+    >>> cumprod(np.array([1, 2, 3, 4])).tolist()
+    [1, 2, 6, 24]
+    """
+    values = np.asarray(t)
+    return np.asarray(np.cumprod(values, axis=_scan_axis(values, dim)))
+
+
+def sort(t: Values, dim: int | None = -1, kind: str | None = None) -> Buffer:
+    """The values sorted along `dim` (None: flattened first), numpy's `sort`.
+
+    >>> sort(np.array([[3, 1, 2], [0, 5, 4]])).tolist()
+    [[1, 2, 3], [0, 4, 5]]
+    """
+    values = np.asarray(t)
+    return np.sort(values, axis=_scan_axis(values, dim), kind=kind)  # type: ignore[arg-type]
+
+
+def argsort(t: Values, dim: int | None = -1, kind: str | None = None) -> Buffer:
+    """The indices that sort the values along `dim` (None: flattened first), numpy's `argsort`.
+
+    >>> argsort(np.array([3, 1, 2])).tolist()
+    [1, 2, 0]
+    """
+    values = np.asarray(t)
+    return np.argsort(values, axis=_scan_axis(values, dim), kind=kind)  # type: ignore[arg-type]

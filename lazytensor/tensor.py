@@ -11,14 +11,17 @@ that pair is the package's one mutual import, made at the bottom of this file.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+import contextlib
+import copy
+import operator
+from collections.abc import Collection, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Self
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, explain, optable, printer
+from lazytensor import autograd, evaluate, explain, numpy_functions, optable, printer
 from lazytensor.autograd import Node, Saved, Version, Watched
 from lazytensor.buffers import check_fits, is_memory_mapped
 from lazytensor.layout import Layout
@@ -168,11 +171,21 @@ class AbstractTensor(abc.ABC):
 
     @once
     def _fused_values(self) -> Buffer | None:
-        """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None
-        (also for an array-like base, whose values are read afresh each time)."""
+        """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None.
+        When the layer below already has its own, numpy derives this one from it (a transpose or a
+        slice of an array costs less than building a strided view from the layout). None also for
+        an array-like base, whose values are read afresh each time."""
         if self.layout is None or not self.base.has_buffer:
             return None
-        return evaluate.read(self)
+        below = getattr(self, "wrapped", None)
+        known = None if below is None else below.__dict__.get("_fused_values")
+        derived = None if known is None else self.view_of(known)
+        return evaluate.read(self) if derived is None else derived
+
+    def view_of(self, below: Buffer) -> Buffer | None:
+        """This layer as a numpy view of the fused array below it, when numpy has that view cheaply
+        (a transpose, a basic slice, a broadcast); None to build it from the layout instead."""
+        return None
 
     def values(self) -> Buffer:
         """The values for a computation: the fused view itself (not a fresh view object), or a read."""
@@ -239,8 +252,20 @@ class AbstractTensor(abc.ABC):
         return printer.TensorPrint(self).__rich_measure__(console, options)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        """Jupyter's display: plain text and coloured HTML."""
+        """Jupyter's display: the notebook HTML (never wraps, themed colours) and its plain text."""
         return printer.tensor_mimebundle(self)
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        """IPython's prompt: the print, in colour on a terminal (`repr()` stays plain)."""
+        printer.tensor_pretty(self, p, cycle)
+
+    def summary(self, **options: Any) -> printer.SummaryLine:
+        """One line: shape, dtype, count, range, mean, std, NaN/inf counts, the layers in short."""
+        return printer.summary(self, **options)
+
+    def stats(self, **options: Any) -> printer.StatsReport:
+        """The statistics of every value, computed now (the print skips them for big or mapped tensors)."""
+        return printer.stats(self, **options)
 
     def print(self, dims: Sequence[int | None] | None = None, **options: Any) -> None:
         """Print this tensor, or the slice `dims` (None = all of an axis, int = fixed), with options.
@@ -378,9 +403,21 @@ class AbstractTensor(abc.ABC):
         """Reorder the axes: axis `i` of the result is axis `axes[i]` of this tensor (a view)."""
         return views.permute(self, as_shape(axes))
 
-    def transpose(self, dim0: int, dim1: int) -> AbstractTensor:
-        """Swap two axes (a view)."""
-        return views.swapaxes(self, dim0, dim1)
+    def transpose(self, *axes: int | Sequence[int]) -> AbstractTensor:
+        """A view with the axes reordered: no argument reverses them (numpy's `a.transpose()`), two
+        ints swap those two (PyTorch's `t.transpose(0, 1)`), a tuple or three or more ints permute.
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 3, 4)
+        >>> t.transpose().shape, t.transpose(0, 2).shape, t.transpose(2, 0, 1).shape
+        ((4, 3, 2), (4, 3, 2), (4, 2, 3))
+        """
+        if not axes:
+            return views.reverse_axes(self)
+        if len(axes) == 2 and not any(isinstance(axis, Sequence) for axis in axes):
+            dim0, dim1 = as_shape(axes)
+            return views.swapaxes(self, dim0, dim1)
+        return views.permute(self, as_shape(axes))
 
     def swapaxes(self, dim0: int, dim1: int) -> AbstractTensor:
         """Swap two axes (a view)."""
@@ -462,17 +499,33 @@ class AbstractTensor(abc.ABC):
         if _is_element_key(key, len(self.shape)):
             fused = self._fused_values
             if fused is not None:
-                return fused[key]  # an element of a fused stack: numpy's own indexing, checks and all
+                with contextlib.suppress(OverflowError):  # past C's ints: our parser names the index
+                    return fused[key]  # an element of a fused stack: numpy's own indexing and checks
         return views.getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        evaluate.write(views.index_view(self, key), value)
+        views.setitem(self, key, value)
 
     # -- operations: each one entry of the table, applied ----------------------------------
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """numpy's protocol, so that `ndarray + tensor` and `np.exp(tensor)` give tensors."""
         return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(
+        self, func: Any, types: Collection[type], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        """numpy's protocol, so that `np.concatenate`, `np.transpose`, `np.sort`, ... give tensors
+        (views where numpy gives views); see `numpy_functions`.
+
+        >>> import lazytensor as lt
+        >>> t = lt.arange(6).reshape(2, 3)
+        >>> type(np.transpose(t)).__name__, np.concatenate([t, t]).shape, np.flip(t, 1).tolist()
+        ('TransposedTensor', (4, 3), [[2, 1, 0], [5, 4, 3]])
+        """
+        if not all(issubclass(kind, AbstractTensor | np.ndarray) for kind in types):
+            return NotImplemented
+        return numpy_functions.dispatch(_DOORS, func, args, kwargs)
 
     def __add__(self, other: Any) -> StorageTensor:
         return apply(optable.ADD, self, other)
@@ -707,6 +760,373 @@ class AbstractTensor(abc.ABC):
         """A copy with `source[i][j]` added to `out[index[i][j]][j]` for dim 0, repeats accumulating."""
         return apply(optable.SCATTER_ADD, self, index, source, dim=dim)
 
+    # -- rounding, NaN, running sums, sorting --------------------------------------------------
+
+    def round(self, decimals: int = 0) -> StorageTensor:
+        """Every element rounded to `decimals` places, halves to even (numpy's `round`).
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([0.5, 1.5, 1.2345]).round().tolist(), lt.tensor([1.2345]).round(2).tolist()
+        ([0.0, 2.0, 1.0], [1.23])
+        """
+        return apply(optable.ROUND, self, decimals=decimals)
+
+    def isnan(self) -> StorageTensor:
+        """Whether each element is NaN: a bool tensor.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1.0, float("nan")]).isnan().tolist()
+        [False, True]
+        """
+        return apply(optable.ISNAN, self)
+
+    def isinf(self) -> StorageTensor:
+        """Whether each element is infinite: a bool tensor.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1.0, float("-inf")]).isinf().tolist()
+        [False, True]
+        """
+        return apply(optable.ISINF, self)
+
+    def isfinite(self) -> StorageTensor:
+        """Whether each element is neither NaN nor infinite: a bool tensor.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1.0, float("nan"), float("inf")]).isfinite().tolist()
+        [True, False, False]
+        """
+        return apply(optable.ISFINITE, self)
+
+    def nansum(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The sum over `dim`, NaN counted as zero.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1.0, float("nan"), 2.0]).nansum().item()
+        3.0
+        """
+        return self._reduce(optable.NANSUM, dim, keepdim, numpy_names)
+
+    def nanmean(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The mean over `dim` of the elements that are not NaN.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1.0, float("nan"), 2.0]).nanmean().item()
+        1.5
+        """
+        return self._reduce(optable.NANMEAN, dim, keepdim, numpy_names)
+
+    def nanmax(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The largest element over `dim`, NaN ignored.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1.0, float("nan"), 2.0]).nanmax().item()
+        2.0
+        """
+        return self._reduce(optable.NANMAX, dim, keepdim, numpy_names)
+
+    def nanmin(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+        """The smallest element over `dim`, NaN ignored.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1.0, float("nan"), 2.0]).nanmin().item()
+        1.0
+        """
+        return self._reduce(optable.NANMIN, dim, keepdim, numpy_names)
+
+    def cumsum(self, dim: int | None = None) -> StorageTensor:
+        """The running sums along `dim` (None: over the values flattened, as numpy).
+
+        >>> import lazytensor as lt
+        >>> t = lt.tensor([[1, 2], [3, 4]])
+        >>> t.cumsum(1).tolist(), t.cumsum().tolist()
+        ([[1, 3], [3, 7]], [1, 3, 6, 10])
+        """
+        return apply(optable.CUMSUM, self, dim=dim)
+
+    def cumprod(self, dim: int | None = None) -> StorageTensor:
+        """The running products along `dim` (None: over the values flattened, as numpy).
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1, 2, 3, 4]).cumprod().tolist()
+        [1, 2, 6, 24]
+        """
+        return apply(optable.CUMPROD, self, dim=dim)
+
+    def sort(self, dim: int = -1, kind: str | None = None) -> None:
+        """Sort in place along `dim`, as numpy's `a.sort()`: through a view, the sorted values land in
+        the storage below. `lt.sort(t)` (numpy's `np.sort`) returns a sorted copy instead.
+
+        >>> import lazytensor as lt
+        >>> t = lt.tensor([[3, 1, 2], [9, 7, 8]])
+        >>> t[1].sort()
+        >>> t.tolist()
+        [[3, 1, 2], [7, 8, 9]]
+        """
+        evaluate.check_writable(self)
+        refuse_in_place_grad("sort", self)
+        evaluate.write(self, apply(optable.SORT, self, dim=dim, kind=kind).numpy())
+
+    def argsort(self, dim: int | None = -1, kind: str | None = None) -> StorageTensor:
+        """The indices that sort the values along `dim` (None: flattened first).
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([3, 1, 2]).argsort().tolist()
+        [1, 2, 0]
+        """
+        return apply(optable.ARGSORT, self, dim=dim, kind=kind)
+
+    def flip(self, dim: int | Sequence[int] | None = None) -> AbstractTensor:
+        """The order of the elements reversed along `dim` (None: every axis): a view, `t[::-1]`.
+
+        >>> import lazytensor as lt
+        >>> t = lt.arange(6).reshape(2, 3)
+        >>> t.flip(1).tolist(), t.flip().tolist(), type(t.flip()).__name__
+        ([[2, 1, 0], [5, 4, 3]], [[5, 4, 3], [2, 1, 0]], 'SlicedTensor')
+        """
+        return views.flip(self, dim)
+
+    def nonzero(self) -> tuple[StorageTensor, ...]:
+        """The indices of the elements that are not zero, one int tensor per axis (numpy's `nonzero`).
+
+        >>> import lazytensor as lt
+        >>> [i.tolist() for i in lt.tensor([[0, 3], [4, 0]]).nonzero()]
+        [[0, 1], [1, 0]]
+        """
+        if self.ndim == 0:
+            raise ValueError("nonzero of a 0-d tensor: index it as t[None] first, as numpy asks")
+        return tuple(StorageTensor.from_array(np.ascontiguousarray(i)) for i in np.nonzero(self.numpy()))
+
+    # -- in-place operators: the result computed, then written through this tensor -------------
+
+    def _inplace(self, entry: Op, other: Any) -> Self:
+        """`self op= other`: check, compute by the table's entry, write through every layer to
+        storage (numpy's `same_kind` casting, the result's shape must be ours), return `self`."""
+        evaluate.check_writable(self)
+        refuse_in_place_grad(entry.name, self, other)
+        result = apply(entry, self, other)
+        evaluate.write_result(self, result.numpy(), _NUMPY_NAMES.get(entry.name, entry.name))
+        return self
+
+    def __iadd__(self, other: Any) -> Self:
+        """`t += x` writes through: `t` may be any view but an expanded one, and stays the same object.
+
+        >>> import lazytensor as lt
+        >>> t = lt.arange(6.0).reshape(2, 3)
+        >>> v = t[0]
+        >>> v += 100
+        >>> t.tolist()
+        [[100.0, 101.0, 102.0], [3.0, 4.0, 5.0]]
+        """
+        return self._inplace(optable.ADD, other)
+
+    def __isub__(self, other: Any) -> Self:
+        """`t -= x`, written through to storage (as `+=`)."""
+        return self._inplace(optable.SUB, other)
+
+    def __imul__(self, other: Any) -> Self:
+        """`t *= x`, written through to storage (as `+=`)."""
+        return self._inplace(optable.MUL, other)
+
+    def __itruediv__(self, other: Any) -> Self:
+        """`t /= x`, written through to storage; an integer tensor refuses (numpy's casting)."""
+        return self._inplace(optable.TRUEDIV, other)
+
+    def __ifloordiv__(self, other: Any) -> Self:
+        """`t //= x`, written through to storage (as `+=`)."""
+        return self._inplace(optable.FLOORDIV, other)
+
+    def __imod__(self, other: Any) -> Self:
+        """`t %= x`, written through to storage (as `+=`)."""
+        return self._inplace(optable.MOD, other)
+
+    def __ipow__(self, other: Any) -> Self:
+        """`t **= x`, written through to storage (as `+=`)."""
+        return self._inplace(optable.POWER, other)
+
+    def __imatmul__(self, other: Any) -> Self:
+        """`t @= x`, written through to storage; the product must keep `t`'s shape."""
+        return self._inplace(optable.MATMUL, other)
+
+    def __iand__(self, other: Any) -> Self:
+        """`t &= x`, written through to storage (as `+=`)."""
+        return self._inplace(optable.AND, other)
+
+    def __ior__(self, other: Any) -> Self:
+        """`t |= x`, written through to storage (as `+=`)."""
+        return self._inplace(optable.OR, other)
+
+    def __ixor__(self, other: Any) -> Self:
+        """`t ^= x`, written through to storage (as `+=`)."""
+        return self._inplace(optable.XOR, other)
+
+    def __ilshift__(self, other: Any) -> Self:
+        """`t <<= x`, written through to storage (as `+=`)."""
+        return self._inplace(optable.LSHIFT, other)
+
+    def __irshift__(self, other: Any) -> Self:
+        """`t >>= x`, written through to storage (as `+=`)."""
+        return self._inplace(optable.RSHIFT, other)
+
+    # -- a one-element tensor as a number (numpy's 0-d arrays, PyTorch's 0-d tensors) -------------
+
+    def _only_element(self, what: str) -> Any:
+        if self.numel() != 1:
+            raise TypeError(
+                f"only tensors of one element can be converted to {what}, not a tensor of shape {self.shape}"
+            )
+        return self.numpy().reshape(())  # a 0-d array: numpy's own conversions, warnings and errors
+
+    def __float__(self) -> float:
+        """`float(t)` for a tensor of one element, as numpy's 0-d arrays.
+
+        >>> import lazytensor as lt, math
+        >>> float(lt.tensor([1.0, 3.0]).sum()), math.sqrt(lt.tensor(16))
+        (4.0, 4.0)
+        """
+        return float(self._only_element("a Python float"))
+
+    def __int__(self) -> int:
+        """`int(t)` for a tensor of one element (a float is truncated, as `int(1.7)`).
+
+        >>> import lazytensor as lt
+        >>> int(lt.tensor([3, 9, 4]).argmax())
+        1
+        """
+        return int(self._only_element("a Python int"))
+
+    def __complex__(self) -> complex:
+        """`complex(t)` for a tensor of one element.
+
+        >>> import lazytensor as lt
+        >>> complex(lt.tensor([1.5]))
+        (1.5+0j)
+        """
+        return complex(self._only_element("a Python complex"))
+
+    def __index__(self) -> int:
+        """A 0-d integer tensor is an index: `['a', 'b'][t.argmax()]`, `range(t)`, `t[u]`.
+
+        >>> import lazytensor as lt
+        >>> ["a", "b", "c"][lt.tensor([1, 5, 2]).argmax()]
+        'b'
+        """
+        if self.ndim != 0 or self.dtype.kind not in "iu":
+            raise TypeError(
+                "only integer scalar tensors can be converted to a scalar index, "
+                f"not a tensor of shape {self.shape} and dtype {self.dtype}"
+            )
+        return operator.index(self.numpy()[()])
+
+    def __format__(self, spec: str) -> str:
+        """A 0-d tensor formats its value (`f"{t.mean():.2f}"`); any other takes only an empty spec.
+
+        >>> import lazytensor as lt
+        >>> f"{lt.tensor([1.0, 2.0]).mean():.2f}", "%.1f" % lt.tensor(2.25)
+        ('1.50', '2.2')
+        """
+        if self.ndim == 0:
+            return format(self.numpy()[()], spec)
+        if not spec:
+            return str(self)
+        raise TypeError(f"unsupported format string {spec!r} passed to a tensor of shape {self.shape}")
+
+    def __round__(self, ndigits: int | None = None) -> Any:
+        """`round(t)`: an int for a one-element tensor; `round(t, n)` a number for a 0-d tensor, else
+        the tensor rounded elementwise (`t.round(n)`).
+
+        >>> import lazytensor as lt
+        >>> round(lt.tensor(2.675)), round(lt.tensor(1.2345), 2), round(lt.tensor([0.12, 0.25]), 1).tolist()
+        (3, np.float64(1.23), [0.1, 0.2])
+        """
+        if ndigits is None:
+            return round(self._only_element("a Python int")[()])
+        if self.ndim == 0:
+            value: Any = self.numpy()[()]
+            return round(value, ndigits)
+        return self.round(ndigits)
+
+    def __contains__(self, value: Any) -> bool:
+        """`value in t`: whether any element equals `value`, as numpy's `(a == value).any()`.
+
+        >>> import lazytensor as lt
+        >>> 2.0 in lt.arange(3.0), 5 in lt.arange(3.0)
+        (True, False)
+        """
+        return bool(apply(optable.EQ, self, value).numpy().any())
+
+    def __copy__(self) -> StorageTensor:
+        """`copy.copy(t)` copies the values, as numpy does (use `t.view()`-style methods to share).
+
+        >>> import copy, lazytensor as lt
+        >>> t = lt.zeros(2)
+        >>> c = copy.copy(t)
+        >>> c[0] = 1.0
+        >>> t.tolist(), c.tolist()
+        ([0.0, 0.0], [1.0, 0.0])
+        """
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> StorageTensor:
+        """`copy.deepcopy(t)`: the values copied, object elements deep-copied, as numpy does.
+
+        >>> import copy, lazytensor as lt
+        >>> t = lt.tensor([None], dtype=object)
+        >>> t[0] = [1, 2]
+        >>> copy.deepcopy(t).tolist()[0] is t.tolist()[0]
+        False
+        """
+        return StorageTensor.from_array(np.array(copy.deepcopy(self.numpy(), memo), order="C", copy=True))
+
+    @property
+    def size(self) -> int:
+        """The number of elements, as numpy's `a.size` (PyTorch's `numel()`).
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 3, dtype="float32")
+        >>> t.size, t.itemsize, t.nbytes
+        (6, 4, 24)
+        """
+        return self.numel()
+
+    @property
+    def itemsize(self) -> int:
+        """The bytes of one element.
+
+        >>> import lazytensor as lt
+        >>> lt.zeros(3, dtype="int16").itemsize
+        2
+        """
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes the elements of this tensor would take in an array of their own (numpy's rule:
+        a view counts its own elements, not its storage's).
+
+        >>> import lazytensor as lt
+        >>> lt.zeros(4, 5)[::2].nbytes
+        80
+        """
+        return self.numel() * self.dtype.itemsize
+
+
+_NUMPY_NAMES = {entry.name: ufunc.__name__ for ufunc, entry in optable.UFUNCS.items()}
+"""numpy's name of each table entry that is a ufunc, for numpy's messages (`'divide'` for truediv)."""
+
+
+def refuse_in_place_grad(name: str, *operands: Any) -> None:
+    """RuntimeError when an in-place operation would change a tensor the gradient graph depends on,
+    or drop an operand's gradient: in-place operations are not differentiable."""
+    if not autograd.is_grad_enabled():
+        return
+    for x in operands:
+        if isinstance(x, AbstractTensor) and x.requires_grad:
+            raise RuntimeError(
+                f"in-place {name} on a tensor of shape {x.shape} that requires grad is not "
+                "differentiable: use an out-of-place operation, or lt.no_grad() for an update"
+            )
+
 
 def _is_element_key(key: Any, ndim: int) -> bool:
     """Whether `key` is plain Python ints, one per axis (the commonest read at a prompt)."""
@@ -769,9 +1189,6 @@ class BaseTensor(AbstractTensor):
     defers_operations = False
     """Whether `apply` hands operations on this base to `apply_lazily` (dask: they build graphs)."""
 
-    reads_are_costly = False
-    """Whether reading values costs I/O (a file, a store, a cluster): the printer skips statistics."""
-
     @abc.abstractmethod
     def read_strided(self, layout: Layout, writeable: bool) -> Buffer:
         """The values at the positions `layout` maps to (a zero-copy view where the base allows)."""
@@ -819,7 +1236,8 @@ class BaseTensor(AbstractTensor):
 
     @property
     def storage_note(self) -> str | None:
-        """A word for the printer's header about where the values live ("memory-mapped"), or None."""
+        """A word for the printer's header about where the values live, when reading them all costs
+        more than memory ("memory-mapped", "zarr", "dask"), or None."""
         return None
 
     def lazy_values(self, t: AbstractTensor) -> Any:
@@ -859,8 +1277,10 @@ class StorageTensor(BaseTensor):
 
     @buffer.validator
     def _check_buffer(self, _attribute: object, buffer: Buffer) -> None:
-        if not isinstance(buffer, np.ndarray) or buffer.ndim != 1:
+        if not isinstance(buffer, np.ndarray):
             raise TypeError(f"storage must be a 1-D numpy array, got {type(buffer).__name__}")
+        if buffer.ndim != 1:
+            raise ValueError(f"storage must be a 1-D numpy array, got one of shape {buffer.shape}")
         if not buffer.flags.c_contiguous:
             raise ValueError(f"storage must be contiguous, got strides {buffer.strides}")
 
@@ -908,10 +1328,6 @@ class StorageTensor(BaseTensor):
     @property
     def storage(self) -> Buffer:
         return self.buffer
-
-    @property
-    def reads_are_costly(self) -> bool:  # type: ignore[override]
-        return is_memory_mapped(self.buffer)
 
     @property
     def storage_note(self) -> str | None:
@@ -1133,11 +1549,54 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: d
         return apply(entry, *inputs)
     outputs = kwargs.get("out", ())
     if method == "at" or any(isinstance(o, AbstractTensor) for o in outputs):
-        return NotImplemented  # writing into a tensor this way could miss a gathered copy
+        return _ufunc_in_place(ufunc, method, inputs, kwargs)
     result = getattr(ufunc, method)(*(values_of(x) for x in inputs), **kwargs)
     if isinstance(result, tuple):
         return tuple(_result(r, ()) for r in result)
     return _result(result, ())
+
+
+_DOORS = numpy_functions.Doors(
+    apply=apply,
+    wrap=StorageTensor.from_array,
+    is_tensor=lambda x: isinstance(x, AbstractTensor),
+    values=values_of,
+)
+"""What `numpy_functions` needs of this module, lent so that it never imports it."""
+
+
+def _ufunc_in_place(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """A ufunc writing into tensors (`np.add(v, 1, out=v)`, `np.add.at(t, [0, 0], 1)`): numpy runs on
+    copies of their values, with all its checks (casting, shapes), and then the copies are written
+    through each tensor's layers; nothing is written unless every check passed.
+
+    >>> import lazytensor as lt
+    >>> t = lt.zeros(2, 3)
+    >>> np.add(t[0], 1, out=t[0]) is not None, t.tolist()
+    (True, [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]])
+    >>> np.add.at(t[1], [0, 0, 2], 1.0)
+    >>> t[1].tolist()
+    [2.0, 0.0, 1.0]
+    """
+    targets = list(kwargs.get("out", ()))
+    values = [values_of(x) for x in inputs]
+    if method == "at":
+        targets, values[0] = [inputs[0]], None
+    tensors = [x for x in targets if isinstance(x, AbstractTensor)]
+    for target in tensors:
+        evaluate.check_writable(target)
+    refuse_in_place_grad(f"np.{ufunc.__name__}", *inputs, *targets)
+    buffers = [evaluate.read_copy(x) if isinstance(x, AbstractTensor) else x for x in targets]
+    if method == "at":
+        ufunc.at(buffers[0], *values[1:], **kwargs)
+    else:
+        getattr(ufunc, method)(*values, **{**kwargs, "out": tuple(buffers)})
+    for target, buffer in zip(targets, buffers, strict=True):
+        if isinstance(target, AbstractTensor):
+            evaluate.write(target, buffer)
+    if method == "at":
+        return None
+    return targets[0] if len(targets) == 1 else tuple(targets)
 
 
 # The package's one mutual import: wrappers are tensors (views imports AbstractTensor from here),

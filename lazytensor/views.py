@@ -37,7 +37,6 @@ from lazytensor.positions import (
     Shape,
     infer_shape,
     int_tuple,
-    is_plain_position,
     normalize_dim,
     normalize_dims,
     numel,
@@ -159,6 +158,9 @@ class TransposedTensor(View):
         return tuple(index_arrays[i] for i in self._inverse)
 
     def numpy_equivalent(self, below: Buffer) -> Buffer:
+        return below.transpose(self.axes)
+
+    def view_of(self, below: Buffer) -> Buffer:
         return below.transpose(self.axes)
 
     def describe(self) -> str:
@@ -385,24 +387,42 @@ class SlicedTensor(View):
         selected: Buffer = kept[np.ix_(*lists)]
         return selected
 
+    def view_of(self, below: Buffer) -> Buffer | None:
+        if any(isinstance(spec, np.ndarray) for spec in self.specs):
+            return None  # numpy would copy a list index: build the view from the layout
+        view: Buffer = below[
+            tuple(spec.as_slice() if isinstance(spec, Range) else spec for spec in self.specs)
+        ]
+        return view
+
     def describe(self) -> str:
         return "key [" + ", ".join(_spec_text(spec) for spec in self.specs) + "]"
 
     @once
     def layout(self) -> Layout | None:
-        layout = self.wrapped.layout
-        for axis in reversed(range(len(self.specs))):  # last axis first: dropping keeps numbers
-            if layout is None:
-                return None
-            spec = self.specs[axis]
+        """One pass over the axes: an int moves the offset and drops its axis, a range (or a list
+        that is an arithmetic progression, step 0 included) moves the offset and scales the stride."""
+        below = self.wrapped.layout
+        if below is None:
+            return None
+        shape: list[int] = []
+        strides: list[int] = []
+        offset = below.offset
+        for spec, stride in zip(self.specs, below.strides, strict=True):
             if isinstance(spec, int):
-                layout = layout.at_index(axis, spec)
-            elif isinstance(spec, Range):
-                layout = layout.step(axis, spec.start, spec.step, spec.count)
+                offset += spec * stride
+                continue
+            if isinstance(spec, Range):
+                start, step, count = spec.start, spec.step, spec.count
             else:
                 fit = progression(spec)
-                layout = None if fit is None else layout.step(axis, *fit, len(spec))
-        return layout
+                if fit is None:
+                    return None
+                (start, step), count = fit, len(spec)
+            shape.append(count)
+            strides.append(stride * step if count > 1 else stride)  # one index: its step never applies
+            offset += start * stride if count else 0
+        return Layout.derived(tuple(shape), tuple(strides), offset)
 
 
 # -- ExpandedTensor ---------------------------------------------------------------------------
@@ -459,6 +479,9 @@ class ExpandedTensor(View):
         return None if below is None else below.expand(self._shape)
 
     def numpy_equivalent(self, below: Buffer) -> Buffer:
+        return np.broadcast_to(below, self._shape)
+
+    def view_of(self, below: Buffer) -> Buffer:
         return np.broadcast_to(below, self._shape)
 
     def describe(self) -> str:
@@ -526,6 +549,9 @@ class IndexedTensor(View):
     """
 
     indices: tuple[IndexArray | None, ...] = attrs.field(converter=_freeze_indices)
+    block_first: bool = attrs.field(default=False, converter=bool)
+    """Put the block first even when the indexed axes are adjacent: numpy does so when the key had
+    an `...` (of no axes) between its advanced indices, as in `a[:, [0, 1], ..., [1, 2]]`."""
 
     @indices.validator
     def _check_indices(self, _attribute: object, indices: tuple[IndexArray | None, ...]) -> None:
@@ -563,6 +589,11 @@ class IndexedTensor(View):
     @once
     def _block_start(self) -> int:
         """Where the block goes: in place of adjacent indexed axes, else first."""
+        return 0 if self.block_first else self._adjacent_start
+
+    @functools.cached_property
+    def _adjacent_start(self) -> int:
+        """Where plain numpy indexing by the arrays (and `:` elsewhere) puts the block."""
         axes = self._advanced_axes
         adjacent = axes[-1] - axes[0] == len(axes) - 1
         return axes[0] if adjacent else 0
@@ -599,13 +630,19 @@ class IndexedTensor(View):
         arrays = [(axis, array) for axis, array in enumerate(self.indices) if array is not None]
         if len(arrays) == 1 and arrays[0][1].ndim == 1:
             axis, array = arrays[0]
-            return np.take(below, array, axis=axis)
-        indexed: Buffer = below[tuple(slice(None) if array is None else array for array in self.indices)]
-        return indexed
+            indexed: Buffer = np.take(below, array, axis=axis)
+        else:
+            indexed = below[tuple(slice(None) if array is None else array for array in self.indices)]
+        start, width = self._adjacent_start, len(self._block_shape)
+        if start == self._block_start:
+            return indexed
+        moved: Buffer = np.moveaxis(indexed, range(start, start + width), range(width))
+        return moved
 
     def describe(self) -> str:
         entries = [":" if array is None else _indices_text(array) for array in self.indices]
-        return "indices [" + ", ".join(entries) + "]"
+        first = ", block first" if self._block_start != self._adjacent_start else ""
+        return "indices [" + ", ".join(entries) + "]" + first
 
     @once
     def layout(self) -> Layout | None:
@@ -787,7 +824,7 @@ def _numpy_view(t: AbstractTensor, parsed: indexing.ParsedKey) -> AbstractTensor
     if not all(_is_full(r, n) for r, n in zip(ranges, base.shape, strict=True)):
         base = SlicedTensor(base, ranges)
     arrays = tuple(None if isinstance(spec, Range) else np.asarray(spec) for spec in specs)
-    return IndexedTensor(base, arrays)
+    return IndexedTensor(base, arrays, parsed.separated)
 
 
 def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
@@ -795,10 +832,18 @@ def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     return _numpy_view(t, indexing.parse(key, t.shape))
 
 
+def setitem(t: AbstractTensor, key: Any, value: Any) -> None:
+    """`t[key] = value`. An all-int key names one element, which takes `value` as it is: in an
+    object tensor an array (or list) is stored as one element, as numpy does."""
+    parsed = indexing.parse(key, t.shape)
+    if parsed.is_element and t.dtype.hasobject:
+        evaluate.write_one(t, parsed.element_position(), value)
+        return
+    evaluate.write(_numpy_view(t, parsed), value)
+
+
 def getitem(t: AbstractTensor, key: Any) -> Any:
     """`t[key]`: the element for an all-int key, else a view."""
-    if type(key) is tuple and is_plain_position(key, t.shape):
-        return t.base.read_one(evaluate.locate(t, key))
     parsed = indexing.parse(key, t.shape)
     if parsed.is_element:
         return t.base.read_one(evaluate.locate(t, parsed.element_position()))
@@ -845,3 +890,15 @@ def restack(t: AbstractTensor, old: AbstractTensor, new: AbstractTensor) -> Abst
     for view in reversed(above):
         rebuilt = view.with_wrapped(rebuilt)
     return rebuilt
+
+
+def flip(t: AbstractTensor, dim: int | Sequence[int] | None) -> AbstractTensor:
+    """`t` with the order reversed along the axes `dim` (None: all): a SlicedTensor of negative steps."""
+    axes = range(t.ndim) if dim is None else normalize_dims(dim, t.ndim)
+    if not axes:
+        return t
+    specs = tuple(
+        Range.from_slice(slice(None, None, -1), size) if axis in axes else Range.full(size)
+        for axis, size in enumerate(t.shape)
+    )
+    return SlicedTensor.trusted(t, specs)

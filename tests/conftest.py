@@ -1,20 +1,42 @@
-"""Shared test fixtures: Planetoid-format files made from the `.npz` files the examples ship.
+"""Shared test fixtures and the hypothesis profiles.
 
-Nothing outside the repository is read: a fresh clone has all it needs. The original Planetoid
-files are only needed to re-run `scripts/convert_planetoid.py`.
+The Planetoid-format files are made from the `.npz` files the examples ship: nothing outside
+the repository is read, so a fresh clone has all it needs (the original Planetoid files are
+only needed to re-run `scripts/convert_planetoid.py`).
+
+Profiles (chosen with the `HYPOTHESIS_PROFILE` environment variable, `dev` when unset):
+
+- `dev`: random examples on every run, so local runs keep exploring; no deadline
+  (timings are never asserted, and a slow first call must not fail a test).
+- `ci`: `derandomize=True` and no example database, so the same examples run on
+  every CI run and nothing is written into the repository; `.ci/run` selects it.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", deadline=None)
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    # a timing health check would make a derandomized run depend on the machine's speed
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import planetoid_files
+import planetoid_files  # noqa: E402 -- found through the sys.path entry above
 
 
 @pytest.fixture(scope="session")

@@ -7,8 +7,9 @@ array says where every write must land.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,8 @@ import lazytensor as lt
 
 Op = tuple[str, Callable[[Any], Any], Callable[[np.ndarray], np.ndarray], bool]
 """(description, lazytensor step, numpy step, whether numpy does it without copying)"""
+
+Shape = tuple[int, ...]
 
 
 def shapes(max_dims: int = 5, max_side: int = 4) -> st.SearchStrategy[tuple[int, ...]]:
@@ -226,3 +229,216 @@ def chains(draw: st.DrawFn, max_steps: int = 4) -> tuple[tuple[int, ...], list[O
 def base_pair(shape: tuple[int, ...]) -> tuple[lt.AbstractTensor, np.ndarray]:
     n = math.prod(shape)
     return lt.arange(n).reshape(shape), np.arange(n).reshape(shape)
+
+
+# -- shapes that exercise what matters, and stacks that do not fuse ------------------------------
+
+
+def multi_axis_shapes(min_dims: int = 2, max_dims: int = 4, max_side: int = 5) -> st.SearchStrategy[Shape]:
+    """Shapes with at least `min_dims` axes of size 2 or more (non-square most of the time).
+
+    A size-1 axis is sometimes inserted, so squeezing and broadcasting still come up,
+    but the axes that make a wrong axis number visible (two or more of size >= 2) are
+    always there: a 0-d or one-row example can hide a swapped axis.
+    """
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Shape:
+        sizes = draw(st.lists(st.integers(2, max_side), min_size=min_dims, max_size=max_dims))
+        if len(sizes) < max_dims and draw(st.integers(0, 4)) == 0:
+            sizes.insert(draw(st.integers(0, len(sizes))), 1)
+        return tuple(sizes)
+
+    return build()
+
+
+def is_progression(values: Sequence[int]) -> bool:
+    """Whether the (non-negative) indices are an arithmetic progression, the case that still fuses."""
+    return len(values) < 3 or all(b - a == values[1] - values[0] for a, b in itertools.pairwise(values))
+
+
+@st.composite
+def scattered_indices(draw: st.DrawFn, size: int) -> list[int]:
+    """An index list along an axis of `size` (>= 2) that is not an arithmetic progression.
+
+    Negative indices appear too; the check is made on the indices they stand for.
+    """
+    values = draw(
+        st.lists(st.integers(0, size - 1), min_size=3, max_size=6).filter(lambda v: not is_progression(v))
+    )
+    return [v - size if draw(st.booleans()) else v for v in values]
+
+
+def axes_of_at_least(shape: Shape, size: int) -> list[int]:
+    return [axis for axis, n in enumerate(shape) if n >= size]
+
+
+@st.composite
+def scattered_list(draw: st.DrawFn, shape: Shape) -> Op:
+    """`t[:, :, [0, 2, 1]]`: a list that is not a progression, on an axis of size >= 2."""
+    axis = draw(st.sampled_from(axes_of_at_least(shape, 2)))
+    values = draw(scattered_indices(shape[axis]))
+    key = (*(slice(None),) * axis, values)
+    array_key = (*key[:-1], np.array(values))
+    return f"[{':, ' * axis}{values}]", lambda t: t[key], lambda a: a[array_key], False
+
+
+@st.composite
+def unfusing_ops(draw: st.DrawFn, shape: Shape) -> Op:
+    """One view step on `shape` (two axes of size >= 2) that does not fuse on a contiguous base.
+
+    - a permutation that puts two axes of size >= 2 out of order, then a reshape merging
+      them (`t.T.reshape(-1)`, `t.permute(1, 2, 0).reshape(...)`): numpy would copy;
+    - a list that is not an arithmetic progression on any axis (`t[:, [0, 2, 1]]`);
+    - an index block of two arrays, adjacent (stays in place: `t[:, [0, 2], [1, 1]]`) or
+      separated by a kept axis (the block moves first, as in numpy);
+    - a boolean mask over the leading axes that selects a non-progression;
+    - `oindex` with a non-progression list (outer indexing, a SlicedTensor).
+    """
+    big = axes_of_at_least(shape, 2)
+    ndim = len(shape)
+    kind = draw(st.sampled_from(["permute-reshape", "permute-reshape", "list", "block", "mask", "oindex"]))
+    if kind == "permute-reshape":
+        i, j = sorted(draw(st.lists(st.sampled_from(big), min_size=2, max_size=2, unique=True)))
+        axes = tuple(draw(st.permutations(range(ndim)).filter(lambda p: p.index(j) < p.index(i))))
+        permuted = tuple(shape[a] for a in axes)
+        first, second = axes.index(j), axes.index(i)
+        # merge at least the run of axes that holds both out-of-order axes, so numpy must copy
+        merged = (*permuted[:first], math.prod(permuted[first : second + 1]), *permuted[second + 1 :])
+        final = draw(st.sampled_from([(-1,), merged, draw(reshape_targets(merged))]))
+        return (
+            f"permute{axes}.reshape{merged}.reshape{final}",
+            lambda t: t.permute(*axes).reshape(merged).reshape(final),
+            lambda a: a.transpose(axes).reshape(merged).reshape(final),
+            False,
+        )
+    if kind == "list":
+        return draw(scattered_list(shape))
+    if kind == "oindex":
+        axis = draw(st.sampled_from(big))
+        values = draw(scattered_indices(shape[axis]))
+        key = (*(slice(None),) * axis, values)
+        return (
+            f"oindex[{':, ' * axis}{values}]",
+            lambda t: t.oindex[key],
+            lambda a: np.take(a, np.array(values), axis=axis),
+            False,
+        )
+    if kind == "block":
+        pairs = list(itertools.combinations(big, 2))
+        adjacent = [(i, j) for i, j in pairs if j == i + 1]
+        i, j = draw(st.sampled_from(adjacent if adjacent and draw(st.booleans()) else pairs))
+        first = draw(scattered_indices(shape[i]))
+        n = len(first)
+        second = draw(st.lists(st.integers(-shape[j], shape[j] - 1), min_size=n, max_size=n))
+        rows: np.ndarray = np.array(first)
+        cols: np.ndarray = np.array(second)
+        if draw(st.booleans()):  # a 2-D block: a column broadcast against a row
+            rows, cols = rows.reshape(-1, 1), cols[: draw(st.integers(1, n))].reshape(1, -1)
+        key_list: list[Any] = [slice(None)] * ndim
+        key_list[i], key_list[j] = rows, cols
+        key = tuple(key_list)
+        where = "adjacent" if j == i + 1 else "separated"
+        return f"index block ({where}) on axes {i}, {j}", lambda t: t[key], lambda a: a[key], False
+    k = draw(st.integers(1, 2)) if shape[0] >= 4 else 2  # at least 4 mask entries
+    n = math.prod(shape[:k])
+    if n < 4:  # too small for a scattered mask: a list instead
+        return draw(scattered_list(shape))
+    chosen = draw(
+        st.lists(st.integers(0, n - 1), min_size=3, max_size=n, unique=True)
+        .map(sorted)
+        .filter(lambda v: not is_progression(v))
+    )
+    flat = np.zeros(n, dtype=bool)
+    flat[chosen] = True
+    mask = flat.reshape(shape[:k])
+    return f"mask over {k} axes {np.flatnonzero(mask).tolist()}", lambda t: t[mask], lambda a: a[mask], False
+
+
+@st.composite
+def shrinking_ops(draw: st.DrawFn, shape: Shape) -> Op:
+    """An edge item or two of every axis (what the printer reads): a small result above a big layer."""
+    key: tuple[Any, ...] = tuple(
+        draw(st.sampled_from([0, -1, slice(0, 1), slice(-1, None), slice(None, None, max(size - 1, 1))]))
+        for size in shape
+    )
+    if all(isinstance(k, int) for k in key):
+        key = (*key, Ellipsis)
+    return f"edge items {key}", lambda t: t[key], lambda a: a[key], True
+
+
+@st.composite
+def stretched(draw: st.DrawFn, shape: Shape) -> Op:
+    """`t[:, k : k + 1].expand(2, ..., 3, ...)`: one index of an axis, stretched, under a new axis.
+
+    The size-1 axis is a real one-element slice (not an inserted axis, which the layer
+    below would drop anyway), so a stretched position that is not sent to 0 reads
+    another element.
+    """
+    axis = draw(st.sampled_from(axes_of_at_least(shape, 2)))
+    k = draw(st.integers(0, shape[axis] - 1))
+    key = (*(slice(None),) * axis, slice(k, k + 1))
+    target = (2, *shape[:axis], 3, *shape[axis + 1 :])
+    return (
+        f"[{':, ' * axis}{k}:{k + 1}].expand{target}",
+        lambda t: t[key].expand(*target),
+        lambda a: np.broadcast_to(a[key], target),
+        True,
+    )
+
+
+def apply_ops(t: Any, ref: np.ndarray, ops: Sequence[Op]) -> tuple[Any, np.ndarray]:
+    """Run a stack of view steps on a tensor and on its numpy reference."""
+    for _, lt_step, np_step, _ in ops:
+        t, ref = lt_step(t), np_step(ref)
+    return t, ref
+
+
+def describe(ops: Sequence[Op]) -> list[str]:
+    return [op[0] for op in ops]
+
+
+@st.composite
+def unfused_stacks(
+    draw: st.DrawFn, max_before: int = 2, max_after: int = 3, shrink: bool | None = None
+) -> tuple[Shape, list[Op]]:
+    """A random stack of views whose top has no strided layout.
+
+    Some random views (any kind, see `view_ops`), one step that does not fuse
+    (`unfusing_ops`; when the views below undid its disorder, a scattered list on top of
+    it), then more random views above (a transpose or an expand over a fancy view, a
+    fancy view over a fancy view, ...). With `shrink`, a last step keeps an edge item or
+    two per axis, so the result is small next to the unfused layer: the gather path;
+    without, the result is about the size of that layer: the materialise path.
+    """
+    shape = draw(multi_axis_shapes())
+    ops: list[Op] = []
+    current = np.arange(math.prod(shape)).reshape(shape)
+    for _ in range(draw(st.integers(0, max_before))):
+        op = draw(view_ops(current.shape))
+        after = op[2](current)
+        if len(axes_of_at_least(after.shape, 2)) < 2 or not 0 < after.size <= 600:
+            break
+        ops.append(op)
+        current = after
+    op = draw(unfusing_ops(current.shape))
+    ops.append(op)
+    current = op[2](current)
+    if apply_ops(*base_pair(shape), ops)[0].layout is not None:
+        op = draw(scattered_list(current.shape))
+        ops.append(op)
+        current = op[2](current)
+    if draw(st.integers(0, 3)) == 0:  # an expand over the fancy view, of an axis that is really there
+        op = draw(stretched(current.shape))
+        ops.append(op)
+        current = op[2](current)
+    for _ in range(draw(st.integers(0, max_after))):
+        op = draw(view_ops(current.shape))
+        after = op[2](current)
+        if after.size > 2000:
+            break
+        ops.append(op)
+        current = after
+    if (draw(st.booleans()) if shrink is None else shrink) and current.size:
+        ops.append(draw(shrinking_ops(current.shape)))
+    return shape, ops

@@ -23,6 +23,13 @@ def _from_numpy(view: np.ndarray, base: np.ndarray) -> Layout:
     return Layout(view.shape, tuple(s // base.itemsize for s in view.strides), offset)
 
 
+def _on_real_axes(layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """Shape, the strides of axes longer than 1 (a size-1 axis's stride is never used: numpy's relaxed
+    strides, and a one-index slice keeps its axis's stride so a huge step cannot overflow), offset."""
+    strides = tuple(s for n, s in zip(layout.shape, layout.strides, strict=True) if n > 1)
+    return layout.shape, strides, layout.offset
+
+
 def test_contiguous_and_index() -> None:
     layout = Layout.contiguous((3, 5, 4))
     assert layout.strides == (20, 4, 1)
@@ -72,7 +79,7 @@ def test_step_matches_numpy_slicing(shape, data) -> None:
     expected = base[(slice(None),) * axis + (key,)]
     np.testing.assert_array_equal(_storage_indices(layout), expected)
     if count:
-        assert layout == _from_numpy(expected, base)
+        assert _on_real_axes(layout) == _on_real_axes(_from_numpy(expected, base))
 
 
 def test_step_zero_repeats_one_index() -> None:
@@ -90,7 +97,7 @@ def test_expand_matches_broadcast_to(shape, data) -> None:
     np.testing.assert_array_equal(_storage_indices(layout), np.broadcast_to(base, target))
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(shapes(max_dims=4), st.data())
 def test_try_reshape_follows_numpys_no_copy_rule(shape, data) -> None:
     """On any strided starting point, try_reshape fuses exactly when numpy can reshape without a copy."""

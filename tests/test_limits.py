@@ -65,3 +65,36 @@ def test_argument_mistakes_say_what_was_expected() -> None:
         lt.arange(0, 10, 0)
     with pytest.raises(ValueError, match=r"value of shape \(1, 2\) into tensor of shape \(3,\)"):
         lt.zeros(3)[:] = [[1, 2]]
+
+
+def test_the_printer_never_cuts_a_number_or_a_string() -> None:
+    text = lt.to_string(lt.tensor([123456, 7, 99999999]), linewidth=4)
+    assert "123456" in text.split("\n") or " 123456" in text  # whole, however narrow the line
+    assert "99999999" in text
+    wide = lt.to_string(lt.tensor(np.array(["a" * 50, "b" * 60])), linewidth=30)
+    assert "b" * 60 in wide and "a" * 50 in wide
+
+
+def test_control_characters_in_data_are_shown_escaped() -> None:
+    values = np.array(["\x1b[2J\x1b[Hhi", "ok\x07", "\x1b]0;title\x07", "two\nlines"])
+    text = lt.to_string(lt.tensor(values))
+    assert "\x1b" not in text and "\x07" not in text
+    assert "\\x1b[2J\\x1b[Hhi" in text and "\\x1b]0;title\\x07" in text and "two\\nlines" in text
+
+
+def test_statistics_keep_four_significant_digits_at_any_precision() -> None:
+    header = lt.to_string(lt.tensor([89.5, 90.0, 89.0]), precision=0).splitlines()[1]
+    assert "mean 89.5" in header and "std 0.4082" in header
+
+
+def test_separators_text_bigger_than_memory_refuses_at_once() -> None:
+    with pytest.raises(MemoryError, match=r"separators text of shape \(100000000, 10\) needs"):
+        lt.to_string(lt.zeros(10).expand(10**8, 10), style="separators")
+
+
+def test_huge_steps_and_indices_are_handled_as_numpy_would_or_named() -> None:
+    t = lt.arange(60).reshape(4, 3, 5)
+    assert t[:: 4 * 10**17].tolist() == np.arange(60).reshape(4, 3, 5)[:: 4 * 10**17].tolist()
+    for key in (10**19, (1, 10**19, 0)):
+        with pytest.raises(IndexError, match="index 10000000000000000000 is out of bounds"):
+            t[key]

@@ -168,5 +168,8 @@ def test_numpy_reduction_functions_accept_tensors() -> None:
             result = fn(t, **kwargs)
             assert isinstance(result, lt.AbstractTensor)
             np.testing.assert_allclose(result.numpy(), fn(ref, **kwargs))
+    out = np.zeros(2)  # numpy's own keywords (out=, dtype=) run numpy on the values
+    np.sum(t, axis=0, out=out)
+    np.testing.assert_allclose(out, ref.sum(axis=0))
     with pytest.raises(TypeError, match="unsupported reduction arguments"):
-        np.sum(t, out=np.zeros(2))
+        t.sum(out=np.zeros(2))

@@ -11,8 +11,12 @@ Everything is built as `rich.text.Text` (never markup, which would swallow
 `[1, 0, :, :]`). The modules, each with one job: `options` (print options),
 `numberformat` (numbers as text cells), `styles` (shared colours), `shown` (which
 items a print shows), `header`, `cells`, `grid` (the values as lines),
-`tensorprint` (the renderable), `separators` (the seeds' style), `render` (plain
-text, HTML, consoles). This module holds the public functions.
+`tensorprint` (the renderable), `separators` (the seeds' style), `summary` (one line
+per tensor, `t.stats()`), `render` (plain text, ANSI, HTML, consoles), `notebook`
+(Jupyter's HTML), `prompt` (IPython). This module holds the public functions.
+
+Imported inside IPython or Jupyter, it registers the formatters that print a tuple,
+list or dict of tensors one line per tensor (`prompt.register_ipython`).
 """
 
 from __future__ import annotations
@@ -20,16 +24,30 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
+from lazytensor.printer.notebook import notebook_mimebundle
 from lazytensor.printer.options import PrintOptions, current_options, line_width
-from lazytensor.printer.render import mimebundle, output_console, render_plain
+from lazytensor.printer.prompt import pretty, register_ipython, running_shell, shows_html
+from lazytensor.printer.render import output_console, render_plain
 from lazytensor.printer.separators import separators_string
 from lazytensor.printer.shown import DimsSpec, resolve_dims
+from lazytensor.printer.summary import StatsReport, SummaryLine
 from lazytensor.printer.tensorprint import TensorPrint
 
 if TYPE_CHECKING:
     from lazytensor.tensor import AbstractTensor
 
-__all__ = ["DimsSpec", "TensorPrint", "tensor_mimebundle", "to_string", "tprint"]
+__all__ = [
+    "DimsSpec",
+    "StatsReport",
+    "SummaryLine",
+    "TensorPrint",
+    "stats",
+    "summary",
+    "tensor_mimebundle",
+    "tensor_pretty",
+    "to_string",
+    "tprint",
+]
 
 
 def _split_style_options(style: str | None, options: dict[str, Any]) -> tuple[PrintOptions, dict[str, int]]:
@@ -74,6 +92,8 @@ def to_string(t: AbstractTensor, dims: DimsSpec = None, style: str | None = None
 def tprint(t: AbstractTensor, dims: DimsSpec = None, **options: Any) -> None:
     """Print `t` (or its `dims` slice) to stdout: in colour on a terminal, plain text otherwise.
 
+    In Jupyter it displays the notebook HTML instead (themed colours, never wrapping).
+
     >>> import lazytensor as lt
     >>> tprint(lt.tensor([1.5, -2.0]), linewidth=40)
     shape (2,) · float64 · 2 elements
@@ -87,17 +107,48 @@ def tprint(t: AbstractTensor, dims: DimsSpec = None, **options: Any) -> None:
     if resolved.style == "separators":
         sys.stdout.write(separators_string(t, dims, **separator_args))
         return
+    shell = running_shell()
+    if shell is not None and shows_html(shell):  # Jupyter: the notebook HTML, themed, never wrapping
+        shell.display_pub.publish(data=notebook_mimebundle(t, resolved, resolve_dims(t, dims)), metadata={})
+        return
     console = output_console(resolved.linewidth)
-    console.print(TensorPrint(t, resolve_dims(t, dims), resolved))
+    console.print(TensorPrint(t, resolve_dims(t, dims), resolved), crop=False)
 
 
 def tensor_mimebundle(t: AbstractTensor) -> dict[str, str]:
-    """What Jupyter shows for `t`: the plain print and the coloured HTML one.
+    """What Jupyter shows for `t`: the notebook HTML and its plain text (see `printer.notebook`).
+
+    Inside IPython in a terminal (its front end shows no HTML) it is empty, so that
+    IPython asks `_repr_pretty_`, which prints in colour.
 
     >>> import lazytensor as lt
     >>> tensor_mimebundle(lt.arange(3))["text/plain"].splitlines()[-1]
     '0  1  2'
     """
-    options = current_options()
-    width = line_width(options)
-    return mimebundle(TensorPrint(t, None, options), to_string(t), width)
+    shell = running_shell()
+    if shell is not None and not shows_html(shell):
+        return {}
+    return notebook_mimebundle(t, current_options())
+
+
+def tensor_pretty(t: AbstractTensor, printer: Any, cycle: bool) -> None:
+    """IPython's `_repr_pretty_` for a tensor: the print, in colour on a terminal (see `colour_wanted`)."""
+    pretty(TensorPrint(t), printer, cycle)
+
+
+def summary(t: AbstractTensor, **options: Any) -> SummaryLine:
+    """`t.summary()`: one line (shape, dtype, count, range, mean, std, NaN/inf, layers in short).
+
+    >>> import lazytensor as lt
+    >>> summary(lt.arange(4.0).reshape(2, 2).T)
+    tensor (2, 2) float64 n=4 x∈[0, 3] μ=1.5 σ=1.118 Transposed∘Reshaped∘Storage
+    """
+    return SummaryLine(t, current_options(**options))
+
+
+def stats(t: AbstractTensor, **options: Any) -> StatsReport:
+    """`t.stats()`: the statistics of all of `t`, computed now, whatever its size or storage."""
+    return StatsReport.of(t, current_options(**options))
+
+
+register_ipython()

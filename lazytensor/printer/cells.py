@@ -14,18 +14,40 @@ from rich.style import Style
 from rich.text import Text
 
 from lazytensor.printer.numberformat import Cells, Kind
+from lazytensor.printer.styles import CSS, INF, NAN, NEGATIVE, ZERO, contrast_ratio
 
 KIND_STYLES = {
     Kind.PLAIN: Style.null(),
-    Kind.NEGATIVE: Style(color="red"),
-    Kind.ZERO: Style(dim=True),
-    Kind.NAN: Style(color="magenta", bold=True),
-    Kind.INF: Style(color="yellow", bold=True),
+    Kind.NEGATIVE: NEGATIVE,
+    Kind.ZERO: ZERO,
+    Kind.NAN: NAN,
+    Kind.INF: INF,
 }
 _STYLE_OF_KIND = [KIND_STYLES[kind] for kind in sorted(Kind)]
 VIRIDIS = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b")
 
 Piece = tuple[str, Style]
+
+
+BLACK, WHITE = (0, 0, 0), (255, 255, 255)
+
+
+def heat_bin(heat: float) -> int:
+    """The viridis step nearest to a place between 0 and 1: the CSS class `lt-h0` ... `lt-h8`.
+
+    >>> heat_bin(0.0), heat_bin(0.5), heat_bin(1.0)
+    (0, 4, 8)
+    """
+    return round(min(max(heat, 0.0), 1.0) * (len(VIRIDIS) - 1))
+
+
+def readable_on(rgb: tuple[int, int, int]) -> str:
+    """`"black"` or `"white"`, whichever contrasts more with the background `rgb` (WCAG).
+
+    >>> readable_on((68, 1, 84)), readable_on((181, 222, 43))
+    ('white', 'black')
+    """
+    return "black" if contrast_ratio(rgb, BLACK) >= contrast_ratio(rgb, WHITE) else "white"
 
 
 def heat_style(heat: float) -> Style:
@@ -40,9 +62,9 @@ def heat_style(heat: float) -> Style:
     a, b = Color.parse(VIRIDIS[low]).get_truecolor(), Color.parse(VIRIDIS[high]).get_truecolor()
     mix = scaled - low
     rgb = tuple(round(x + (y - x) * mix) for x, y in zip(a, b, strict=True))
-    luminance = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
-    foreground = "black" if luminance > 140 else "white"
-    return Style(color=foreground, bgcolor=Color.from_rgb(*rgb))
+    red, green, blue = rgb
+    css = f"lt-heat lt-h{heat_bin(heat)}"
+    return Style(color=readable_on((red, green, blue)), bgcolor=Color.from_rgb(*rgb), meta={CSS: css})
 
 
 @attrs.frozen

@@ -1,8 +1,8 @@
 """The lines above a print's values: which slice, shape, dtype and count, the layer chain, statistics.
 
-Statistics are computed only when reading the values is cheap (at most `stats_limit`
-elements, never a memory-mapped file), and a very deep stack's layer chain is
-summarised to its first and last few layers.
+Statistics are computed only when reading the values is cheap (see `statistics_plan`);
+when they are not, the header says so in a word and how to get them (`t.stats()`).
+A very deep stack's layer chain is summarised to its first and last few layers.
 """
 
 from __future__ import annotations
@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import numpy as np
 from rich.text import Text
 
+from lazytensor.buffers import is_memory_mapped
 from lazytensor.printer.numberformat import Values
-from lazytensor.printer.options import PrintOptions
+from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
-from lazytensor.printer.styles import CHAIN, DIM, DTYPE, LABEL, SHAPE, WARN
+from lazytensor.printer.styles import CHAIN, DIM, DTYPE, HINT, LABEL, SHAPE, WARN
 
 if TYPE_CHECKING:
     from lazytensor.tensor import AbstractTensor
@@ -25,10 +27,19 @@ CHAIN_EDGE = 4
 """Layers named at each end of a summarised layer chain."""
 
 
-def _number(value: Any, precision: int) -> str:
+def format_number(value: Any, precision: int) -> str:
+    """A statistic as text: an int as it is, a float to `max(precision, 1)` significant digits.
+
+    >>> format_number(np.int64(3), 4), format_number(2 / 3, 4)
+    ('3', '0.6667')
+    """
     if isinstance(value, int | np.integer):
         return str(int(value))
     return f"{float(value):.{max(precision, 1)}g}"
+
+
+STATISTICS_DIGITS = 4
+"""The fewest significant digits the header's statistics show, whatever the values' precision."""
 
 
 def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
@@ -40,6 +51,7 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     kind = values.dtype.kind
     if values.size == 0 or kind not in "biufc":
         return []
+    precision = max(precision, STATISTICS_DIGITS)  # a print at precision 0 still gets a readable mean
     if kind == "b":
         true = int(np.count_nonzero(values))
         return [("true", str(true)), ("false", str(values.size - true))]
@@ -47,10 +59,10 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     finite = values[np.isfinite(values)] if kind in "fc" else values
     if kind != "c" and finite.size:
         entries += [
-            ("min", _number(finite.min(), precision)),
-            ("max", _number(finite.max(), precision)),
-            ("mean", _number(finite.mean(dtype=np.float64), precision)),
-            ("std", _number(finite.std(dtype=np.float64), precision)),
+            ("min", format_number(finite.min(), precision)),
+            ("max", format_number(finite.max(), precision)),
+            ("mean", format_number(finite.mean(dtype=np.float64), precision)),
+            ("std", format_number(finite.std(dtype=np.float64), precision)),
         ]
     entries.append(("zeros", str(int(np.count_nonzero(values == 0)))))
     if kind in "fc":
@@ -59,12 +71,68 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     return entries
 
 
-def _statistics_source(selection: Selection, shown: Values, options: PrintOptions) -> Values | None:
-    """The values the statistics are computed on, or None when reading them would cost too much."""
+def storage_kind(t: AbstractTensor) -> str | None:
+    """`"memory-mapped"` or `"chunked"` when reading all of `t` costs more than memory; None in memory.
+
+    >>> import lazytensor as lt
+    >>> storage_kind(lt.arange(3)) is None
+    True
+    """
+    if not t.base.has_buffer:  # an array-like base says what it is (zarr, dask), or None when cheap
+        return t.base.storage_note
+    storage = t.storage
+    if is_memory_mapped(storage):
+        return "memory-mapped"
+    if not isinstance(storage, np.ndarray):
+        return "chunked"
+    return None
+
+
+@attrs.frozen
+class StatisticsPlan:
+    """Whether a print computes statistics, and if not, why (None: nothing to say, e.g. strings)."""
+
+    compute: bool
+    skipped: str | None = None
+
+
+def statistics_plan(selection: Selection, options: PrintOptions) -> StatisticsPlan:
+    """Whether the statistics of the shown view are computed, or the word saying why they are not.
+
+    With `stats_limit` given, it is the only rule, for every kind of storage. With the default
+    (None): tensors in memory up to `AUTO_STATS_LIMIT` elements, and a memory-mapped or chunked
+    one only when the print reads every value anyway (it is not summarised).
+
+    >>> import lazytensor as lt
+    >>> from lazytensor.printer.shown import select_shown
+    >>> options = PrintOptions(stats_limit=5)
+    >>> statistics_plan(select_shown(lt.zeros(10), None, options), options)
+    StatisticsPlan(compute=False, skipped='10 elements > stats_limit 5')
+    """
     sub = selection.sub
-    if sub.numel() == 0 or sub.numel() > options.stats_limit or sub.base.reads_are_costly:
-        return None
-    return shown if not selection.summarised else np.asarray(sub.numpy())
+    count = sub.numel()
+    if count == 0 or sub.dtype.kind not in "biufc":
+        return StatisticsPlan(False)
+    if options.stats_limit is not None:
+        if count > options.stats_limit:
+            return StatisticsPlan(False, f"{count:,} elements > stats_limit {options.stats_limit:,}")
+        return StatisticsPlan(True)
+    kind = storage_kind(selection.tensor)
+    if kind is not None and selection.summarised:
+        return StatisticsPlan(False, kind)
+    if count > AUTO_STATS_LIMIT:
+        return StatisticsPlan(False, f"over {AUTO_STATS_LIMIT:,} elements")
+    return StatisticsPlan(True)
+
+
+def statistics_source(selection: Selection, shown: Values) -> Values:
+    """The values the statistics are computed on: the shown ones, or all of them when summarised."""
+    return shown if not selection.summarised else np.asarray(selection.sub.numpy())
+
+
+def skipped_text(reason: str) -> Text:
+    """`stats skipped: memory-mapped · t.stats()`: what was not computed, why, and how to get it."""
+    return Text.assemble(("stats skipped: ", DIM), (reason, WARN), (" · ", DIM), ("t.stats()", HINT))
 
 
 def pack_parts(parts: Sequence[Text], separator: Text, width: int) -> list[Text]:
@@ -107,13 +175,25 @@ def _chain_lines(t: AbstractTensor, dot: Text, width: int) -> list[Text]:
     return pack_parts(names, Text(" ∘ ", style=CHAIN), width)
 
 
-def header_lines(selection: Selection, shown: Values, options: PrintOptions, width: int) -> list[Text]:
+@attrs.frozen
+class Header:
+    """The header's lines in three parts: which slice and what it is, the layer chain, statistics."""
+
+    top: tuple[Text, ...]
+    chain: tuple[Text, ...]
+    stats: tuple[Text, ...]
+
+    def lines(self) -> list[Text]:
+        return [*self.top, *self.chain, *self.stats]
+
+
+def header(selection: Selection, shown: Values, options: PrintOptions, width: int) -> Header:
     """The lines above the values: which slice, shape and dtype, layers, statistics."""
     t, sub = selection.tensor, selection.sub
     dot = Text(" · ", style=DIM)
-    lines: list[Text] = []
+    top: list[Text] = []
     if selection.is_slice:
-        lines.append(
+        top.append(
             Text.assemble("slice ", (selection.slice_text(), LABEL), f" of a tensor of shape {t.shape}")
         )
     count = sub.numel()
@@ -122,14 +202,20 @@ def header_lines(selection: Selection, shown: Values, options: PrintOptions, wid
         Text(str(sub.dtype), style=DTYPE),
         Text(f"{count:,} element{'' if count == 1 else 's'}"),
     ]
-    note = t.base.storage_note
-    if note is not None:
-        parts.append(Text(note, style=WARN))
-    lines += pack_parts(parts, dot, width)
-    if len(t.layers) > 1:
-        lines += _chain_lines(t, dot, width)
-    source = _statistics_source(selection, shown, options)
-    entries = [] if source is None else statistics(source, options.precision)
-    stats = [Text.assemble((name + " ", DIM), value) for name, value in entries]
-    lines += pack_parts(stats, dot, width)
-    return lines
+    kind = storage_kind(t)
+    if kind is not None:
+        parts.append(Text(kind, style=WARN))
+    top += pack_parts(parts, dot, width)
+    chain = _chain_lines(t, dot, width) if len(t.layers) > 1 else []
+    plan = statistics_plan(selection, options)
+    if plan.compute:
+        entries = statistics(statistics_source(selection, shown), options.precision)
+        stats = pack_parts([Text.assemble((name + " ", DIM), value) for name, value in entries], dot, width)
+    else:
+        stats = [skipped_text(plan.skipped)] if plan.skipped else []
+    return Header(tuple(top), tuple(chain), tuple(stats))
+
+
+def header_lines(selection: Selection, shown: Values, options: PrintOptions, width: int) -> list[Text]:
+    """The lines above the values, as one list."""
+    return header(selection, shown, options, width).lines()

@@ -186,8 +186,20 @@ def format_values(values: Values, precision: int, sci_mode: bool | None = None) 
     return Cells(aligned, kinds_of(values), heat_of(values), width)
 
 
+def printable(text: str) -> str:
+    r"""`text` with every character a terminal would act on (ESC, BEL, newlines, ...) written as its
+    escape, as `repr` of a str writes it: data never moves the cursor or retitles the window.
+
+    >>> printable("ok"), printable("\x1b[2Jhi\n")
+    ('ok', '\\x1b[2Jhi\\n')
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def _object_text(value: Any) -> str:
-    return str(value).replace("\n", " ")
+    return printable(str(value))
 
 
 def _plain_texts(values: Values, convert: Any) -> Values:

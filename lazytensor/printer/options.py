@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-STYLES = ("grid", "separators")
+STYLES = ("grid", "separators", "line")
 
 
 def _non_negative(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -28,6 +28,18 @@ def _positive_or_none(_instance: object, attribute: attrs.Attribute[int | None],
         return
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"print option {attribute.name} must be a positive int or None, got {value!r}")
+
+
+def _non_negative_or_none(
+    _instance: object, attribute: attrs.Attribute[int | None], value: int | None
+) -> None:
+    if value is not None:
+        _non_negative(_instance, attribute, value)  # type: ignore[arg-type]
+
+
+def _positive(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"print option {attribute.name} must be a positive int, got {value!r}")
 
 
 def _optional_bool(_instance: object, attribute: attrs.Attribute[bool | None], value: bool | None) -> None:
@@ -63,13 +75,22 @@ class PrintOptions:
     """Characters per line; None means the terminal's width (80 when not a terminal)."""
     sci_mode: bool | None = attrs.field(default=None, validator=_optional_bool)
     """Scientific notation: None decides as numpy does, True or False forces it."""
-    stats_limit: int = attrs.field(default=100_000, validator=_non_negative)
-    """Header statistics only for tensors of at most this many elements (never memory-mapped ones)."""
+    stats_limit: int | None = attrs.field(default=None, validator=_non_negative_or_none)
+    """Header statistics only for tensors of at most this many elements, whatever their storage.
+
+    None (the default) means `AUTO_STATS_LIMIT` elements for a tensor in memory, and for a
+    memory-mapped or chunked one only when the print reads every value anyway (it is not
+    summarised); the header says when and why statistics were skipped."""
     heatmap: bool = attrs.field(default=False, validator=_boolean)
     """Colour each value's background by its place between the shown minimum and maximum."""
     style: str = attrs.field(default="grid", validator=_style)
-    """`"grid"` (labelled 2-D slices) or `"separators"` (the seeds' `---` / `===` text)."""
+    """`"grid"` (labelled 2-D slices), `"separators"` (the seeds' `---` / `===` text), `"line"`."""
+    notebook_width: int = attrs.field(default=120, validator=_positive)
+    """Characters per line of the notebook (HTML) print when `linewidth` is None."""
 
+
+AUTO_STATS_LIMIT = 100_000
+"""The statistics limit when `stats_limit` is None, for tensors in memory."""
 
 OPTION_NAMES = tuple(field.name for field in attrs.fields(PrintOptions))
 
@@ -108,7 +129,7 @@ def set_printoptions(
 ) -> None:
     """Change the print options from now on (in this context); a None argument leaves that option alone.
 
-    The other options are `sci_mode`, `stats_limit`, `heatmap` and `style`.
+    The other options are `sci_mode`, `stats_limit`, `heatmap`, `style` and `notebook_width`.
 
     >>> import lazytensor as lt
     >>> lt.set_printoptions(precision=2)
@@ -159,3 +180,12 @@ def terminal_width() -> int:
 def line_width(options: PrintOptions) -> int:
     """The configured line width, else the terminal's (80 when not a terminal)."""
     return options.linewidth if options.linewidth is not None else terminal_width()
+
+
+def notebook_line_width(options: PrintOptions) -> int:
+    """The line width of a notebook print: the configured one, else `notebook_width` (120).
+
+    >>> notebook_line_width(PrintOptions()), notebook_line_width(PrintOptions(linewidth=70))
+    (120, 70)
+    """
+    return options.linewidth if options.linewidth is not None else options.notebook_width

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from lazytensor.buffers import check_fits
 from lazytensor.printer.numberformat import separators_text
 from lazytensor.printer.shown import DimsSpec, fixed_slice, resolve_dims
 
@@ -18,6 +19,10 @@ if TYPE_CHECKING:
     from lazytensor.tensor import AbstractTensor
 
 SEPARATORS = ("\n", "\n---\n", "\n===\n", "\n***\n", "\n###\n")
+
+
+TEXT_BYTES_PER_VALUE = 128
+"""What one value costs while the text is built: its Python float, its string, two list slots."""
 
 
 def separators_string(t: AbstractTensor, dims: DimsSpec = None, precision: int = 2, width: int = 7) -> str:
@@ -29,7 +34,9 @@ def separators_string(t: AbstractTensor, dims: DimsSpec = None, precision: int =
     >>> separators_string(lt.arange(4).reshape(2, 2))
     '   0.00    1.00 \\n   2.00    3.00 \\n'
     """
-    values = np.asarray(fixed_slice(t, resolve_dims(t, dims)).numpy())
+    shown = fixed_slice(t, resolve_dims(t, dims))
+    check_fits(shown.numel(), TEXT_BYTES_PER_VALUE, f"the separators text of shape {shown.shape}")
+    values = np.asarray(shown.numpy())
     if values.ndim == 0:
         return separators_text(values.item(), precision, width) + "\n"
     pieces: list[str] = []

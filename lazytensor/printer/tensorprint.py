@@ -17,11 +17,12 @@ from rich.text import Span, Text
 
 from lazytensor.printer.cells import CellPainter
 from lazytensor.printer.grid import SliceGrid, draw_rules
-from lazytensor.printer.header import header_lines
+from lazytensor.printer.header import Header, header
 from lazytensor.printer.numberformat import format_values
 from lazytensor.printer.options import PrintOptions, current_options
 from lazytensor.printer.shown import read_shown, select_shown
 from lazytensor.printer.styles import DIM
+from lazytensor.printer.summary import summary_text
 
 if TYPE_CHECKING:
     from lazytensor.tensor import AbstractTensor
@@ -44,21 +45,33 @@ class TensorPrint:
     dims: tuple[int | None, ...] | None = None
     options: PrintOptions = attrs.field(factory=current_options)
 
-    def lines(self, width: int) -> list[Text]:
-        """Every line of the print at `width` columns, styled."""
+    @property
+    def one_line(self) -> bool:
+        """A 0-d tensor (not a slice of a bigger one), or the `"line"` style: the print is one line."""
+        return self.options.style == "line" or (len(self.tensor.shape) == 0 and self.dims in (None, ()))
+
+    def sections(self, width: int) -> tuple[Header, list[Text]]:
+        """The header and the lines of values at `width` columns, styled (no header for one line)."""
+        if self.one_line:
+            return Header((), (), ()), [summary_text(self.tensor, self.options)]
         selection = select_shown(self.tensor, self.dims, self.options)
         shown = read_shown(selection)
-        lines = header_lines(selection, shown, self.options, width)
-        lines.append(Text())
+        head = header(selection, shown, self.options, width)
         if shown.size == 0:
-            lines.append(Text("(no elements)", style=DIM))
-            return lines
+            return head, [Text("(no elements)", style=DIM)]
         cells = format_values(shown, self.options.precision, self.options.sci_mode)
         grid = SliceGrid(selection, CellPainter(cells, self.options.heatmap), width)
         body = draw_rules(grid.body())
         for line in body:
             line.rstrip()
-        return lines + body
+        return head, body
+
+    def lines(self, width: int) -> list[Text]:
+        """Every line of the print at `width` columns, styled: the header, a blank line, the values."""
+        head, body = self.sections(width)
+        if self.one_line:
+            return body
+        return [*head.lines(), Text(), *body]
 
     def _width(self, available: int) -> int:
         return self.options.linewidth if self.options.linewidth is not None else available

@@ -1,0 +1,123 @@
+"""What Jupyter shows for a tensor: HTML made for notebooks, and the plain text beside it.
+
+The `<pre>` never wraps (`white-space: pre`, a horizontal scroll when wider than the
+output area), is `notebook_width` (120) columns wide unless `linewidth` is set, and
+takes its colours from CSS classes (see `render.NOTEBOOK_CSS`), so a dark theme gets
+dark-theme colours. The layer chain of a view opens into its `explain()` tree (an
+HTML `<details>`, no JavaScript). The text is the plain print, so where a renderer
+strips styles it still reads the same. The output stays small whatever the tensor:
+a print over `MAX_CHARACTERS` is summarised harder, then cut.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+from rich.text import Text
+
+from lazytensor.printer.header import Header
+from lazytensor.printer.options import PrintOptions, notebook_line_width
+from lazytensor.printer.render import notebook_html, pre_html, renderable_html, texts_html
+from lazytensor.printer.styles import DIM
+from lazytensor.printer.tensorprint import TensorPrint
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
+
+MAX_CHARACTERS = 100_000
+"""The most characters of text one notebook output holds (its HTML is a few times that)."""
+
+
+@attrs.frozen
+class NotebookPrint:
+    """A tensor's print laid out for a notebook: its header, values, and a note if it was cut down."""
+
+    header: Header
+    body: tuple[Text, ...]
+    one_line: bool
+
+    def lines(self) -> list[Text]:
+        if self.one_line:
+            return list(self.body)
+        return [*self.header.lines(), Text(), *self.body]
+
+    def plain(self) -> str:
+        return "\n".join(line.plain.rstrip() for line in self.lines())
+
+
+def _size(header: Header, body: list[Text]) -> int:
+    return sum(len(line.plain) + 1 for line in (*header.lines(), *body))
+
+
+def _harder(options: PrintOptions) -> list[PrintOptions]:
+    """The options to try, in order, when a print is too big for a notebook."""
+    tries = [options]
+    for edge in (3, 2, 1):
+        if edge < options.edgeitems or (edge == 3 and options.threshold > 0):
+            tries.append(attrs.evolve(options, threshold=0, edgeitems=min(edge, options.edgeitems)))
+    return tries
+
+
+def notebook_print(
+    t: AbstractTensor,
+    options: PrintOptions,
+    limit: int = MAX_CHARACTERS,
+    dims: tuple[int | None, ...] | None = None,
+) -> NotebookPrint:
+    """The print of `t` at the notebook width, summarised harder (then cut) until it holds `limit` characters.
+
+    >>> import lazytensor as lt
+    >>> from lazytensor.printer.options import PrintOptions
+    >>> printed = notebook_print(lt.arange(10**4), PrintOptions(threshold=10**9), limit=400)
+    >>> printed.body[-1].plain
+    '(summarised harder for the notebook: edgeitems 3)'
+    """
+    width = notebook_line_width(options)
+    printable = TensorPrint(t, dims, options)
+    for tried in _harder(options):
+        printable = TensorPrint(t, dims, tried)
+        header, body = printable.sections(width)
+        if _size(header, body) <= limit:
+            break
+    if tried is not options:
+        body.append(Text(f"(summarised harder for the notebook: edgeitems {tried.edgeitems})", style=DIM))
+    if _size(header, body) > limit:
+        kept: list[Text] = []
+        room = limit - _size(header, [])
+        for line in body:
+            room -= len(line.plain) + 1
+            if room < 0:
+                break
+            kept.append(line)
+        kept.append(Text(f"(cut to {limit:,} characters for the notebook)", style=DIM))
+        body = kept
+    return NotebookPrint(header, tuple(body), printable.one_line)
+
+
+def notebook_mimebundle(
+    t: AbstractTensor, options: PrintOptions, dims: tuple[int | None, ...] | None = None
+) -> dict[str, str]:
+    """`text/plain` and `text/html` of `t` (or its `dims` slice) for Jupyter.
+
+    >>> import lazytensor as lt
+    >>> from lazytensor.printer.options import PrintOptions
+    >>> bundle = notebook_mimebundle(lt.arange(6).reshape(2, 3).T, PrintOptions())
+    >>> bundle["text/plain"].splitlines()[1]
+    'layers Transposed ∘ Reshaped ∘ Storage · strided'
+    >>> "<details" in bundle["text/html"] and "white-space:pre" in bundle["text/html"]
+    True
+    """
+    printed = notebook_print(t, options, dims=dims)
+    width = notebook_line_width(options)
+    if printed.one_line:
+        parts = [pre_html(texts_html(printed.lines(), width))]
+    else:
+        head = printed.header
+        parts = [pre_html(texts_html(head.top, width))]
+        if head.chain:
+            summary = "\n".join(texts_html(head.chain, width))
+            tree = pre_html(renderable_html(t.explain(), width), css="lt-pre lt-explain")
+            parts.append(f'<details class="lt-layers"><summary>{summary}</summary>{tree}</details>')
+        parts.append(pre_html(texts_html([*head.stats, Text(), *printed.body], width)))
+    return {"text/plain": printed.plain(), "text/html": notebook_html(parts)}

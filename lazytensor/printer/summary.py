@@ -1,0 +1,298 @@
+"""One line per tensor: `t.summary()`, the `"line"` style, 0-d tensors, and containers of tensors.
+
+`tensor (3, 4) float64 n=12 x∈[-0.9945, 0.8701] μ=-0.02355 σ=0.643 Sliced∘Transposed∘Storage`:
+shape, dtype, count, range, mean, standard deviation, the counts of NaN and inf when
+there are any, and a view's layer chain in short. Statistics follow the same rule as
+the header (`statistics_plan`): a line never reads more than a print would.
+A 0-d tensor shows its value instead of a range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import numpy as np
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.text import Text
+
+from lazytensor.printer.header import chain_names, format_number, statistics, statistics_plan
+from lazytensor.printer.numberformat import Values, format_values
+from lazytensor.printer.options import PrintOptions, current_options, line_width
+from lazytensor.printer.render import render_for_prompt
+from lazytensor.printer.shown import select_shown
+from lazytensor.printer.styles import CHAIN, DIM, DTYPE, SHAPE, WARN
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
+
+CHAIN_EDGE = 2
+"""Layers named at each end of a summarised chain in one line."""
+
+
+def is_tensor(value: object) -> bool:
+    """Whether `value` speaks the tensor protocol (duck typing: the printer never imports the tensor module).
+
+    >>> import lazytensor as lt
+    >>> is_tensor(lt.arange(2)), is_tensor([1, 2])
+    (True, False)
+    """
+    return all(hasattr(value, name) for name in ("layers", "layer_name", "oindex", "numel", "storage"))
+
+
+def _value_text(t: AbstractTensor, options: PrintOptions) -> Text:
+    values = np.asarray(t.numpy())
+    cells = format_values(values, options.precision, options.sci_mode)
+    return Text(str(cells.texts[()]).strip())
+
+
+def summary_text(t: AbstractTensor, options: PrintOptions | None = None) -> Text:
+    """The one-line summary of `t`, styled.
+
+    >>> import lazytensor as lt
+    >>> summary_text(lt.arange(12.0).reshape(3, 4).T[1:]).plain
+    'tensor (3, 3) float64 n=9 x∈[1, 11] μ=6 σ=3.367 Sliced∘Transposed∘Reshaped∘Storage'
+    >>> summary_text(lt.tensor(7)).plain
+    'tensor () int64 7'
+    """
+    options = current_options() if options is None else options
+    space = Text(" ")
+    parts = [Text("tensor", style=DIM), Text(str(t.shape), style=SHAPE), Text(str(t.dtype), style=DTYPE)]
+    if len(t.shape) == 0:
+        parts.append(_value_text(t, options))
+    else:
+        parts.append(Text(f"n={t.numel():,}"))
+        parts += _statistics_parts(t, options)
+    if len(t.layers) > 1:
+        names = chain_names(t.layers, CHAIN_EDGE)
+        parts.append(Text("∘", style=CHAIN).join(names))
+    return space.join(parts)
+
+
+def _statistics_parts(t: AbstractTensor, options: PrintOptions) -> list[Text]:
+    selection = select_shown(t, None, options)
+    plan = statistics_plan(selection, options)
+    if not plan.compute:
+        if t.numel() == 0:
+            return [Text("empty", style=DIM)]
+        return [Text(f"(stats skipped: {plan.skipped})", style=WARN)] if plan.skipped else []
+    entries = dict(statistics(np.asarray(t.numpy()), options.precision))  # cheap: the plan said so
+    parts: list[Text] = []
+    if "min" in entries:
+        parts.append(Text(f"x∈[{entries['min']}, {entries['max']}]"))
+        parts.append(Text(f"μ={entries['mean']} σ={entries['std']}"))
+    if "true" in entries:
+        parts.append(Text(f"true {entries['true']}"))
+    for name in ("nan", "inf"):
+        if entries.get(name, "0") != "0":
+            parts.append(Text(f"{name} {entries[name]}", style=WARN))
+    return parts
+
+
+@attrs.frozen
+class SummaryLine:
+    """One line per tensor; prints plain with `str`/`repr`, in colour through rich, coloured in IPython.
+
+    >>> import lazytensor as lt
+    >>> SummaryLine(lt.tensor([1.0, float("nan")]))
+    tensor (2,) float64 n=2 x∈[1, 1] μ=1 σ=0 nan 1
+    """
+
+    tensor: AbstractTensor
+    options: PrintOptions = attrs.field(factory=current_options)
+
+    def text(self) -> Text:
+        return summary_text(self.tensor, self.options)
+
+    def __str__(self) -> str:
+        return self.text().plain
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.text()
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's prompt: in colour on a terminal."""
+        printer.text(render_for_prompt(self, line_width(self.options)))
+
+
+def container_summary(value: object, options: PrintOptions | None = None) -> Text | None:
+    """A tuple, list or dict holding more than one tensor, one line per item; None for anything else.
+
+    Tensors are summarised, other items shown with `repr`.
+
+    >>> import lazytensor as lt
+    >>> print(container_summary((lt.arange(3), lt.tensor(2.5))))
+    (tensor (3,) int64 n=3 x∈[0, 2] μ=1 σ=0.8165,
+     tensor () float64 2.5)
+    >>> container_summary((lt.arange(3), 1)) is None
+    True
+    """
+    if isinstance(value, Mapping) and type(value) is dict:
+        items: list[Any] = list(value.values())
+        keys: list[str] | None = [repr(key) + ": " for key in value]
+        opening, closing = "{", "}"
+    elif type(value) in (tuple, list):
+        assert isinstance(value, tuple | list)
+        items, keys = list(value), None
+        opening, closing = ("(", ")") if isinstance(value, tuple) else ("[", "]")
+    else:
+        return None
+    if sum(1 for item in items if is_tensor(item)) < 2:
+        return None
+    options = current_options() if options is None else options
+    lines: list[Text] = []
+    for k, item in enumerate(items):
+        line = Text(opening if k == 0 else " ")
+        if keys is not None:
+            line.append(keys[k])
+        line.append_text(summary_text(item, options) if is_tensor(item) else Text(repr(item)))
+        line.append("," if k < len(items) - 1 else closing)
+        lines.append(line)
+    return Text("\n").join(lines)
+
+
+@attrs.frozen
+class StatsReport:
+    """`t.stats()`: the statistics of every value of a tensor, computed on request whatever its size
+    or storage (a memory map is read whole).
+
+    >>> import lazytensor as lt
+    >>> report = StatsReport.of(lt.tensor([1.0, 2.0, float("nan")]))
+    >>> report
+    stats of shape (3,) · float64 · 3 elements
+    min 1 · max 2 · mean 1.5 · std 0.5 · zeros 0 · nan 1 · inf 0
+    >>> report["mean"]
+    '1.5'
+    """
+
+    shape: tuple[int, ...]
+    dtype: np.dtype[Any]
+    count: int
+    entries: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, t: AbstractTensor, options: PrintOptions | None = None) -> StatsReport:
+        options = current_options() if options is None else options
+        entries = streamed_statistics(t, options.precision)
+        return cls(tuple(t.shape), t.dtype, t.numel(), tuple(entries))
+
+    def __getitem__(self, name: str) -> str:
+        return dict(self.entries)[name]
+
+    def lines(self) -> list[Text]:
+        dot = Text(" · ", style=DIM)
+        first = Text.assemble(
+            "stats of shape ",
+            (str(self.shape), SHAPE),
+            dot,
+            (str(self.dtype), DTYPE),
+            dot,
+            f"{self.count:,} element{'' if self.count == 1 else 's'}",
+        )
+        entries = [Text.assemble((name + " ", DIM), value) for name, value in self.entries]
+        second = Text("no statistics for this dtype", style=DIM) if not entries else Text()
+        for k, entry in enumerate(entries):
+            second.append_text(dot if k else Text())
+            second.append_text(entry)
+        return [first, second]
+
+    def __str__(self) -> str:
+        return "\n".join(line.plain for line in self.lines())
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.lines()
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's prompt: in colour on a terminal."""
+        printer.text(render_for_prompt(self, line_width(current_options())))
+
+
+CHUNK_ELEMENTS = 1 << 20
+"""Elements read at a time by `t.stats()`: a memory map far larger than memory streams through."""
+
+
+@attrs.define
+class _Running:
+    """Statistics merged chunk by chunk (Chan et al.'s update of the mean and the sum of squares)."""
+
+    kind: str
+    size: int = 0
+    finite: int = 0
+    mean: float = 0.0
+    squares: float = 0.0
+    low: Any = None
+    high: Any = None
+    zeros: int = 0
+    nans: int = 0
+    infs: int = 0
+    true: int = 0
+
+    def add(self, values: Values) -> None:
+        self.size += values.size
+        if self.kind == "b":
+            self.true += int(np.count_nonzero(values))
+            return
+        self.zeros += int(np.count_nonzero(values == 0))
+        finite = values
+        if self.kind in "fc":
+            self.nans += int(np.count_nonzero(np.isnan(values)))
+            self.infs += int(np.count_nonzero(np.isinf(values)))
+            finite = values[np.isfinite(values)]
+        if self.kind == "c" or finite.size == 0:
+            return
+        low, high = finite.min(), finite.max()
+        self.low = low if self.low is None else min(self.low, low)
+        self.high = high if self.high is None else max(self.high, high)
+        count = finite.size
+        mean = float(finite.mean(dtype=np.float64))
+        squares = float(((finite.astype(np.float64) - mean) ** 2).sum())
+        total = self.finite + count
+        delta = mean - self.mean
+        self.mean += delta * count / total
+        self.squares += squares + delta * delta * self.finite * count / total
+        self.finite = total
+
+    def entries(self, precision: int) -> list[tuple[str, str]]:
+        if self.size == 0:
+            return []
+        if self.kind == "b":
+            return [("true", str(self.true)), ("false", str(self.size - self.true))]
+        entries: list[tuple[str, str]] = []
+        if self.kind != "c" and self.finite:
+            entries += [
+                ("min", format_number(self.low, precision)),
+                ("max", format_number(self.high, precision)),
+                ("mean", format_number(self.mean, precision)),
+                ("std", format_number(np.sqrt(self.squares / self.finite), precision)),
+            ]
+        entries.append(("zeros", str(self.zeros)))
+        if self.kind in "fc":
+            entries += [("nan", str(self.nans)), ("inf", str(self.infs))]
+        return entries
+
+
+def streamed_statistics(
+    t: AbstractTensor, precision: int, chunk: int = CHUNK_ELEMENTS
+) -> list[tuple[str, str]]:
+    """The header's statistics of all of `t`, read `chunk` elements at a time (memory stays bounded).
+
+    >>> import lazytensor as lt
+    >>> t = lt.arange(10.0).reshape(2, 5).T
+    >>> streamed_statistics(t, 4, chunk=3) == statistics(np.asarray(t.numpy()), 4)
+    True
+    """
+    count = t.numel()
+    if len(t.shape) == 0 or count <= chunk or t.dtype.kind not in "biufc":
+        return statistics(np.asarray(t.numpy()), precision)
+    flat = t.reshape(-1)
+    running = _Running(t.dtype.kind)
+    for start in range(0, count, chunk):
+        running.add(np.asarray(flat[start : start + chunk].numpy()))
+    return running.entries(precision)

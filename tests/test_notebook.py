@@ -1,0 +1,249 @@
+"""The notebook HTML (no browser needed here: see test_browser.py for the rendered checks), and the
+IPython prompt: colour through `_repr_pretty_`, containers of tensors one line per tensor."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from browser_pages import CELLS, outputs
+from IPython.core.interactiveshell import InteractiveShell
+
+import lazytensor as lt
+from lazytensor.printer.cells import VIRIDIS, readable_on
+from lazytensor.printer.notebook import MAX_CHARACTERS, notebook_mimebundle
+from lazytensor.printer.options import current_options
+from lazytensor.printer.prompt import register_ipython
+from lazytensor.printer.render import NOTEBOOK_CSS, colour_wanted
+from lazytensor.printer.styles import contrast_ratio
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_text(fragment: str) -> str:
+    """What a browser shows of the HTML with its `<details>` closed and its styles stripped."""
+    fragment = re.sub(r"<style>.*?</style>", "", fragment, flags=re.S)
+    fragment = re.sub(r"(<details[^>]*><summary>.*?</summary>).*?</details>", r"\1", fragment, flags=re.S)
+    fragment = fragment.replace("</pre>", "\n").replace("</summary>", "\n")
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment)).rstrip("\n")
+
+
+def test_the_html_text_is_the_plain_text() -> None:
+    t = lt.trandom(2, 3, 4, 5, seed=0).transpose(0, 1)[:, ::-1]
+    bundle = t._repr_mimebundle_()
+    assert visible_text(bundle["text/html"]) == bundle["text/plain"]
+    assert bundle["text/plain"] == lt.to_string(t, linewidth=120)
+
+
+def test_the_notebook_width_is_a_print_option() -> None:
+    t = lt.arange(2 * 4 * 3 * 5).reshape(2, 4, 3, 5)  # slices 23 columns wide
+
+    def slices_in_a_row() -> int:
+        labels = [line for line in t._repr_mimebundle_()["text/plain"].splitlines() if line.startswith("[")]
+        return labels[0].count("[")
+
+    assert slices_in_a_row() == 4  # 120 columns: a row of four slices (80 columns hold three)
+    assert lt.to_string(t).splitlines()[4].count("[") == 3
+    with lt.printoptions(notebook_width=60):
+        assert slices_in_a_row() == 2
+    with lt.printoptions(linewidth=30):
+        assert slices_in_a_row() == 1
+
+
+def test_every_pre_never_wraps_even_without_the_style_sheet() -> None:
+    page = lt.trandom(3, 4, seed=1).T._repr_mimebundle_()["text/html"]
+    pres = re.findall(r"<pre [^>]*>", page)
+    assert len(pres) == 3  # the top of the header, the explain tree, statistics and values
+    assert all("white-space:pre;overflow-x:auto" in pre for pre in pres)
+    assert ".lt-out pre,.lt-out summary{white-space:pre!important;" in NOTEBOOK_CSS
+
+
+def test_colours_are_css_classes_not_inline_colours() -> None:
+    t = lt.tensor([[-1.0, np.nan], [0.0, np.inf]])
+    page = t._repr_mimebundle_()["text/html"]
+    for css in ("lt-neg", "lt-nan", "lt-zero", "lt-inf", "lt-dtype", "lt-dim"):
+        assert f'<span class="{css}">' in page
+    assert "color:#" not in page.split("</style>")[1]  # no fixed colour on the text itself
+    with lt.printoptions(heatmap=True):
+        heatmap = lt.from_numpy(np.linspace(-1, 1, 9))._repr_mimebundle_()["text/html"]
+    assert all(f'class="lt-heat lt-h{k}"' in heatmap for k in range(9))
+
+
+def _hex(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _custom_properties(rule: str) -> dict[str, str]:
+    return dict(re.findall(r"--(lt-[a-z]+):(#[0-9a-f]{6})", rule))
+
+
+def test_the_fixed_colours_read_at_aa_on_their_themes() -> None:
+    light, dark = NOTEBOOK_CSS.split("body[data-jp-theme-light")[0], NOTEBOOK_CSS.split("@media")[1]
+    light_colours = _custom_properties(light.replace("var(--jp-error-color1,", ""))
+    dark_colours = _custom_properties(dark)
+    assert set(light_colours) == set(dark_colours) == {
+        "lt-neg", "lt-nan", "lt-inf", "lt-warn", "lt-label", "lt-chain", "lt-dtype", "lt-dim"
+    }  # fmt: skip
+    for colour in light_colours.values():
+        assert contrast_ratio(_hex(colour), (255, 255, 255)) >= 4.5
+    for colour in dark_colours.values():
+        assert contrast_ratio(_hex(colour), _hex("#1e1e1e")) >= 4.5
+    for colour in VIRIDIS:
+        text = (0, 0, 0) if readable_on(_hex(colour)) == "black" else (255, 255, 255)
+        assert contrast_ratio(_hex(colour), text) >= 4.5
+
+
+def test_the_layer_chain_opens_into_the_explain_tree() -> None:
+    t = lt.arange(24).reshape(2, 3, 4).T[1:, [2, 0]]
+    page = t._repr_mimebundle_()["text/html"]
+    details = re.search(r"<details class=\"lt-layers\"><summary>(.*?)</summary>(.*?)</details>", page, re.S)
+    assert details is not None
+    assert "layers" in visible_text(details.group(1)) and "Indexed" in visible_text(details.group(1))
+    tree = visible_text(details.group(2))
+    assert tree == str(t.explain())
+    assert "<script" not in page
+    assert "<details" not in lt.arange(3)._repr_mimebundle_()["text/html"]  # no chain, nothing to open
+
+
+def test_the_output_stays_small_whatever_the_tensor() -> None:
+    t = lt.arange(8**6).reshape(8, 8, 8, 8, 8, 8)
+    options = current_options(threshold=10**9, edgeitems=4)
+    bundle = notebook_mimebundle(t, options)
+    assert len(bundle["text/plain"]) <= MAX_CHARACTERS
+    assert len(bundle["text/html"]) < 20 * MAX_CHARACTERS
+    assert bundle["text/plain"].endswith("(summarised harder for the notebook: edgeitems 2)")
+    words = lt.tensor(np.array(["x" * 60_000] * 4, dtype=object).reshape(4, 1))
+    cut = notebook_mimebundle(words, current_options(threshold=10**9))
+    assert len(cut["text/plain"]) <= MAX_CHARACTERS + 100
+    assert cut["text/plain"].endswith("(cut to 100,000 characters for the notebook)")
+
+
+def test_a_one_line_print_in_the_notebook() -> None:
+    bundle = lt.tensor(3.5)._repr_mimebundle_()
+    assert bundle["text/plain"] == "tensor () float64 3.5"
+    assert visible_text(bundle["text/html"]) == "tensor () float64 3.5"
+
+
+# -- the prompt -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def shell() -> Iterator[InteractiveShell]:
+    instance = InteractiveShell.instance()
+    register_ipython(instance)
+    try:
+        yield instance
+    finally:
+        InteractiveShell.clear_instance()
+
+
+def _plain(shell: InteractiveShell, value: Any) -> str:
+    data, _ = shell.display_formatter.format(value)
+    text: str = data["text/plain"]
+    return text
+
+
+def test_repr_stays_plain_and_the_prompt_follows_no_color_and_force_color(
+    shell: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = lt.tensor([[-1.5, 2.0], [0.0, 3.0]])
+    shell.display_formatter.active_types = ["text/plain"]  # IPython in a terminal
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert colour_wanted()
+    coloured = _plain(shell, t)
+    assert "\x1b[" in coloured and ANSI.sub("", coloured) == repr(t)
+    assert "\x1b[" not in repr(t) and "\x1b[" not in str(t)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert _plain(shell, t) == repr(t)
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.delenv("FORCE_COLOR")
+    assert _plain(shell, t) == repr(t)  # stdout under pytest is not a terminal
+
+
+def test_jupyter_gets_html_and_plain_text(shell: InteractiveShell) -> None:
+    data, _ = shell.display_formatter.format(lt.arange(3))
+    assert set(data) >= {"text/plain", "text/html"}
+    assert data["text/plain"] == repr(lt.arange(3))
+
+
+def test_containers_at_the_prompt(shell: InteractiveShell, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    mu, sd = lt.tensor([1.0, 2.0]), lt.tensor([0.5, 0.25])
+    assert _plain(shell, (mu, sd)).splitlines() == [
+        "(tensor (2,) float64 n=2 x∈[1, 2] μ=1.5 σ=0.5,",
+        " tensor (2,) float64 n=2 x∈[0.25, 0.5] μ=0.375 σ=0.125)",
+    ]
+    assert _plain(shell, [mu, sd]).startswith("[tensor (2,)")
+    assert _plain(shell, {"mu": mu, "sd": sd}).startswith("{'mu': tensor (2,)")
+    assert _plain(shell, (1, 2)) == "(1, 2)"  # IPython's own printer for everything else
+    assert _plain(shell, {"a": [1, 2]}) == "{'a': [1, 2]}"
+    assert not register_ipython(shell)  # once per shell
+
+
+# -- a real notebook, executed with nbclient (the browser renders it in test_browser.py) -----------
+
+
+def _data(name: str) -> dict[str, str]:
+    (output,) = outputs(name)
+    data: dict[str, str] = output["data"]
+    return data
+
+
+def test_the_executed_notebook_shows_every_tensor_as_notebook_html() -> None:
+    for name in CELLS:
+        if name == "pair":
+            continue
+        data = _data(name)
+        assert data["text/html"].startswith('<div class="lt-out">'), name
+        assert "\x1b[" not in data["text/plain"], name
+    assert "<details" in _data("fancy_view")["text/html"]
+    assert 'class="lt-heat lt-h0"' in _data("heatmap")["text/html"]
+    assert _data("explain")["text/plain"].startswith("Indexed (6, 3, 5)")
+
+
+def test_the_executed_notebook_says_what_was_skipped() -> None:
+    assert "stats skipped: memory-mapped · t.stats()" in _data("memory_map")["text/plain"]
+    assert "stats skipped: over 100,000 elements · t.stats()" in _data("big")["text/plain"]
+    small = _data("memory_map_slice")["text/plain"]
+    assert "memory-mapped" in small and "min -100" in small
+
+
+def test_the_executed_notebook_prints_one_liners() -> None:
+    assert _data("zero_d")["text/plain"].startswith("tensor () float64 ")
+    pair = ANSI.sub("", _data("pair")["text/plain"]).splitlines()  # the kernel sets FORCE_COLOR
+    assert len(pair) == 2 and pair[0].startswith("(tensor (6,) float64 n=6 x∈[")
+
+
+def test_explain_summary_and_stats_are_coloured_at_a_terminal_prompt(
+    shell: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shell.display_formatter.active_types = ["text/plain"]
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    t = lt.arange(6.0).reshape(2, 3).T - 1
+    assert t.T.explain()._repr_mimebundle_() == {}  # IPython then asks `_repr_pretty_`
+    assert t._repr_mimebundle_() == {}
+    for value in (t.T.explain(), t.summary(), t.stats(), t):
+        coloured = _plain(shell, value)
+        assert "\x1b[" in coloured and ANSI.sub("", coloured) == str(value)
+    shell.display_formatter.active_types = ["text/plain", "text/html"]
+    assert "<details" not in t.T.explain()._repr_mimebundle_()["text/html"]
+
+
+def test_t_print_in_jupyter_displays_the_notebook_html(
+    shell: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    published: list[dict[str, str]] = []
+    monkeypatch.setattr(shell.display_pub, "publish", lambda data, metadata: published.append(data))
+    t = lt.arange(24).reshape(2, 3, 4)
+    t.print((1, None, None), heatmap=True)
+    (bundle,) = published
+    assert bundle["text/plain"].startswith("slice [1, :, :] of a tensor of shape (2, 3, 4)")
+    assert 'class="lt-heat lt-h0"' in bundle["text/html"]
+    t.print(style="separators")  # the seeds' text stays text
+    assert len(published) == 1

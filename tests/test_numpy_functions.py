@@ -1,0 +1,172 @@
+"""numpy's functions on tensors (`__array_function__`): tensors out, equal to numpy's in value, shape
+and dtype; views where numpy gives views; gradients kept or refused, never silently dropped."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import chains
+
+import lazytensor as lt
+
+
+def _same(result, expected) -> None:
+    """A tensor (or a list/tuple of them) equal to numpy's array in value, shape and dtype."""
+    if isinstance(expected, list | tuple):
+        assert type(result) is type(expected) and len(result) == len(expected)
+        for r, e in zip(result, expected, strict=True):
+            _same(r, e)
+        return
+    if isinstance(expected, np.generic):  # numpy's scalar: a 0-d tensor
+        expected = np.array(expected)
+    if not isinstance(expected, np.ndarray):
+        assert result == expected and type(result) is type(expected)
+        return
+    assert isinstance(result, lt.AbstractTensor), type(result)
+    assert result.shape == expected.shape and result.dtype == expected.dtype
+    np.testing.assert_array_equal(result.numpy(), expected)
+
+
+CASES = [
+    ("concatenate", lambda np_, a, b: np_.concatenate([a, b])),
+    ("concatenate axis 1", lambda np_, a, b: np_.concatenate([a, b], axis=1)),
+    ("concatenate axis None", lambda np_, a, b: np_.concatenate([a, b], axis=None)),
+    ("stack", lambda np_, a, b: np_.stack([a, b], axis=1)),
+    ("vstack", lambda np_, a, b: np_.vstack([a, b[0]])),
+    ("hstack", lambda np_, a, b: np_.hstack([a, b])),
+    ("split", lambda np_, a, b: np_.split(a, 3, axis=1)),
+    ("split at", lambda np_, a, b: np_.split(a, [1, 5], axis=1)),
+    ("where", lambda np_, a, b: np_.where(a > 4, a, b)),
+    ("where one argument", lambda np_, a, b: np_.where(a > 4)),
+    ("nonzero", lambda np_, a, b: np_.nonzero(a > 4)),
+    ("clip", lambda np_, a, b: np_.clip(a, 2, 7)),
+    ("round", lambda np_, a, b: np_.round(a / 7, 2)),
+    ("sort", lambda np_, a, b: np_.sort(b)),
+    ("sort axis 0", lambda np_, a, b: np_.sort(b, axis=0)),
+    ("sort None", lambda np_, a, b: np_.sort(b, axis=None)),
+    ("argsort", lambda np_, a, b: np_.argsort(b, kind="stable")),
+    ("reshape", lambda np_, a, b: np_.reshape(a, (3, 2, 2))),
+    ("transpose", lambda np_, a, b: np_.transpose(a)),
+    ("transpose axes", lambda np_, a, b: np_.transpose(a, (1, 0))),
+    ("moveaxis", lambda np_, a, b: np_.moveaxis(np_.reshape(a, (2, 3, 2)), 0, -1)),
+    ("moveaxis many", lambda np_, a, b: np_.moveaxis(np_.reshape(a, (2, 3, 2)), [0, 1], [2, 0])),
+    ("expand_dims", lambda np_, a, b: np_.expand_dims(a, (0, 3))),
+    ("squeeze", lambda np_, a, b: np_.squeeze(np_.expand_dims(a, 1))),
+    ("take", lambda np_, a, b: np_.take(a, [0, 0, 1], axis=1)),
+    ("flip", lambda np_, a, b: np_.flip(a)),
+    ("flip axis", lambda np_, a, b: np_.flip(a, 1)),
+    ("cumsum", lambda np_, a, b: np_.cumsum(a, axis=1)),
+    ("cumsum flat", lambda np_, a, b: np_.cumsum(a)),
+    ("cumprod", lambda np_, a, b: np_.cumprod(b, axis=0)),
+    ("isnan", lambda np_, a, b: np_.isnan(a / (a - 3))),
+    ("broadcast_to", lambda np_, a, b: np_.broadcast_to(a[0], (3, 6))),
+    ("allclose", lambda np_, a, b: np_.allclose(a, a + 1e-12)),
+    ("array_equal", lambda np_, a, b: np_.array_equal(a, b)),
+    ("unique", lambda np_, a, b: np_.unique(b)),
+    ("unique counts", lambda np_, a, b: np_.unique(b, return_counts=True)),
+    ("count_nonzero", lambda np_, a, b: np_.count_nonzero(a > 3)),
+    ("count_nonzero axis", lambda np_, a, b: np_.count_nonzero(a > 3, axis=0)),
+    ("dot", lambda np_, a, b: np_.dot(a, np_.transpose(b))),
+    ("dot 1-D", lambda np_, a, b: np_.dot(a[0], b[1])),
+    ("matmul", lambda np_, a, b: np_.matmul(a, np_.transpose(b))),
+    ("einsum", lambda np_, a, b: np_.einsum("ij,kj->ik", a, b)),
+    ("sum", lambda np_, a, b: np_.sum(a, axis=1, keepdims=True)),
+    ("nansum", lambda np_, a, b: np_.nansum(a / (a - 3), axis=0)),
+    ("nanmax", lambda np_, a, b: np_.nanmax(a / (a - 3))),
+    ("amax", lambda np_, a, b: np_.amax(b, axis=0)),
+    ("mean dtype", lambda np_, a, b: np_.mean(a, dtype=np_.float32)),
+    ("ravel", lambda np_, a, b: np_.ravel(np_.transpose(a))),
+    ("shape", lambda np_, a, b: np_.shape(a)),
+    ("median", lambda np_, a, b: np_.median(a)),
+    ("norm", lambda np_, a, b: np_.linalg.norm(a)),
+]
+
+
+@pytest.mark.parametrize(("name", "call"), CASES, ids=[c[0] for c in CASES])
+def test_numpy_functions_give_tensors_equal_to_numpys(name, call) -> None:
+    a = np.arange(12.0).reshape(2, 6)
+    b = np.array([[5, 1, 4, 1, 5, 9], [2, 6, 5, 3, 5, 8]])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = call(np, a, b)
+        result = call(np, lt.tensor(a), lt.tensor(b))
+    _same(result, expected)
+
+
+@pytest.mark.parametrize(
+    ("call", "kind"),
+    [
+        (lambda t: np.transpose(t), lt.TransposedTensor),
+        (lambda t: np.moveaxis(t, 0, 1), lt.TransposedTensor),
+        (lambda t: np.swapaxes(t, 0, 1), lt.TransposedTensor),
+        (lambda t: np.reshape(t, (3, 2)), lt.ReshapedTensor),
+        (lambda t: np.squeeze(t[None]), lt.ReshapedTensor),
+        (lambda t: np.expand_dims(t, 0), lt.ReshapedTensor),
+        (lambda t: np.flip(t, 0), lt.SlicedTensor),
+        (lambda t: np.broadcast_to(t, (4, 2, 3)), lt.ExpandedTensor),
+        (lambda t: np.split(t, 3, axis=1)[1], lt.SlicedTensor),
+    ],
+)
+def test_numpy_views_are_lazy_views(call, kind) -> None:
+    t = lt.arange(6.0).reshape(2, 3)
+    view = call(t)
+    assert isinstance(view, kind) and view.shares_storage(t)
+
+
+def test_np_transpose_of_a_tensor_writes_through() -> None:
+    t = lt.arange(6).reshape(2, 3)
+    np.transpose(t)[2, 0] = 100
+    assert t.tolist() == [[0, 1, 100], [3, 4, 5]]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    chains(max_steps=3), st.sampled_from(["sort", "cumsum", "flip", "transpose", "ravel", "concat", "round"])
+)
+def test_numpy_functions_on_random_view_stacks(chain, name) -> None:
+    shape, ops = chain
+    n = math.prod(shape)
+    t, ref = lt.arange(float(n)).reshape(shape), np.arange(float(n)).reshape(shape)
+    for _, lt_step, np_step, _ in ops:
+        t, ref = lt_step(t), np_step(ref)
+    call = {
+        "sort": lambda x: np.sort(-x, axis=None),
+        "cumsum": lambda x: np.cumsum(x),
+        "flip": lambda x: np.flip(x),
+        "transpose": lambda x: np.transpose(x),
+        "ravel": lambda x: np.ravel(x),
+        "concat": lambda x: np.concatenate([x, x], axis=None),
+        "round": lambda x: np.round(x / 3, 1),
+    }[name]
+    _same(call(t), call(ref))
+
+
+def test_differentiable_numpy_functions_keep_the_gradient() -> None:
+    w = lt.tensor([[3.0, 1.0], [2.0, 5.0]], requires_grad=True)
+    total = np.sum(np.sort(w, axis=1) * lt.tensor([1.0, 10.0])) + np.concatenate([w, w]).sum()
+    total = total + np.cumsum(w, axis=0).sum() + np.transpose(w)[0, 1, ...]
+    total.backward()
+    sort_part = np.array([[10.0, 1.0], [1.0, 10.0]])
+    cumsum_part = np.array([[2.0, 2.0], [1.0, 1.0]])
+    transpose_part = np.array([[0.0, 0.0], [1.0, 0.0]])
+    np.testing.assert_allclose(w.grad.numpy(), sort_part + 2 + cumsum_part + transpose_part)
+
+
+def test_a_function_without_gradient_refuses_a_tensor_that_requires_grad() -> None:
+    w = lt.ones(2, 2, requires_grad=True)
+    with pytest.raises(TypeError, match=r"np\.einsum on a tensor that requires grad"):
+        np.einsum("ij->i", w)
+    with lt.no_grad():
+        assert np.einsum("ij->i", w).tolist() == [2.0, 2.0]
+    assert np.count_nonzero(w) == 4  # integer results carry no gradient
+    assert np.shape(w) == (2, 2)
+
+
+def test_cumprod_gradient_is_exact_with_zeros() -> None:
+    w = lt.tensor([2.0, 0.0, 3.0, 4.0], requires_grad=True)
+    w.cumprod().sum().backward()
+    # d/dx_i sum_j prod_{k<=j} x_k, with x = (2, 0, 3, 4)
+    assert w.grad.tolist() == [1.0, 2.0 + 6.0 + 24.0, 0.0, 0.0]
