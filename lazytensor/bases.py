@@ -315,18 +315,6 @@ class ArrayBase(BaseTensor):
     # -- the tensor protocol
 
     @property
-    def shape(self) -> Shape:
-        return self._shape
-
-    @once
-    def layout(self) -> Layout:
-        return Layout.contiguous(self._shape)
-
-    @property
-    def base(self) -> ArrayBase:
-        return self
-
-    @property
     def layers(self) -> tuple[AbstractTensor, ...]:
         return (self,)
 

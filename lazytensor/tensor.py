@@ -1189,6 +1189,21 @@ class BaseTensor(AbstractTensor):
     defers_operations = False
     """Whether `apply` hands operations on this base to `apply_lazily` (dask: they build graphs)."""
 
+    _shape: Shape
+
+    @property
+    def shape(self) -> Shape:
+        return self._shape
+
+    @once
+    def layout(self) -> Layout:
+        """A base is row-major from offset 0: its layout is the contiguous one of its shape."""
+        return Layout.contiguous(self._shape)
+
+    @property
+    def base(self) -> BaseTensor:
+        return self
+
     @abc.abstractmethod
     def read_strided(self, layout: Layout, writeable: bool) -> Buffer:
         """The values at the positions `layout` maps to (a zero-copy view where the base allows)."""
@@ -1312,18 +1327,6 @@ class StorageTensor(BaseTensor):
         object.__setattr__(t, "grad_state", GradState())
         t.__dict__["_fused_values"] = array
         return t
-
-    @property
-    def shape(self) -> Shape:
-        return self._shape
-
-    @once
-    def layout(self) -> Layout:
-        return Layout.contiguous(self._shape)
-
-    @property
-    def base(self) -> StorageTensor:
-        return self
 
     @property
     def storage(self) -> Buffer:
