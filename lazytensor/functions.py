@@ -110,6 +110,19 @@ def minimum(a: Operand, b: Operand) -> StorageTensor:
     return apply(optable.MINIMUM, a, b)
 
 
+def segment_max(source: Operand, index: Operand, num_segments: int) -> StorageTensor:
+    """The largest row of `source` per segment: `out[n] = max(source[i] for i where index[i] == n)`,
+    trailing axes kept. Segments that no index names hold `-inf` (floats), the smallest integer, or
+    False. Beside `index_add` (the segment sum); not differentiable (detach what you feed it).
+
+    >>> import lazytensor as lt
+    >>> scores = lt.tensor([[1.0, 5.0], [3.0, 2.0], [0.0, 9.0]])
+    >>> lt.segment_max(scores, [1, 1, 0], 3).tolist()
+    [[0.0, 9.0], [3.0, 5.0], [-inf, -inf]]
+    """
+    return apply(optable.SEGMENT_MAX, source, index, num_segments=num_segments)
+
+
 _MISSING: Any = object()
 
 

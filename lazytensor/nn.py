@@ -1,7 +1,9 @@
-"""The few pieces a small neural network needs beyond the operators: dropout, initialisation, a loss.
+"""The few pieces a small neural network needs beyond the operators: dropout, initialisation, a loss,
+two activations and the edge softmax of graph attention.
 
-Kept deliberately small: a graph convolutional network is written plainly with
-these and lazytensor's operations (see examples/gcn.py).
+Kept deliberately small, and composed of lazytensor's public operations (so their
+gradients are those operations' gradients): the graph networks of examples/gnn.py
+are written plainly with these.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor.tensor import AbstractTensor, StorageTensor
+from lazytensor import optable
+from lazytensor.tensor import AbstractTensor, StorageTensor, apply
 
 Seed = int | np.random.Generator | None
 
@@ -96,3 +99,45 @@ def _checked_labels(labels: Any, shape: tuple[int, ...]) -> npt.NDArray[np.intp]
             f"cross_entropy label {array[bad[0]]} at position {bad[0]} is out of range for {shape[1]} classes"
         )
     return array.astype(np.intp)
+
+
+def leaky_relu(t: AbstractTensor, negative_slope: float = 0.01) -> StorageTensor:
+    """`x` where `x > 0`, else `negative_slope * x` (the activation of graph attention's scores).
+
+    >>> import lazytensor as lt
+    >>> leaky_relu(lt.tensor([-2.0, 0.0, 3.0]), 0.2).tolist()
+    [-0.4, 0.0, 3.0]
+    """
+    return apply(optable.WHERE, t > 0, t, t * negative_slope)
+
+
+def elu(t: AbstractTensor, alpha: float = 1.0) -> StorageTensor:
+    """`x` where `x > 0`, else `alpha * (exp(x) - 1)`; the exponential only sees `min(x, 0)`, so large
+    inputs never overflow.
+
+    >>> import lazytensor as lt
+    >>> [round(v, 4) for v in elu(lt.tensor([-1.0, 0.0, 2.0])).tolist()]
+    [-0.6321, 0.0, 2.0]
+    """
+    return apply(optable.WHERE, t > 0, t, (t.clip(hi=0.0).exp() - 1.0) * alpha)
+
+
+def edge_softmax(scores: AbstractTensor, dst: Any, num_nodes: int) -> StorageTensor:
+    """The softmax of edge scores among the edges that share a target: for an edge `k` into node `d`,
+    `exp(s[k]) / sum(exp(s[j]) for every edge j into d)`. `scores` is `(E,)` or `(E, heads, ...)`.
+
+    Composed of public operations, so its gradient is theirs: the per-target maximum
+    (`segment_max`, detached: it only keeps `exp` finite) gathered back to the edges and
+    subtracted, `exp`, the per-target sum (`index_add`) gathered back, and a division.
+
+    >>> import lazytensor as lt
+    >>> edge_softmax(lt.tensor([0.0, 0.0, 5.0]), [1, 1, 0], 2).tolist()
+    [0.5, 0.5, 1.0]
+    """
+    targets = np.asarray(dst.numpy() if isinstance(dst, AbstractTensor) else dst)
+    peak = apply(optable.SEGMENT_MAX, scores.detach(), targets, num_segments=num_nodes)
+    weights = (scores - peak[targets]).exp()
+    zeros = StorageTensor.from_array(np.zeros((num_nodes, *scores.shape[1:]), dtype=weights.dtype))
+    total = zeros.index_add(0, targets, weights)
+    result: StorageTensor = weights / total[targets]
+    return result

@@ -313,6 +313,7 @@ ANY = Op("any", reductions.tany, None, "reduce")
 GATHER = Op("gather", scatter.gather, _gather_backward, "index")
 INDEX_ADD = Op("index_add", scatter.index_add, _index_add_backward, "index")
 SCATTER_ADD = Op("scatter_add", scatter.scatter_add, _scatter_add_backward, "index")
+SEGMENT_MAX = Op("segment_max", scatter.segment_max, None, "index")  # a gradient would pick one row per tie
 CAT = Op("cat", elementwise.cat, _cat_backward, "join")
 STACK = Op("stack", elementwise.stack, _stack_backward, "join")
 
@@ -327,7 +328,7 @@ TABLE: dict[str, Op] = {
         *(EQ, NE, LT, LE, GT, GE, AND, OR, XOR, LSHIFT, RSHIFT, MATMUL, WHERE),
         *(NEG, POS, ABS, INVERT, EXP, LOG, SQRT, TANH, SIGMOID, RELU, CLIP, SOFTMAX, LOG_SOFTMAX),
         *(SUM, MEAN, PROD, MAX, MIN, VAR, STD, ARGMAX, ARGMIN, ALL, ANY),
-        *(GATHER, INDEX_ADD, SCATTER_ADD, CAT, STACK, TRANSFORM, POINT, FOLD),
+        *(GATHER, INDEX_ADD, SCATTER_ADD, SEGMENT_MAX, CAT, STACK, TRANSFORM, POINT, FOLD),
     )
 }
 """Every operation by name."""

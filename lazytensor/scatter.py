@@ -1,4 +1,5 @@
-"""Index-driven kernels with PyTorch's semantics: `gather`, `index_add`, `scatter_add` (arrays in and out).
+"""Index-driven kernels with PyTorch's semantics: `gather`, `index_add`, `scatter_add`, and the segment
+maximum `segment_max` (arrays in and out).
 
 `index_add` is the message-passing step of a graph neural network (sum the
 messages of every edge into its target node), so its segment sum picks the
@@ -78,6 +79,50 @@ def _grouped_reduceat(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
     sums = np.zeros((count, rows.shape[1]), dtype=rows.dtype)
     sums[targets[starts]] = np.add.reduceat(rows, starts, axis=0)
     return sums
+
+
+def _lowest(dtype: np.dtype[Any]) -> Any:
+    """The identity of `max` for a real dtype: what a segment that no index names holds."""
+    if dtype.kind == "f":
+        return -np.inf
+    if dtype.kind in "iu":
+        return np.iinfo(dtype).min
+    if dtype.kind == "b":
+        return False
+    raise TypeError(f"segment_max needs real numbers (bool, integer or float), got dtype {dtype}")
+
+
+def segment_max(source: Values, index: Values, *, num_segments: int) -> Buffer:
+    """`out[n]` = the largest `source[i]` over the `i` with `index[i] == n`, row by row along the first
+    axis (any trailing axes, such as attention heads, kept). A segment that no index names holds the
+    identity of max: `-inf` for floats, the smallest integer, False. NaN wins, as in `np.maximum`.
+
+    Rows are sorted by segment once (skipped when already grouped) and each run reduced by
+    `np.maximum.reduceat`: `np.maximum.at` is many times slower beyond 1-D.
+
+    >>> segment_max(np.array([[1.0, 5.0], [3.0, 2.0], [0.0, 9.0]]), [1, 1, 0], num_segments=3).tolist()
+    [[0.0, 9.0], [3.0, 5.0], [-inf, -inf]]
+    """
+    rows = np.asarray(source)
+    if rows.ndim == 0:
+        raise ValueError("segment_max: source must have one row per index, got a 0-d array")
+    if isinstance(num_segments, bool) or not isinstance(num_segments, int | np.integer) or num_segments < 0:
+        raise ValueError(f"segment_max: num_segments must be a non-negative integer, got {num_segments!r}")
+    targets = indices_along(index, int(num_segments), 0)
+    if targets.shape != (rows.shape[0],):
+        raise ValueError(
+            f"segment_max: index of shape {targets.shape} must be 1-D with one entry per row of source "
+            f"of shape {rows.shape}"
+        )
+    out = np.full((int(num_segments), *rows.shape[1:]), _lowest(rows.dtype), dtype=rows.dtype)
+    if targets.size == 0:
+        return out
+    if not np.all(targets[1:] >= targets[:-1]):
+        order = np.argsort(targets, kind="stable")
+        targets, rows = targets[order], rows[order]
+    starts = np.flatnonzero(np.concatenate(([True], targets[1:] != targets[:-1])))
+    out[targets[starts]] = np.maximum.reduceat(rows, starts, axis=0)
+    return out
 
 
 def _check_same_except(values: Buffer, source: Buffer, axis: int, length: int, what: str) -> None:

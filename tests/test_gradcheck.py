@@ -201,6 +201,15 @@ def _through_views(rng: Rng, values: np.ndarray) -> tuple[lt.AbstractTensor, lt.
 def _check(name: str, seed: int) -> None:
     rng = np.random.default_rng(seed)
     arrays, params = RECIPES[name](rng)
+    entry = optable.TABLE[name]
+    _check_function(name, lambda *operands: apply(entry, *operands, **params), arrays, rng)
+
+
+def _check_function(
+    name: str, function: Callable[..., lt.AbstractTensor], arrays: list[Any], rng: Rng
+) -> None:
+    """The gradient of a weighted sum of `function(*operands)` against central finite differences,
+    every float array reaching it as a differentiable leaf under a random stack of views."""
     operands: list[Any] = []
     leaves: list[lt.StorageTensor] = []
     for array in arrays:
@@ -210,14 +219,13 @@ def _check(name: str, seed: int) -> None:
             leaves.append(leaf)
         else:
             operands.append(array)
-    entry = optable.TABLE[name]
-    out = apply(entry, *operands, **params)
+    out = function(*operands)
     weights = rng.standard_normal(out.shape)
     (out * weights).sum().backward()
 
     def loss() -> float:
         with lt.no_grad():
-            return float((apply(entry, *operands, **params).numpy() * weights).sum())
+            return float((function(*operands).numpy() * weights).sum())
 
     step = 1e-6
     for leaf in leaves:
@@ -256,4 +264,34 @@ def test_non_differentiable_results_never_require_grad() -> None:
     results = [w < 0, w == w, w // 2, w % 2, w.argmax(), w.argmin(1), w.all(), w.any(0)]
     results += [lt.ttransform(w, abs), lt.tpoint(w, w, max), lt.tredux(w, 0, 0.0, max)]
     assert not any(r.requires_grad for r in results)
-    assert {name for name, e in optable.TABLE.items() if not e.differentiable} >= {"eq", "argmax", "floordiv"}
+    not_differentiable = {name for name, e in optable.TABLE.items() if not e.differentiable}
+    assert not_differentiable >= {"eq", "argmax", "segment_max"}
+    assert not lt.segment_max(w, [0, 1], 2).requires_grad
+
+
+# -- compositions of table entries: their gradients come from the entries' rules -------------------
+
+
+def _edge_scores(rng: Rng) -> tuple[np.ndarray, np.ndarray, int]:
+    """Scores of shape (E,) or (E, heads) on a random multigraph whose targets are not grouped; some
+    node receives no edge."""
+    num_nodes = int(rng.integers(2, 5))
+    edges = int(rng.integers(1, 8))
+    dst = rng.integers(0, num_nodes - 1, size=edges)  # the last node receives nothing
+    heads = () if rng.random() < 0.4 else (int(rng.integers(1, 4)),)
+    return _values(rng, (edges, *heads), -3.0, 3.0), dst, num_nodes
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_edge_softmax_gradient_matches_finite_differences(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    scores, dst, num_nodes = _edge_scores(rng)
+    _check_function("edge_softmax", lambda s: lt.nn.edge_softmax(s, dst, num_nodes), [scores], rng)
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "elu"])
+@pytest.mark.parametrize("seed", range(4))
+def test_activations_gradient_matches_finite_differences(name: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    activation = getattr(lt.nn, name)
+    _check_function(name, activation, [_values(rng, _shape(rng))], rng)

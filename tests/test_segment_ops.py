@@ -1,0 +1,131 @@
+"""`lt.segment_max` and `lt.nn.edge_softmax` against per-segment loops in numpy, on random multigraphs:
+unsorted targets, repeated edges, nodes with no edge, a trailing heads axis, no edges at all."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazytensor as lt
+
+
+@st.composite
+def segments(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, int]:
+    """Rows, a target per row (any order, repeats, some targets empty) and the number of targets."""
+    num_segments = draw(st.integers(0, 5))
+    rows = draw(st.integers(0, 9)) if num_segments else 0
+    trailing = draw(st.sampled_from([(), (1,), (3,), (2, 2)]))
+    dtype = draw(st.sampled_from([np.float64, np.float32, np.int64, np.int8, np.bool_]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    values = (rng.standard_normal((rows, *trailing)) * 50).astype(dtype)
+    targets = rng.integers(0, max(num_segments, 1), size=rows)
+    if draw(st.booleans()):
+        targets = np.sort(targets)  # already grouped: the path without a sort
+    return values, targets, num_segments
+
+
+def _loop_max(values: np.ndarray, targets: np.ndarray, num_segments: int) -> np.ndarray:
+    if values.dtype.kind == "f":
+        lowest: Any = -np.inf
+    elif values.dtype.kind == "b":
+        lowest = False
+    else:
+        lowest = np.iinfo(values.dtype).min
+    out = np.full((num_segments, *values.shape[1:]), lowest, dtype=values.dtype)
+    for row, target in zip(values, targets, strict=True):
+        out[target] = np.maximum(out[target], row)
+    return out
+
+
+# 300 examples: each draws one of 5 dtypes x 4 trailing shapes x sorted or not, so every
+# combination is met several times, with empty segments in most of them.
+@settings(max_examples=300, deadline=None)
+@given(segments())
+def test_segment_max_matches_a_loop(case: tuple[np.ndarray, np.ndarray, int]) -> None:
+    values, targets, num_segments = case
+    got = lt.segment_max(lt.tensor(values), targets, num_segments)
+    expected = _loop_max(values, targets, num_segments)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.numpy(), expected)
+
+
+def test_segment_max_reads_views_and_keeps_nan() -> None:
+    scores = lt.tensor([[1.0, np.nan], [4.0, 2.0], [3.0, 0.0]]).T  # a transposed view, (2, 3)
+    got = lt.segment_max(scores.T, lt.tensor([0, 0, 1]), 2)
+    np.testing.assert_array_equal(got.numpy(), [[4.0, np.nan], [3.0, 0.0]])
+
+
+@pytest.mark.parametrize(
+    ("source", "index", "count", "error", "words"),
+    [
+        (np.ones((3, 2)), [0, 1], 2, ValueError, "index of shape (2,)"),
+        (np.ones((3, 2)), [0, 1, 2], 2, IndexError, "index 2 is out of bounds"),
+        (np.ones((3, 2)), [0, 1, -3], 2, IndexError, "-3"),
+        (np.ones((3, 2)), [0.0, 1.0, 1.0], 2, TypeError, "integers"),
+        (np.ones((3, 2)), [0, 1, 1], -1, ValueError, "-1"),
+        (np.ones((3, 2)), [0, 1, 1], 2.5, ValueError, "2.5"),
+        (np.array(1.0), [0], 1, ValueError, "0-d"),
+        (np.ones(2, dtype=complex), [0, 0], 1, TypeError, "complex"),
+    ],
+)
+def test_segment_max_errors_name_the_bad_value(
+    source: np.ndarray, index: Any, count: Any, error: type[Exception], words: str
+) -> None:
+    with pytest.raises(error, match=None) as raised:
+        lt.segment_max(lt.tensor(source), index, count)
+    assert words in str(raised.value)
+
+
+def test_segment_max_negative_targets_count_from_the_end() -> None:
+    assert lt.segment_max(lt.tensor([1.0, 2.0]), [-1, 0], 2).tolist() == [2.0, 1.0]
+
+
+def _loop_softmax(scores: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    out = np.empty_like(scores)
+    for node in np.unique(dst):
+        into = dst == node
+        shifted = np.exp(scores[into] - scores[into].max(axis=0))
+        out[into] = shifted / shifted.sum(axis=0)
+    return out
+
+
+# 200 examples over 1-12 edges, 1-5 nodes and 0-1 heads axes reach empty nodes, single edges and
+# parallel edges many times each.
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 5), st.sampled_from([(), (1,), (4,)]), st.integers(0, 2**32 - 1))
+def test_edge_softmax_matches_a_loop(edges: int, nodes: int, heads: tuple[int, ...], seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    scores = rng.standard_normal((edges, *heads)) * 30  # large spread: the shift keeps exp finite
+    dst = rng.integers(0, nodes, size=edges)
+    got = lt.nn.edge_softmax(lt.tensor(scores), dst, nodes).numpy()
+    np.testing.assert_allclose(got, _loop_softmax(scores, dst), rtol=1e-12, atol=1e-300)
+    sums = np.zeros((nodes, *heads))
+    np.add.at(sums, dst, got)
+    np.testing.assert_allclose(sums[np.unique(dst)], 1.0)
+
+
+def test_edge_softmax_stays_finite_for_huge_scores() -> None:
+    got = lt.nn.edge_softmax(lt.tensor([1000.0, 999.0, -1000.0]), [0, 0, 1], 2).numpy()
+    np.testing.assert_allclose(got, [1 / (1 + np.exp(-1)), np.exp(-1) / (1 + np.exp(-1)), 1.0])
+
+
+def test_edge_softmax_with_no_edges_is_empty() -> None:
+    got = lt.nn.edge_softmax(lt.zeros(0, 3), np.zeros(0, dtype=int), 4)
+    assert got.shape == (0, 3)
+
+
+def test_edge_softmax_detaches_only_the_shift() -> None:
+    """The gradient flows through exp, the sum and the division; the detached maximum adds nothing,
+    so a weighted sum's gradient on a lone edge is exactly 0 (its weight is always 1)."""
+    scores = lt.tensor([2.0, -1.0, 0.5], requires_grad=True)
+    weights = lt.nn.edge_softmax(scores, [0, 1, 1], 2)
+    (weights * lt.tensor([3.0, 1.0, 2.0])).sum().backward()
+    assert scores.grad is not None
+    p = weights.numpy()[1:]
+    expected = p * (np.array([1.0, 2.0]) - (p * np.array([1.0, 2.0])).sum())
+    np.testing.assert_allclose(scores.grad.numpy(), [0.0, *expected])
