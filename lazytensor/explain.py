@@ -7,9 +7,9 @@ trace walks one position down with each layer's `translate` and shows where it
 is at every layer, then the storage index and the value found there.
 
 A reader: it meets tensors only through the layer protocol (`layers`, `layer_name`,
-`describe()`, `translate`, `wrapped`, `layout`, the base's `read_one`), walks a stack with a
-loop, and shows a deep stack as its top and bottom `EDGE_LAYERS` layers with a
-count of the rest between, so a 10,000-layer stack explains in a few lines.
+`describe()`, the optional `describe_position()`, `translate`, `wrapped`, `layout`, the
+base's `read_one`), walks a stack with a loop, and shows a deep stack as its top and
+bottom `EDGE_LAYERS` layers with a count of the rest between, so a 10,000-layer stack explains in a few lines.
 """
 
 from __future__ import annotations
@@ -222,7 +222,14 @@ class Explanation:
 
 def _trace_row(layer: AbstractTensor, pos: Shape) -> list[Text]:
     name = Text(layer.layer_name, style=LABEL)
-    return [name, Text(str(layer.shape)), Text(str(pos)), Text(layer.describe())]
+    return [name, Text(str(layer.shape)), Text(str(pos)), Text(_position_text(layer, pos))]
+
+
+def _position_text(layer: AbstractTensor, pos: Shape) -> str:
+    """What the layer says of `pos` (a layer over edges names the edge), or what it was made with when
+    it has nothing to say of single positions (`describe_position` is optional)."""
+    describe_position = getattr(layer, "describe_position", None)
+    return layer.describe() if describe_position is None else str(describe_position(pos))
 
 
 def explain(t: AbstractTensor, position: Sequence[int] | int | None = None) -> Explanation:

@@ -14,7 +14,19 @@ import numpy as np
 import numpy.typing as npt
 
 from lazytensor import optable
+from lazytensor.graph import Edges, edge_softmax
 from lazytensor.tensor import AbstractTensor, StorageTensor, apply
+
+__all__ = [
+    "Edges",
+    "cross_entropy",
+    "dropout",
+    "dropout_mask",
+    "edge_softmax",
+    "elu",
+    "glorot_uniform",
+    "leaky_relu",
+]
 
 Seed = int | np.random.Generator | None
 
@@ -120,24 +132,3 @@ def elu(t: AbstractTensor, alpha: float = 1.0) -> StorageTensor:
     [-0.6321, 0.0, 2.0]
     """
     return apply(optable.WHERE, t > 0, t, (t.clip(hi=0.0).exp() - 1.0) * alpha)
-
-
-def edge_softmax(scores: AbstractTensor, dst: Any, num_nodes: int) -> StorageTensor:
-    """The softmax of edge scores among the edges that share a target: for an edge `k` into node `d`,
-    `exp(s[k]) / sum(exp(s[j]) for every edge j into d)`. `scores` is `(E,)` or `(E, heads, ...)`.
-
-    Composed of public operations, so its gradient is theirs: the per-target maximum
-    (`segment_max`, detached: it only keeps `exp` finite) gathered back to the edges and
-    subtracted, `exp`, the per-target sum (`index_add`) gathered back, and a division.
-
-    >>> import lazytensor as lt
-    >>> edge_softmax(lt.tensor([0.0, 0.0, 5.0]), [1, 1, 0], 2).tolist()
-    [0.5, 0.5, 1.0]
-    """
-    targets = np.asarray(dst.numpy() if isinstance(dst, AbstractTensor) else dst)
-    peak = apply(optable.SEGMENT_MAX, scores.detach(), targets, num_segments=num_nodes)
-    weights = (scores - peak[targets]).exp()
-    zeros = StorageTensor.from_array(np.zeros((num_nodes, *scores.shape[1:]), dtype=weights.dtype))
-    total = zeros.index_add(0, targets, weights)
-    result: StorageTensor = weights / total[targets]
-    return result

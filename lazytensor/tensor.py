@@ -75,6 +75,11 @@ class AbstractTensor(abc.ABC):
     def describe(self) -> str:
         """What this layer was made with, in a few words (for `explain()`)."""
 
+    def describe_position(self, pos: Shape) -> str:
+        """What this layer says of one of its positions in the trace of `explain(position)`: by default
+        what it was made with; a layer over edges names the edge there."""
+        return self.describe()
+
     @property
     def read_only_reason(self) -> str | None:
         """Why a write through this layer cannot reach storage, or None when it can."""

@@ -1,0 +1,263 @@
+"""Message passing on an edge list: gather node rows onto edges as views that explain themselves edge
+by edge, and sum, average, maximise or softmax per-edge values into their target nodes.
+
+`Edges(src, dst, num_nodes)` is PyG's `edge_index`. `edges.sources(h)` is `h[src]` (PyG's
+`x_j`): a lazy list-indexed view, labelled so that `explain()` reads "edge k: s → d".
+Everything is composed of public operations (`index_add`, `segment_max`, `exp`, views),
+so gradients come from theirs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+from rich.console import Console, ConsoleOptions
+from rich.table import Table
+from rich.text import Text
+
+from lazytensor import optable
+from lazytensor.indexing import normalize_indices
+from lazytensor.layout import IndexArray, Layout
+from lazytensor.positions import Shape
+from lazytensor.printer.numberformat import printable
+from lazytensor.printer.options import current_options, line_width
+from lazytensor.printer.render import render_plain
+from lazytensor.printer.styles import DIM, LABEL
+from lazytensor.tensor import AbstractTensor, StorageTensor, apply
+from lazytensor.views import IndexArrays, View
+
+Buffer = npt.NDArray[Any]
+
+
+def _node_ids(values: Any, num_nodes: int, what: str) -> IndexArray:
+    array = np.asarray(values.numpy() if isinstance(values, AbstractTensor) else values)
+    if array.ndim != 1:
+        raise ValueError(f"{what} must be 1-D (one node per edge), got shape {array.shape}")
+    if array.dtype.kind not in "iu" and array.size:
+        raise TypeError(f"{what} must hold integer node ids, got dtype {array.dtype}")
+    ids = normalize_indices(array.astype(np.intp), 0, num_nodes, axis_word="node axis")
+    ids.flags.writeable = False
+    return ids
+
+
+@attrs.frozen(eq=False)
+class Edges:
+    """Directed edges `src[k] → dst[k]` among `num_nodes` nodes (node ids may count from the end).
+
+    >>> import lazytensor as lt
+    >>> edges = Edges([0, 1, 2], [1, 2, 1], num_nodes=3)
+    >>> h = lt.tensor([[1.0], [10.0], [100.0]])
+    >>> edges.sum(edges.sources(h)).tolist()          # each node: the sum of its in-neighbours
+    [[0.0], [101.0], [10.0]]
+    >>> print(edges.sources(h).explain((2, 0)))
+    position (2, 0) of a tensor of shape (3, 1)
+    layer    shape   position  parameters
+    Edges    (3, 1)  (2, 0)    edge 2: 2 → 1
+    Indexed  (3, 1)  (2, 0)    indices [[0, 1, 2], :]
+    Storage  (3, 1)  (2, 0)    buffer of 3 × float64
+    storage index 2 holds 100.0
+    the fused layout (strides (1, 1), offset 0) gives 2 in one step
+    """
+
+    src: IndexArray
+    dst: IndexArray
+    num_nodes: int = attrs.field()
+
+    @num_nodes.validator
+    def _check_count(self, _attribute: object, count: int) -> None:
+        if isinstance(count, bool) or not isinstance(count, int | np.integer) or count < 0:
+            raise ValueError(f"num_nodes must be a non-negative integer, got {count!r}")
+
+    def __attrs_post_init__(self) -> None:
+        src = _node_ids(self.src, self.num_nodes, "src")
+        dst = _node_ids(self.dst, self.num_nodes, "dst")
+        if src.shape != dst.shape:
+            raise ValueError(
+                f"src of shape {src.shape} and dst of shape {dst.shape} must pair up edge by edge"
+            )
+        object.__setattr__(self, "src", src)
+        object.__setattr__(self, "dst", dst)
+
+    @property
+    def count(self) -> int:
+        """The number of edges."""
+        return int(self.src.shape[0])
+
+    def in_degree(self) -> IndexArray:
+        """How many edges end at each node."""
+        return np.bincount(self.dst, minlength=self.num_nodes)
+
+    def into(self, node: int) -> IndexArray:
+        """The ids of the edges that end at `node`."""
+        (node,) = normalize_indices(np.array([node], dtype=np.intp), 0, self.num_nodes, axis_word="node axis")
+        return np.flatnonzero(self.dst == node)
+
+    # -- views onto the edges ---------------------------------------------------------------------
+
+    def sources(self, h: AbstractTensor) -> EdgesTensor:
+        """`h[src]`, the rows each edge carries from its source (PyG's `x_j`): a view, no copy."""
+        return EdgesTensor(h[self.src], self, "source row")
+
+    def targets(self, h: AbstractTensor) -> EdgesTensor:
+        """`h[dst]`, the rows of each edge's target (PyG's `x_i`): a view, no copy."""
+        return EdgesTensor(h[self.dst], self, "target row")
+
+    def label(self, values: AbstractTensor, name: str = "weight") -> EdgesTensor:
+        """Per-edge values (attention weights, say) as a view that explains itself edge by edge."""
+        return EdgesTensor(values, self, name)
+
+    # -- from edges into nodes ----------------------------------------------------------------------
+
+    def sum(self, messages: AbstractTensor) -> StorageTensor:
+        """`out[d]` = the sum of the messages of the edges into `d` (`index_add` into zeros)."""
+        zeros = StorageTensor.from_array(
+            np.zeros((self.num_nodes, *messages.shape[1:]), dtype=messages.dtype)
+        )
+        return zeros.index_add(0, self.dst, messages)
+
+    def mean(self, messages: AbstractTensor) -> StorageTensor:
+        """`out[d]` = the mean of the messages into `d`; 0 at a node that receives none."""
+        degree = self.in_degree().astype(np.float64)
+        inverse = np.divide(1.0, degree, out=np.zeros_like(degree), where=degree > 0)
+        shape = (self.num_nodes,) + (1,) * (messages.ndim - 1)
+        dtype = np.result_type(messages.dtype, np.float32)
+        result: StorageTensor = self.sum(messages) * inverse.astype(dtype).reshape(shape)
+        return result
+
+    def max(self, messages: AbstractTensor) -> StorageTensor:
+        """`out[d]` = the largest message into `d` (`segment_max`; not differentiable)."""
+        return apply(optable.SEGMENT_MAX, messages, self.dst, num_segments=self.num_nodes)
+
+    def softmax(self, scores: AbstractTensor) -> StorageTensor:
+        """The softmax of edge scores among the edges that share a target (see `edge_softmax`)."""
+        return edge_softmax(scores, self.dst, self.num_nodes)
+
+    def explain_node(self, node: int, weights: AbstractTensor | None = None, limit: int = 20) -> NodeMessages:
+        """Where `node`'s messages come from: its incoming edges and, given per-edge `weights`
+        (attention, say), the weight of each (one column per trailing position)."""
+        (checked,) = normalize_indices(
+            np.array([node], dtype=np.intp), 0, self.num_nodes, axis_word="node axis"
+        )
+        if weights is not None and (weights.ndim == 0 or weights.shape[0] != self.count):
+            raise ValueError(f"weights of shape {weights.shape} do not give one row per edge of {self.count}")
+        return NodeMessages(self, int(checked), weights, limit)
+
+
+def edge_softmax(scores: AbstractTensor, dst: Any, num_nodes: int) -> StorageTensor:
+    """The softmax of edge scores among the edges that share a target: for an edge `k` into node `d`,
+    `exp(s[k]) / sum(exp(s[j]) for every edge j into d)`. `scores` is `(E,)` or `(E, heads, ...)`.
+
+    Composed of public operations, so its gradient is theirs: the per-target maximum
+    (`segment_max`, detached: it only keeps `exp` finite) gathered back to the edges and
+    subtracted, `exp`, the per-target sum (`index_add`) gathered back, and a division.
+
+    >>> import lazytensor as lt
+    >>> edge_softmax(lt.tensor([0.0, 0.0, 5.0]), [1, 1, 0], 2).tolist()
+    [0.5, 0.5, 1.0]
+    """
+    targets = np.asarray(dst.numpy() if isinstance(dst, AbstractTensor) else dst)
+    peak = apply(optable.SEGMENT_MAX, scores.detach(), targets, num_segments=num_nodes)
+    weights = (scores - peak[targets]).exp()
+    zeros = StorageTensor.from_array(np.zeros((num_nodes, *scores.shape[1:]), dtype=weights.dtype))
+    total = zeros.index_add(0, targets, weights)
+    result: StorageTensor = weights / total[targets]
+    return result
+
+
+@attrs.frozen(eq=False, repr=False, slots=False)
+class EdgesTensor(View):
+    """A tensor whose first axis runs over edges, labelled with them: reads, writes and gradients pass
+    straight through; `explain()` names the edge of every position ("edge 5: 3 → 7").
+
+    >>> import lazytensor as lt
+    >>> edges = Edges([2, 0], [1, 1], num_nodes=3)
+    >>> w = edges.label(lt.tensor([0.25, 0.75]))
+    >>> w.describe_position((1,))
+    'edge 1: 0 → 1, weight 0.75'
+    """
+
+    edges: Edges = attrs.field(validator=attrs.validators.instance_of(Edges))
+    carries: str = "weight"
+    """What each edge holds: "source row" or "target row" for gathered node rows, otherwise the
+    name of a per-edge value shown beside the edge ("weight")."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.wrapped.ndim == 0 or self.wrapped.shape[0] != self.edges.count:
+            raise ValueError(
+                f"a tensor of shape {self.wrapped.shape} does not run over {self.edges.count} edges "
+                "along its first axis"
+            )
+        super().__attrs_post_init__()
+
+    @property
+    def shape(self) -> Shape:
+        return self.wrapped.shape
+
+    def translate(self, pos: Shape) -> Shape:
+        return pos
+
+    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
+        return index_arrays
+
+    @property
+    def layout(self) -> Layout | None:
+        return self.wrapped.layout
+
+    def numpy_equivalent(self, below: Buffer) -> Buffer:
+        return below
+
+    def view_of(self, below: Buffer) -> Buffer | None:
+        return below
+
+    def describe(self) -> str:
+        edges, nodes = self.edges.count, self.edges.num_nodes
+        return f"{edges:,} edges src → dst over {nodes:,} nodes, each with its {self.carries}"
+
+    def describe_position(self, pos: Shape) -> str:
+        k = pos[0]
+        edge = f"edge {k}: {self.edges.src[k]} → {self.edges.dst[k]}"
+        if self.carries.endswith(" row"):
+            return edge
+        return f"{edge}, {self.carries} {printable(repr(_plain(self.get(pos))))}"
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+@attrs.frozen(eq=False)
+class NodeMessages:
+    """The edges into one node, a row each: "edge k: s → d" and the weights they carry."""
+
+    edges: Edges
+    node: int
+    weights: AbstractTensor | None
+    limit: int
+
+    def __str__(self) -> str:
+        return render_plain(self, line_width(current_options()))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Any]:
+        incoming = self.edges.into(self.node)
+        yield Text.assemble(
+            ("node ", LABEL), (str(self.node), LABEL), f" receives {len(incoming):,} messages"
+        )
+        table = Table(box=None, show_edge=False, pad_edge=False, header_style=DIM)
+        table.add_column("edge", justify="right")
+        table.add_column("from → to")
+        weights = None if self.weights is None else self.weights.numpy()
+        columns = 0 if weights is None else int(np.prod(weights.shape[1:], dtype=np.intp))
+        for column in range(columns):
+            table.add_column(f"weight {column}" if columns > 1 else "weight", justify="right")
+        for k in incoming[: self.limit]:
+            cells = [f"{self.edges.src[k]} → {self.edges.dst[k]}"]
+            if weights is not None:
+                cells += [f"{w:.4f}" for w in weights[k].reshape(-1)]
+            table.add_row(str(k), *cells)
+        yield table
+        if len(incoming) > self.limit:
+            yield Text(f"… {len(incoming) - self.limit:,} more edges", style=DIM)
