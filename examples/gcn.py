@@ -167,8 +167,8 @@ def summary(graph: graphs.Graph, epochs: int, runs: Sequence[Run]) -> dict[str, 
     }
 
 
-def results_table(result: dict[str, Any]) -> Table:
-    table = Table(title="GCN with lazytensor", title_justify="left")
+def results_table(result: dict[str, Any], title: str = "GCN with lazytensor") -> Table:
+    table = Table(title=title, title_justify="left")
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("dataset", result["dataset"])

@@ -66,14 +66,25 @@ class Edges:
     src: IndexArray
     dst: IndexArray
     num_nodes: int = attrs.field()
+    num_sources: int = attrs.field(default=None)
+    """How many nodes the sources are drawn from, when they are another set than the targets (a
+    bipartite block of sampled message passing: `h` has `num_sources` rows, the result `num_nodes`);
+    by default the same `num_nodes`."""
 
     @num_nodes.validator
-    def _check_count(self, _attribute: object, count: int) -> None:
+    def _check_count(self, attribute: attrs.Attribute[int], count: int) -> None:
         if isinstance(count, bool) or not isinstance(count, int | np.integer) or count < 0:
-            raise ValueError(f"num_nodes must be a non-negative integer, got {count!r}")
+            raise ValueError(f"{attribute.name} must be a non-negative integer, got {count!r}")
+
+    @num_sources.validator
+    def _check_sources(self, attribute: attrs.Attribute[int], count: int | None) -> None:
+        if count is not None:
+            self._check_count(attribute, count)
 
     def __attrs_post_init__(self) -> None:
-        src = _node_ids(self.src, self.num_nodes, "src")
+        if self.num_sources is None:
+            object.__setattr__(self, "num_sources", self.num_nodes)
+        src = _node_ids(self.src, self.num_sources, "src")
         dst = _node_ids(self.dst, self.num_nodes, "dst")
         if src.shape != dst.shape:
             raise ValueError(
@@ -99,11 +110,13 @@ class Edges:
     # -- views onto the edges ---------------------------------------------------------------------
 
     def sources(self, h: AbstractTensor) -> EdgesTensor:
-        """`h[src]`, the rows each edge carries from its source (PyG's `x_j`): a view, no copy."""
+        """`h[src]`, the rows each edge carries from its source (PyG's `x_j`): a view, no copy.
+        `h` has a row per source node."""
         return EdgesTensor(h[self.src], self, "source row")
 
     def targets(self, h: AbstractTensor) -> EdgesTensor:
-        """`h[dst]`, the rows of each edge's target (PyG's `x_i`): a view, no copy."""
+        """`h[dst]`, the rows of each edge's target (PyG's `x_i`): a view, no copy. `h` has a row per
+        target node."""
         return EdgesTensor(h[self.dst], self, "target row")
 
     def label(self, values: AbstractTensor, name: str = "weight") -> EdgesTensor:
@@ -213,6 +226,10 @@ class EdgesTensor(View):
     def view_of(self, below: Buffer) -> Buffer | None:
         return below
 
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
+        """A label moves nothing: the gradient passes straight down."""
+        return [(self.wrapped, grad)]
+
     def describe(self) -> str:
         edges, nodes = self.edges.count, self.edges.num_nodes
         return f"{edges:,} edges src → dst over {nodes:,} nodes, each with its {self.carries}"
@@ -222,11 +239,7 @@ class EdgesTensor(View):
         edge = f"edge {k}: {self.edges.src[k]} → {self.edges.dst[k]}"
         if self.carries.endswith(" row"):
             return edge
-        return f"{edge}, {self.carries} {printable(repr(_plain(self.get(pos))))}"
-
-
-def _plain(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
+        return f"{edge}, {self.carries} {printable(str(self.get(pos)))}"
 
 
 @attrs.frozen(eq=False)

@@ -29,7 +29,7 @@ from typing import Any, Self
 import attrs
 import numpy as np
 
-from lazytensor import autograd, evaluate, indexing
+from lazytensor import autograd, evaluate, indexing, scatter
 from lazytensor.indexing import Range, Spec
 from lazytensor.layout import IndexArray, Layout
 from lazytensor.once import once
@@ -157,6 +157,10 @@ class TransposedTensor(View):
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         return tuple(index_arrays[i] for i in self._inverse)
 
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
+        """The gradient below is this one with the axes put back: one transpose, no scatter."""
+        return [(self.wrapped, np.transpose(grad, self._inverse))]
+
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return below.transpose(self.axes)
 
@@ -240,6 +244,10 @@ class ReshapedTensor(View):
         if not self.wrapped.shape:
             return ()
         return tuple(np.unravel_index(flat, self.wrapped.shape))
+
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
+        """Row-major order is the same above and below: the gradient is reshaped back, no scatter."""
+        return [(self.wrapped, np.reshape(grad, self.wrapped.shape))]
 
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return below.reshape(self._shape)
@@ -638,6 +646,24 @@ class IndexedTensor(View):
             return indexed
         moved: Buffer = np.moveaxis(indexed, range(start, start + width), range(width))
         return moved
+
+    @functools.cached_property
+    def _lone_list(self) -> tuple[int, IndexArray] | None:
+        """The axis and the list when this view indexes one axis with one 1-D list (`h[src]`), else None."""
+        arrays = [(axis, array) for axis, array in enumerate(self.indices) if array is not None]
+        if len(arrays) == 1 and arrays[0][1].ndim == 1:
+            return arrays[0]
+        return None
+
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
+        """A gather's gradient is a segment sum: for one list on one axis, `index_add` the gradient's
+        slices into zeros (a bincount over rows, not over every element's position)."""
+        lone = self._lone_list
+        if lone is None:
+            return super().backward_step(grad, retain)
+        axis, array = lone
+        zeros = np.zeros(self.wrapped.shape, dtype=grad.dtype)
+        return [(self.wrapped, scatter.index_add(zeros, array, grad, dim=axis))]
 
     def describe(self) -> str:
         entries = [":" if array is None else _indices_text(array) for array in self.indices]

@@ -1,0 +1,641 @@
+"""Five graph neural networks written only with lazytensor's public operations and views.
+
+    python examples/gnn.py --model gat --dataset cora --seeds 10
+    python examples/gnn.py --model sage --dataset sbm --nodes 1000000
+    python examples/gnn.py --model gat --dataset cora --explain-node 0
+
+- gcn   Kipf & Welling 2017: two graph convolutions (examples/gcn.py's model).
+- gat   Veličković et al. 2018: 8 attention heads of 8 units, ELU, one output head.
+- sage  GraphSAGE-mean (Hamilton et al. 2017) trained on sampled neighbourhoods: fan-out 10, 10,
+        batches of 1,024 nodes, features fetched as lazy gathered views of the full matrix.
+- sgc   Wu et al. 2019: Â^2 X precomputed, then logistic regression.
+- appnp Klicpera et al. 2019: an MLP, then 10 steps of personalised PageRank (α = 0.1).
+
+Message passing is `lt.nn.Edges`: `edges.sources(h)` is the view `h[src]` (PyG's `x_j`),
+`edges.softmax` the edge softmax, `edges.sum` an `index_add` into the targets. Each
+run trains for a fixed number of epochs and reports the test accuracy of the epoch
+with the best validation accuracy (ties: the lower validation loss).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+import lazytensor as lt
+from lazytensor import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gcn
+import graphs
+
+IntArray = npt.NDArray[np.intp]
+Param = lt.StorageTensor
+FLOAT = np.float32
+
+
+@attrs.frozen
+class Settings:
+    """The hyperparameters of one model family (the published ones)."""
+
+    hidden: int
+    dropout: float
+    learning_rate: float
+    weight_decay: float
+    epochs: int
+
+
+SETTINGS = {
+    "gcn": Settings(hidden=16, dropout=0.5, learning_rate=0.01, weight_decay=5e-4, epochs=200),
+    "gat": Settings(hidden=8, dropout=0.6, learning_rate=0.005, weight_decay=5e-4, epochs=300),
+    "sage": Settings(hidden=64, dropout=0.5, learning_rate=0.01, weight_decay=5e-4, epochs=100),
+    "sgc": Settings(hidden=0, dropout=0.0, learning_rate=0.2, weight_decay=5e-5, epochs=100),
+    "appnp": Settings(hidden=64, dropout=0.5, learning_rate=0.01, weight_decay=5e-4, epochs=300),
+}
+MODELS = tuple(SETTINGS)
+GAT_HEADS, GAT_SLOPE = 8, 0.2
+SGC_STEPS = 2
+APPNP_STEPS, APPNP_ALPHA = 10, 0.1
+SAGE_FANOUT, SAGE_BATCH = (10, 10), 1024
+
+
+def weight(fan_in: int, fan_out: int, rng: np.random.Generator) -> Param:
+    """A glorot-uniform float32 weight that requires grad."""
+    return nn.glorot_uniform(fan_in, fan_out, rng).astype(FLOAT).requires_grad_()
+
+
+def zeros(*shape: int) -> Param:
+    return lt.zeros(*shape, dtype=FLOAT).requires_grad_()
+
+
+def mask(shape: tuple[int, ...], p: float, rng: np.random.Generator | None) -> npt.NDArray[Any] | None:
+    """A dropout mask when training (`rng` given), else None."""
+    return None if rng is None or p == 0 else nn.dropout_mask(shape, p, rng, FLOAT)
+
+
+def dropped(t: lt.AbstractTensor, keep: npt.NDArray[Any] | None) -> lt.AbstractTensor:
+    return t if keep is None else t * keep
+
+
+def self_looped(graph: graphs.Graph) -> nn.Edges:
+    """The graph's edges and a self loop at every node, grouped by target (the segment sums' fast path)."""
+    loops = np.arange(graph.num_nodes)
+    src = np.concatenate([graph.src, loops])
+    dst = np.concatenate([graph.dst, loops])
+    order = np.lexsort((src, dst))
+    return nn.Edges(src[order], dst[order], graph.num_nodes)
+
+
+class FullBatch(Protocol):
+    """A model that computes the logits of every node at once."""
+
+    def parameters(self) -> list[Param]: ...
+
+    def __call__(self, rng: np.random.Generator | None) -> lt.AbstractTensor:
+        """Logits of every node; `rng` draws the dropout masks when training, None to evaluate."""
+        ...
+
+
+# ----------------------------------------------------------------------------------------------- GCN
+
+
+@attrs.frozen(eq=False)
+class GCN:
+    """examples/gcn.py's two graph convolutions, with its dropout draws."""
+
+    model: gcn.Model
+    propagate: gcn.Propagation
+    features: lt.AbstractTensor
+
+    @classmethod
+    def init(cls, graph: graphs.Graph, rng: np.random.Generator) -> GCN:
+        model = gcn.Model.init(graph.num_features, graph.num_classes, rng)
+        return cls(model, gcn.Propagation.of(graph), lt.from_numpy(graph.features))
+
+    def parameters(self) -> list[Param]:
+        return [self.model.w1, self.model.w2]
+
+    def __call__(self, rng: np.random.Generator | None) -> lt.AbstractTensor:
+        p = SETTINGS["gcn"].dropout
+        mask_x = mask(self.features.shape, p, rng)
+        mask_h = mask((self.features.shape[0], gcn.HIDDEN), p, rng)
+        return self.model(self.propagate, self.features, mask_x, mask_h)
+
+
+# ----------------------------------------------------------------------------------------------- GAT
+
+
+@attrs.frozen(eq=False)
+class AttentionLayer:
+    """One graph attention layer: per head, score every edge `s → d` by
+    `leaky_relu(a_src · W h_s + a_dst · W h_d)`, softmax the scores over the edges into `d`,
+    and sum the attention-weighted `W h_s` into `d`; heads concatenated."""
+
+    w: Param  # (in, heads * units)
+    att_src: Param  # (heads, units)
+    att_dst: Param  # (heads, units)
+    bias: Param  # (heads * units,)
+
+    @classmethod
+    def init(cls, fan_in: int, heads: int, units: int, rng: np.random.Generator) -> AttentionLayer:
+        w = weight(fan_in, heads * units, rng)
+        return cls(w, weight(heads, units, rng), weight(heads, units, rng), zeros(heads * units))
+
+    @property
+    def heads(self) -> int:
+        return int(self.att_src.shape[0])
+
+    def parameters(self) -> list[Param]:
+        return [self.w, self.att_src, self.att_dst, self.bias]
+
+    def __call__(
+        self, x: lt.AbstractTensor, edges: nn.Edges, drop: float, rng: np.random.Generator | None
+    ) -> tuple[lt.AbstractTensor, lt.AbstractTensor]:
+        """The layer's output `(N, heads * units)` and its attention weights `(E, heads)`."""
+        h = (x @ self.w).reshape(edges.num_nodes, self.heads, -1)  # (N, heads, units)
+        score_src = (h * self.att_src).sum(2)  # (N, heads)
+        score_dst = (h * self.att_dst).sum(2)
+        scores = nn.leaky_relu(edges.sources(score_src) + edges.targets(score_dst), GAT_SLOPE)
+        attention = edges.softmax(scores)  # (E, heads)
+        dropped_attention = dropped(attention, mask(attention.shape, drop, rng))
+        messages = edges.sources(h) * dropped_attention.unsqueeze(2)  # (E, heads, units)
+        return edges.sum(messages).reshape(edges.num_nodes, -1) + self.bias, attention
+
+
+@attrs.frozen(eq=False)
+class GAT:
+    """Two attention layers: 8 heads × 8 units with ELU, then one head of `classes` units; dropout 0.6
+    on each layer's input and on its attention weights."""
+
+    hidden: AttentionLayer
+    output: AttentionLayer
+    edges: nn.Edges
+    features: lt.AbstractTensor
+
+    @classmethod
+    def init(cls, graph: graphs.Graph, rng: np.random.Generator) -> GAT:
+        units = SETTINGS["gat"].hidden
+        hidden = AttentionLayer.init(graph.num_features, GAT_HEADS, units, rng)
+        output = AttentionLayer.init(GAT_HEADS * units, 1, graph.num_classes, rng)
+        return cls(hidden, output, self_looped(graph), lt.from_numpy(graph.features))
+
+    def parameters(self) -> list[Param]:
+        return self.hidden.parameters() + self.output.parameters()
+
+    def forward(self, rng: np.random.Generator | None) -> tuple[lt.AbstractTensor, lt.AbstractTensor]:
+        """The logits and the last layer's attention weights (for `--explain-node`)."""
+        p = SETTINGS["gat"].dropout
+        x = dropped(self.features, mask(self.features.shape, p, rng))
+        h, _ = self.hidden(x, self.edges, p, rng)
+        h = nn.elu(h)
+        h = dropped(h, mask(h.shape, p, rng))
+        return self.output(h, self.edges, p, rng)
+
+    def __call__(self, rng: np.random.Generator | None) -> lt.AbstractTensor:
+        return self.forward(rng)[0]
+
+
+# ----------------------------------------------------------------------------------------------- SGC
+
+
+@attrs.frozen(eq=False)
+class SGC:
+    """Logistic regression on `Â^K X`, propagated once before training (no gradient needed there)."""
+
+    w: Param
+    bias: Param
+    propagated: lt.AbstractTensor
+
+    @classmethod
+    def init(cls, graph: graphs.Graph, rng: np.random.Generator) -> SGC:
+        propagate = gcn.Propagation.of(graph)
+        x: lt.AbstractTensor = lt.from_numpy(graph.features)
+        for _ in range(SGC_STEPS):
+            x = propagate(x)
+        return cls(weight(graph.num_features, graph.num_classes, rng), zeros(graph.num_classes), x)
+
+    def parameters(self) -> list[Param]:
+        return [self.w, self.bias]
+
+    def __call__(self, rng: np.random.Generator | None) -> lt.AbstractTensor:
+        return self.propagated @ self.w + self.bias
+
+
+# --------------------------------------------------------------------------------------------- APPNP
+
+
+@attrs.frozen(eq=False)
+class APPNP:
+    """Predict with a two-layer MLP, then propagate: `z ← (1 - α) Â z + α h`, ten times."""
+
+    w1: Param
+    b1: Param
+    w2: Param
+    b2: Param
+    propagate: gcn.Propagation
+    features: lt.AbstractTensor
+
+    @classmethod
+    def init(cls, graph: graphs.Graph, rng: np.random.Generator) -> APPNP:
+        hidden = SETTINGS["appnp"].hidden
+        w1, w2 = weight(graph.num_features, hidden, rng), weight(hidden, graph.num_classes, rng)
+        features = lt.from_numpy(graph.features)
+        return cls(w1, zeros(hidden), w2, zeros(graph.num_classes), gcn.Propagation.of(graph), features)
+
+    def parameters(self) -> list[Param]:
+        return [self.w1, self.b1, self.w2, self.b2]
+
+    def __call__(self, rng: np.random.Generator | None) -> lt.AbstractTensor:
+        p = SETTINGS["appnp"].dropout
+        x = dropped(self.features, mask(self.features.shape, p, rng))
+        h = (x @ self.w1 + self.b1).relu()
+        h = dropped(h, mask(h.shape, p, rng))
+        h = h @ self.w2 + self.b2
+        z = h
+        for _ in range(APPNP_STEPS):
+            z = self.propagate(z) * (1 - APPNP_ALPHA) + h * APPNP_ALPHA
+        return z
+
+
+# ------------------------------------------------------------------------------ GraphSAGE, sampled
+
+
+@attrs.frozen(eq=False)
+class Neighbours:
+    """The in-neighbours of every node, grouped by target once: node `v`'s are
+    `sources[starts[v]:starts[v + 1]]`."""
+
+    starts: IntArray
+    sources: IntArray
+
+    @classmethod
+    def of(cls, graph: graphs.Graph) -> Neighbours:
+        order = np.argsort(graph.dst, kind="stable")
+        counts = np.bincount(graph.dst, minlength=graph.num_nodes)
+        starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.intp)
+        return cls(starts, graph.src[order].astype(np.intp))
+
+    def sample(
+        self, nodes: IntArray, fanout: int | None, rng: np.random.Generator | None
+    ) -> tuple[IntArray, IntArray]:
+        """Up to `fanout` in-neighbours of each node, without replacement (all of them when `fanout`
+        is None): their global ids and, for each, the position in `nodes` of the node it feeds.
+
+        One random key per candidate edge, drawn from `rng`; each node keeps its `fanout` smallest.
+        """
+        degree = self.starts[nodes + 1] - self.starts[nodes]
+        owner = np.repeat(np.arange(len(nodes), dtype=np.intp), degree)
+        first = np.concatenate([[0], np.cumsum(degree)[:-1]]).astype(np.intp)
+        rank = np.arange(len(owner), dtype=np.intp) - first[owner]
+        edge = self.starts[nodes][owner] + rank
+        if fanout is not None and rng is not None and np.any(degree > fanout):
+            keys = rng.random(len(owner))
+            order = np.lexsort((keys, owner))  # by owner, then by key: a random order within each
+            keep = order[rank < fanout]
+            owner, edge = owner[keep], edge[keep]
+        return self.sources[edge], owner
+
+
+@attrs.frozen(eq=False)
+class Block:
+    """One layer of a sampled computation: `targets` output rows, fed by the edges `src → dst` in the
+    layer's local ids (the first `targets` input rows are the targets themselves)."""
+
+    targets: int
+    edges: nn.Edges
+
+
+def relabel(targets: IntArray, sources: IntArray) -> tuple[IntArray, IntArray]:
+    """The layer's input nodes (the targets first, then each new source once) and the sources as
+    positions among them."""
+    nodes = np.concatenate([targets, sources])
+    unique, first = np.unique(nodes, return_index=True)
+    order = np.argsort(first, kind="stable")  # first appearance: the targets keep their places
+    position = np.empty(len(unique), dtype=np.intp)
+    position[order] = np.arange(len(unique))
+    return unique[order], position[np.searchsorted(unique, sources)]
+
+
+def sample_blocks(
+    neighbours: Neighbours, seeds: IntArray, fanouts: Sequence[int | None], rng: np.random.Generator | None
+) -> tuple[IntArray, list[Block]]:
+    """The input nodes and the blocks (first layer first) that compute the output rows of `seeds`."""
+    blocks: list[Block] = []
+    targets = seeds
+    for fanout in reversed(fanouts):
+        sources, owner = neighbours.sample(targets, fanout, rng)
+        nodes, local_sources = relabel(targets, sources)
+        edges = nn.Edges(local_sources, owner, len(targets), num_sources=len(nodes))
+        blocks.append(Block(len(targets), edges))
+        targets = nodes
+    return targets, blocks[::-1]
+
+
+@attrs.frozen(eq=False)
+class SageLayer:
+    """`h_d W_self + mean(h_s for the sampled s → d) W_neigh + b`."""
+
+    w_self: Param
+    w_neigh: Param
+    bias: Param
+
+    @classmethod
+    def init(cls, fan_in: int, fan_out: int, rng: np.random.Generator) -> SageLayer:
+        return cls(weight(fan_in, fan_out, rng), weight(fan_in, fan_out, rng), zeros(fan_out))
+
+    def parameters(self) -> list[Param]:
+        return [self.w_self, self.w_neigh, self.bias]
+
+    def __call__(self, h: lt.AbstractTensor, block: Block) -> lt.AbstractTensor:
+        neighbours = block.edges.mean(block.edges.sources(h @ self.w_neigh))
+        return h[: block.targets] @ self.w_self + neighbours + self.bias
+
+
+@attrs.frozen(eq=False)
+class SAGE:
+    """Two GraphSAGE-mean layers on sampled neighbourhoods; the features of a batch's input nodes are
+    the view `features[nodes]` of the full matrix, read only when multiplied."""
+
+    layers: tuple[SageLayer, SageLayer]
+    neighbours: Neighbours
+    features: lt.AbstractTensor
+    fanouts: tuple[int | None, ...]
+
+    @classmethod
+    def init(cls, graph: graphs.Graph, rng: np.random.Generator, fanouts: Sequence[int | None]) -> SAGE:
+        hidden = SETTINGS["sage"].hidden
+        layers = (
+            SageLayer.init(graph.num_features, hidden, rng),
+            SageLayer.init(hidden, graph.num_classes, rng),
+        )
+        return cls(layers, Neighbours.of(graph), lt.from_numpy(graph.features), tuple(fanouts))
+
+    def parameters(self) -> list[Param]:
+        return [p for layer in self.layers for p in layer.parameters()]
+
+    def logits(self, seeds: IntArray, rng: np.random.Generator | None) -> lt.AbstractTensor:
+        """The logits of `seeds`: sampled neighbourhoods and dropout when training (`rng`), every
+        neighbour otherwise."""
+        fanouts = self.fanouts if rng is not None else (None,) * len(self.fanouts)
+        nodes, blocks = sample_blocks(self.neighbours, seeds, fanouts, rng)
+        p = SETTINGS["sage"].dropout
+        h: lt.AbstractTensor = self.features[nodes]  # a gathered view: no copy of the feature matrix
+        for k, (layer, block) in enumerate(zip(self.layers, blocks, strict=True)):
+            h = layer(dropped(h, mask(h.shape, p, rng)), block)
+            if k < len(self.layers) - 1:
+                h = h.relu()
+        return h
+
+
+# ------------------------------------------------------------------------------------------ training
+
+
+@attrs.frozen
+class Run:
+    seed: int
+    train_accuracy: float
+    val_accuracy: float
+    test_accuracy: float
+    best_epoch: int
+    seconds_per_epoch: float
+
+
+Model = GCN | GAT | SGC | APPNP | SAGE
+
+
+def build(name: str, graph: graphs.Graph, rng: np.random.Generator, fanouts: Sequence[int | None]) -> Model:
+    if name == "sage":
+        return SAGE.init(graph, rng, fanouts)
+    families: dict[str, Callable[[graphs.Graph, np.random.Generator], Model]] = {
+        "gcn": GCN.init,
+        "gat": GAT.init,
+        "sgc": SGC.init,
+        "appnp": APPNP.init,
+    }
+    return families[name](graph, rng)
+
+
+def optimizer_for(name: str, model: Model) -> lt.optim.Adam:
+    """Adam with L2 weight decay: on the first layer only for the GCN (as Kipf & Welling), on every
+    parameter otherwise."""
+    settings = SETTINGS[name]
+    params = model.parameters()
+    if isinstance(model, GCN):
+        groups = [{"params": params[:1], "weight_decay": settings.weight_decay}, {"params": params[1:]}]
+        return lt.optim.Adam(groups, lr=settings.learning_rate)
+    return lt.optim.Adam(params, lr=settings.learning_rate, weight_decay=settings.weight_decay)
+
+
+def train_epoch(
+    model: Model, graph: graphs.Graph, optimizer: lt.optim.Adam, rng: np.random.Generator
+) -> float:
+    """One epoch: one step for a full-batch model, one step per batch of training nodes for SAGE."""
+    if isinstance(model, SAGE):
+        order = rng.permutation(graph.train_idx)
+        losses = []
+        for start in range(0, len(order), SAGE_BATCH):
+            seeds = order[start : start + SAGE_BATCH]
+            optimizer.zero_grad()
+            loss = nn.cross_entropy(model.logits(seeds, rng), graph.labels[seeds])
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return float(np.mean(losses))
+    optimizer.zero_grad()
+    loss = nn.cross_entropy(model(rng)[graph.train_idx], graph.labels[graph.train_idx])
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+
+
+@attrs.frozen
+class Scores:
+    """Accuracy (and the validation loss) of one evaluation."""
+
+    train: float
+    val: float
+    test: float
+    val_loss: float
+
+
+def evaluate(model: Model, graph: graphs.Graph) -> Scores:
+    """Accuracies without dropout, with every neighbour."""
+    splits = (graph.train_idx, graph.val_idx, graph.test_idx)
+    with lt.no_grad():
+        if isinstance(model, SAGE):
+            nodes = np.concatenate(splits)
+            logits = model.logits(nodes, None).numpy()
+        else:
+            nodes = np.arange(graph.num_nodes)
+            logits = model(None).numpy()
+    row = np.empty(graph.num_nodes, dtype=np.intp)
+    row[nodes] = np.arange(len(nodes))
+    accuracies = [float((logits[row[idx]].argmax(1) == graph.labels[idx]).mean()) for idx in splits]
+    val_logits = lt.from_numpy(logits[row[graph.val_idx]])
+    val_loss = nn.cross_entropy(val_logits, graph.labels[graph.val_idx]).item()
+    return Scores(*accuracies, val_loss)
+
+
+def train(
+    name: str,
+    graph: graphs.Graph,
+    epochs: int,
+    seed: int,
+    on_epoch: Callable[[int, float], None] | None = None,
+    fanouts: Sequence[int | None] = SAGE_FANOUT,
+) -> tuple[Run, Model]:
+    """Train a fresh model; report the scores of the epoch with the best validation accuracy."""
+    rng = np.random.default_rng(seed)
+    model = build(name, graph, rng, fanouts)
+    optimizer = optimizer_for(name, model)
+    best, best_epoch, seconds = None, -1, 0.0
+    for epoch in range(epochs):
+        start = time.perf_counter()
+        loss = train_epoch(model, graph, optimizer, rng)
+        seconds += time.perf_counter() - start
+        scores = evaluate(model, graph)
+        if best is None or (scores.val, -scores.val_loss) > (best.val, -best.val_loss):
+            best, best_epoch = scores, epoch
+        if on_epoch is not None:
+            on_epoch(epoch, loss)
+    if best is None:
+        best = evaluate(model, graph)
+    run = Run(seed, best.train, best.val, best.test, best_epoch, seconds / max(epochs, 1))
+    return run, model
+
+
+# -------------------------------------------------------------------------------- explaining a node
+
+
+def explain_node(model: Model, graph: graphs.Graph, node: int, console: Console) -> None:
+    """Where `node`'s messages came from in the last layer, with the attention weights for GAT."""
+    if isinstance(model, GAT):
+        with lt.no_grad():
+            _, attention = model.forward(None)
+        console.print(model.edges.explain_node(node, attention))
+        into = model.edges.into(node)
+        weights = model.edges.label(attention)
+        if len(into):
+            console.print(weights.explain((int(into[0]), 0)))
+        return
+    edges = self_looped(graph)
+    console.print(edges.explain_node(node))
+
+
+# ---------------------------------------------------------------------------------------------- CLI
+
+
+def parse_fanouts(text: str) -> tuple[int | None, ...]:
+    """`10,10` or `all` (every neighbour: full-batch training)."""
+    if text == "all":
+        return (None, None)
+    try:
+        fanouts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"fan-outs are positive integers like 10,10 or 'all', got {text!r}"
+        ) from None
+    if len(fanouts) != 2 or min(fanouts) < 1:
+        raise argparse.ArgumentTypeError(f"give two positive fan-outs like 10,10, got {text!r}")
+    return fanouts
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Train a graph neural network with lazytensor.")
+    parser.add_argument("--model", choices=MODELS, default="gcn")
+    parser.add_argument("--dataset", help=f"one of {', '.join(graphs.DATASETS)} (default karate)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="directory of the original Planetoid files ind.NAME.* (with --dataset cora, citeseer or pubmed; "
+        "cora and citeseer are shipped, so it is optional for them)",
+    )
+    parser.add_argument("--nodes", type=int, default=10_000, help="nodes of the sbm graph")
+    parser.add_argument("--epochs", type=int, help="training epochs (default: the model's own)")
+    parser.add_argument("--seeds", type=int, default=1, help="train this many seeds: 0, 1, ...")
+    parser.add_argument(
+        "--fanout",
+        type=parse_fanouts,
+        default=SAGE_FANOUT,
+        help="sage: neighbours sampled per layer, or 'all'",
+    )
+    parser.add_argument(
+        "--explain-node", type=int, help="print where this node's last-layer messages came from"
+    )
+    parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    parser.add_argument("--json", type=Path, help="write the results to this file")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    console = Console()
+    if args.data is not None and args.dataset not in graphs.PLANETOID_NAMES:
+        print(
+            "gnn: --data reads the Planetoid files: "
+            f"give --dataset {' or '.join(graphs.PLANETOID_NAMES)} with it",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        graph = graphs.load(args.dataset or "karate", data_dir=args.data, nodes=args.nodes)
+    except (ValueError, OSError, ImportError, MemoryError, pickle.UnpicklingError) as error:
+        print(f"gnn: {' '.join(str(error).split())}", file=sys.stderr)
+        return 2
+    if args.explain_node is not None and not -graph.num_nodes <= args.explain_node < graph.num_nodes:
+        print(
+            f"gnn: --explain-node {args.explain_node} is not a node of "
+            f"{graph.name} ({graph.num_nodes:,} nodes)",
+            file=sys.stderr,
+        )
+        return 2
+    epochs = SETTINGS[args.model].epochs if args.epochs is None else args.epochs
+    runs, model = [], None
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("loss {task.fields[loss]:.4f}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=args.quiet,
+    ) as progress:
+        for seed in range(args.seeds):
+            task = progress.add_task(
+                f"{args.model} {graph.name} seed {seed}", total=epochs, loss=float("nan")
+            )
+            run, model = train(
+                args.model,
+                graph,
+                epochs,
+                seed,
+                lambda _, loss, t=task: progress.update(t, advance=1, loss=loss),
+                args.fanout,
+            )
+            runs.append(run)
+    result = {"model": args.model, **gcn.summary(graph, epochs, runs)}
+    if args.json is not None:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    if not args.quiet:
+        if len(runs) > 1:
+            console.print(gcn.runs_table(result))
+        console.print(gcn.results_table(result, title=f"{args.model.upper()} with lazytensor"))
+    if args.explain_node is not None and model is not None:
+        explain_node(model, graph, args.explain_node, console)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

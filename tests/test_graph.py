@@ -1,0 +1,149 @@
+"""`lt.nn.Edges`: message passing on an edge list against numpy loops, the edge-labelled views (reads,
+writes, gradients, `explain()` naming edges), bipartite blocks, and errors naming the bad values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazytensor as lt
+from lazytensor.graph import EdgesTensor
+
+
+@st.composite
+def graphs_and_rows(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+    """A random multigraph (self loops, repeats, nodes with no in-edge) and node rows of 1-3 axes."""
+    nodes = draw(st.integers(1, 6))
+    edges = draw(st.integers(0, 12))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    trailing = draw(st.sampled_from([(), (1,), (3,), (2, 3)]))
+    src, dst = rng.integers(0, nodes, size=edges), rng.integers(0, nodes, size=edges)
+    return src, dst, nodes, rng.standard_normal((nodes, *trailing))
+
+
+def _loop(rows: np.ndarray, dst: np.ndarray, nodes: int, reduce: str) -> np.ndarray:
+    out = (
+        np.zeros((nodes, *rows.shape[1:])) if reduce != "max" else np.full((nodes, *rows.shape[1:]), -np.inf)
+    )
+    for node in range(nodes):
+        into = rows[dst == node]
+        if len(into):
+            out[node] = {"sum": np.sum, "mean": np.mean, "max": np.max}[reduce](into, axis=0)
+    return out
+
+
+# 200 examples over 0-12 edges on 1-6 nodes and four row shapes: empty graphs, nodes without
+# in-edges and repeated edges all come up many times.
+@settings(max_examples=200, deadline=None)
+@given(graphs_and_rows(), st.sampled_from(["sum", "mean", "max"]))
+def test_sum_mean_max_of_source_rows_match_a_loop(
+    case: tuple[np.ndarray, np.ndarray, int, np.ndarray], reduce: str
+) -> None:
+    src, dst, nodes, rows = case
+    edges = lt.nn.Edges(src, dst, nodes)
+    got = getattr(edges, reduce)(edges.sources(lt.tensor(rows)))
+    np.testing.assert_allclose(got.numpy(), _loop(rows[src], dst, nodes, reduce), rtol=1e-12, atol=1e-12)
+
+
+def test_sources_and_targets_are_views_that_write_through() -> None:
+    h = lt.arange(12.0).reshape(4, 3)
+    edges = lt.nn.Edges([3, 0, 3], [1, 2, 0], num_nodes=4)
+    x_j, x_i = edges.sources(h), edges.targets(h)
+    assert isinstance(x_j, EdgesTensor) and x_j.shares_storage(h) and x_i.shares_storage(h)
+    assert x_j.tolist() == h.numpy()[[3, 0, 3]].tolist() and x_i.tolist() == h.numpy()[[1, 2, 0]].tolist()
+    assert x_j.layers[1].layer_name == "Indexed"  # the label sits on the gather, nothing copied
+    x_j[1, 2] = -1.0  # edge 1 starts at node 0
+    assert h[0, 2] == -1.0
+
+
+def test_gradients_pass_through_the_labels_and_the_gather() -> None:
+    h = lt.tensor(np.arange(8.0).reshape(4, 2), requires_grad=True)
+    edges = lt.nn.Edges([3, 0, 3, 1], [1, 2, 0, 0], num_nodes=4)
+    weights = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]])
+    (edges.sources(h) * weights).sum().backward()
+    expected = np.zeros((4, 2))
+    np.add.at(expected, [3, 0, 3, 1], weights)
+    assert h.grad is not None
+    np.testing.assert_array_equal(h.grad.numpy(), expected)
+
+
+def test_a_weighted_trace_names_the_edge_and_its_weight() -> None:
+    edges = lt.nn.Edges([2, 0, 1], [1, 1, 0], num_nodes=3)
+    weights = edges.label(lt.tensor([[0.25, 0.5], [0.75, 0.5], [1.0, 1.0]]))
+    trace = str(weights.explain((1, 0)))
+    assert "Edges    (3, 2)  (1, 0)    edge 1: 0 → 1, weight 0.75" in trace
+    tree = str(weights.explain())
+    assert tree.startswith("Edges (3, 2) · 3 edges src → dst over 3 nodes, each with its weight")
+
+
+def test_a_gathered_trace_names_the_edge_then_the_source_row() -> None:
+    h = lt.arange(8.0).reshape(4, 2)
+    edges = lt.nn.Edges([3, 1, 2], [0, 0, 1], num_nodes=4)
+    lines = str(edges.sources(h).explain((2, 1))).splitlines()
+    assert lines[2].split() == ["Edges", "(3,", "2)", "(2,", "1)", "edge", "2:", "2", "→", "1"]
+    assert lines[3].split()[:5] == ["Indexed", "(3,", "2)", "(2,", "1)"]
+    assert lines[-2] == "storage index 5 holds 5.0"
+
+
+def test_explain_node_lists_the_incoming_edges_with_their_weights() -> None:
+    edges = lt.nn.Edges([0, 2, 1, 2], [1, 1, 0, 2], num_nodes=3)
+    attention = lt.tensor([[0.5, 0.25], [0.5, 0.75], [1.0, 1.0], [1.0, 1.0]])
+    text = str(edges.explain_node(1, attention))
+    assert text.splitlines() == [
+        "node 1 receives 2 messages",
+        "edge  from → to  weight 0  weight 1",
+        "   0  0 → 1        0.5000    0.2500",
+        "   1  2 → 1        0.5000    0.7500",
+    ]
+    assert str(edges.explain_node(-3)).splitlines()[0] == "node 0 receives 1 messages"
+    many = lt.nn.Edges(np.arange(30) % 3, np.zeros(30, dtype=int), num_nodes=3)
+    assert str(many.explain_node(0, limit=5)).splitlines()[-1] == "… 25 more edges"
+
+
+def test_a_bipartite_block_gathers_from_sources_and_sums_into_targets() -> None:
+    h = lt.tensor([[1.0], [2.0], [4.0], [8.0]])  # four source rows
+    block = lt.nn.Edges([3, 2, 0], [0, 0, 1], num_nodes=2, num_sources=4)
+    assert block.sum(block.sources(h)).tolist() == [[12.0], [1.0]]
+    assert block.mean(block.sources(h)).tolist() == [[6.0], [1.0]]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"src": [0, 3], "dst": [0, 1], "num_nodes": 3}, IndexError, "index 3 is out of bounds"),
+        ({"src": [0, 1], "dst": [0, -4], "num_nodes": 3}, IndexError, "-4"),
+        ({"src": [0, 1], "dst": [0], "num_nodes": 3}, ValueError, "src of shape (2,) and dst of shape (1,)"),
+        ({"src": [[0, 1]], "dst": [0, 1], "num_nodes": 3}, ValueError, "shape (1, 2)"),
+        ({"src": [0.5], "dst": [0], "num_nodes": 3}, TypeError, "float64"),
+        (
+            {"src": [0], "dst": [0], "num_nodes": -1},
+            ValueError,
+            "num_nodes must be a non-negative integer, got -1",
+        ),
+        ({"src": [5], "dst": [0], "num_nodes": 1, "num_sources": 5}, IndexError, "index 5"),
+    ],
+)
+def test_bad_edges_raise_naming_the_bad_value(
+    kwargs: dict[str, object], error: type[Exception], words: str
+) -> None:
+    with pytest.raises(error) as raised:
+        lt.nn.Edges(**kwargs)  # type: ignore[arg-type]
+    assert words in str(raised.value)
+
+
+def test_labels_must_run_over_the_edges() -> None:
+    edges = lt.nn.Edges([0, 1], [1, 0], num_nodes=2)
+    with pytest.raises(ValueError, match=r"shape \(3,\) does not run over 2 edges"):
+        edges.label(lt.zeros(3))
+    with pytest.raises(ValueError, match=r"weights of shape \(3,\)"):
+        edges.explain_node(0, lt.zeros(3))
+    with pytest.raises(IndexError, match="index 2 is out of bounds"):
+        edges.explain_node(2)
+
+
+def test_edge_ids_are_read_only() -> None:
+    edges = lt.nn.Edges(np.array([0, 1]), np.array([1, 0]), num_nodes=2)
+    with pytest.raises(ValueError, match="read-only"):
+        edges.src[0] = 1
