@@ -331,7 +331,8 @@ def relabel(targets: IntArray, sources: IntArray) -> tuple[IntArray, IntArray]:
 def sample_blocks(
     neighbours: Neighbours, seeds: IntArray, fanouts: Sequence[int | None], rng: np.random.Generator | None
 ) -> tuple[IntArray, list[Block]]:
-    """The input nodes and the blocks (first layer first) that compute the output rows of `seeds`."""
+    """The input nodes and the blocks (first layer first) that compute the output rows of `seeds`
+    (distinct nodes)."""
     blocks: list[Block] = []
     targets = seeds
     for fanout in reversed(fanouts):
@@ -385,13 +386,17 @@ class SAGE:
     def parameters(self) -> list[Param]:
         return [p for layer in self.layers for p in layer.parameters()]
 
+    def fetch(self, nodes: IntArray) -> lt.AbstractTensor:
+        """The feature rows of `nodes`: a gathered view of the full matrix, read only when multiplied."""
+        return self.features[nodes]
+
     def logits(self, seeds: IntArray, rng: np.random.Generator | None) -> lt.AbstractTensor:
         """The logits of `seeds`: sampled neighbourhoods and dropout when training (`rng`), every
         neighbour otherwise."""
         fanouts = self.fanouts if rng is not None else (None,) * len(self.fanouts)
         nodes, blocks = sample_blocks(self.neighbours, seeds, fanouts, rng)
         p = SETTINGS["sage"].dropout
-        h: lt.AbstractTensor = self.features[nodes]  # a gathered view: no copy of the feature matrix
+        h = self.fetch(nodes)
         for k, (layer, block) in enumerate(zip(self.layers, blocks, strict=True)):
             h = layer(dropped(h, mask(h.shape, p, rng)), block)
             if k < len(self.layers) - 1:
@@ -475,7 +480,7 @@ def evaluate(model: Model, graph: graphs.Graph) -> Scores:
     splits = (graph.train_idx, graph.val_idx, graph.test_idx)
     with lt.no_grad():
         if isinstance(model, SAGE):
-            nodes = np.concatenate(splits)
+            nodes = np.unique(np.concatenate(splits))  # a node in two splits is one target
             logits = model.logits(nodes, None).numpy()
         else:
             nodes = np.arange(graph.num_nodes)
