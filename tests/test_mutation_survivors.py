@@ -69,7 +69,8 @@ def test_describe_names_each_wrappers_parameters() -> None:
     assert a[[1, 0, 2, 3, 4, 5, 6, 7]].describe() == "indices [[1, 0, 2, 3, 4, 5, 6, 7]]"
     assert a[[1, 0, 2, 3, 4, 5, 6, 7, 8]].describe() == "indices [[1, 0, 2, ..., 6, 7, 8]]"
     sliced = lt.SlicedTensor(a, (np.array([1, 0, 2, 3, 4, 5, 6, 7, 8]),))
-    assert sliced.describe() == "key [[1, 0, 2, ..., 6, 7, 8]]"
+    with np.printoptions(edgeitems=1, threshold=1000):  # numpy's print options change nothing here
+        assert sliced.describe() == "key [[1, 0, 2, ..., 6, 7, 8]]"
     assert t[:, [0, 2]].describe() == "indices [:, [0, 2], :]"
     assert t[[0, 1], :, [1, 2]].describe() == "indices [[0, 1], :, [1, 2]]"
     assert t[..., [0, 1], [1, 2]].describe() == "indices [:, [0, 1], [1, 2]]"
@@ -81,6 +82,9 @@ def test_numpy_equivalent_of_each_wrapper_is_numpys_operation() -> None:
     ref = np.arange(6).reshape(2, 3)
     t = lt.tensor(ref)
     np.testing.assert_array_equal(lt.TransposedTensor(t, (1, 0)).numpy_equivalent(ref), ref.T)
+    cube = np.arange(24).reshape(2, 3, 4)
+    transposed = lt.TransposedTensor(lt.tensor(cube), (2, 0, 1))
+    np.testing.assert_array_equal(transposed.numpy_equivalent(cube), cube.transpose(2, 0, 1))
     expanded = lt.ExpandedTensor(lt.tensor([1, 2, 3]), (2, 3))
     np.testing.assert_array_equal(
         expanded.numpy_equivalent(np.array([1, 2, 3])), np.broadcast_to([1, 2, 3], (2, 3))
@@ -89,6 +93,16 @@ def test_numpy_equivalent_of_each_wrapper_is_numpys_operation() -> None:
         2,
         3,
     )
+
+
+def test_detach_keeps_the_whole_view_stack() -> None:
+    w = lt.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    view = w.T[1:]
+    detached = view.detach()
+    assert not detached.requires_grad and detached.shares_storage(w)
+    assert detached.shape == (2, 2)
+    np.testing.assert_array_equal(detached.numpy(), np.arange(6.0).reshape(2, 3).T[1:])
+    assert [type(layer).__name__ for layer in detached.layers[:-1]] == ["SlicedTensor", "TransposedTensor"]
 
 
 # -- reductions ------------------------------------------------------------------------------
@@ -196,7 +210,18 @@ def test_argsort_takes_the_axis_and_the_kind() -> None:
     )
 
 
-# -- evaluate: in-place results ---------------------------------------------------------------
+# -- evaluate: writes -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [300, -1])
+def test_a_python_int_out_of_the_dtypes_range_is_refused_as_numpy_refuses_it(value: int) -> None:
+    ref = np.zeros(3, dtype=np.uint8)
+    with pytest.raises(OverflowError):
+        ref[...] = value
+    for t in (lt.zeros(3, dtype=np.uint8), lt.zeros(3, dtype=np.uint8)[[0, 2, 1]]):  # strided, gathered
+        with pytest.raises(OverflowError, match="out of bounds for uint8"):
+            t[...] = value
+        assert t.tolist() == [0, 0, 0]
 
 
 def test_in_place_results_cast_by_the_same_kind_rule() -> None:
@@ -242,3 +267,16 @@ def test_complex_gradients_flow_through_views(dtype: type) -> None:
     (w[[0, 2, 2]] * (2 + 1j)).sum().backward()
     assert w.grad.dtype == dtype
     np.testing.assert_allclose(w.grad.numpy(), [2 + 1j, 0, 4 + 2j])
+
+
+def test_a_condition_that_requires_grad_gets_none_and_stops_nothing() -> None:
+    """`where`'s rule gives no gradient to its condition: the backward pass must pass over a tensor
+    that received nothing and go on to the others."""
+    c = lt.tensor([1.0, 0.0, 2.0], requires_grad=True)
+    a = lt.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    lt.where(c, a * 2, 0.0).sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), [2.0, 0.0, 2.0])
+    assert c.grad is None
+    b = lt.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    lt.where(c * 1, 0.0, b * 3).sum().backward()
+    np.testing.assert_array_equal(b.grad.numpy(), [0.0, 3.0, 0.0])
