@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
+from lazytensor.views import Range  # the SlicedTensor spec type (see lt.SlicedTensor's docstring)
 
 # -- views: split, chunk, oindex writes, describe, numpy_equivalent ---------------------------
 
@@ -103,6 +104,64 @@ def test_detach_keeps_the_whole_view_stack() -> None:
     assert detached.shape == (2, 2)
     np.testing.assert_array_equal(detached.numpy(), np.arange(6.0).reshape(2, 3).T[1:])
     assert [type(layer).__name__ for layer in detached.layers[:-1]] == ["SlicedTensor", "TransposedTensor"]
+
+
+class _IndexLike:
+    """Not an int, but usable as one (`__index__`), as numpy accepts."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_slice_specs_accept_index_likes_and_name_bad_specs() -> None:
+    t = lt.arange(6).reshape(3, 2)
+    ref = np.arange(6).reshape(3, 2)
+    np.testing.assert_array_equal(t.slice([_IndexLike(1)]).numpy(), ref[1:2])
+    np.testing.assert_array_equal(t.slice([None, _IndexLike(-1)]).numpy(), ref[:, 1:2])
+    with pytest.raises(IndexError, match=r"^3 slice specs for a tensor of shape \(3, 2\)$"):
+        t.slice([None, None, None])
+    with pytest.raises(IndexError, match=r"^index 2 is out of bounds for axis 1 with size 2$"):
+        t.slice([None, 2])
+    with pytest.raises(IndexError, match=r"^index 5 is out of bounds for axis 1 with size 2$"):
+        t.slice([None, [0, 5]])
+    with pytest.raises(IndexError, match=r"^slice spec for axis 0 must be a list of ints, got \[\[0, 1\]\]$"):
+        t.slice([[[0, 1]]])
+    with pytest.raises(IndexError, match=r"^slice spec for axis 0 must be a list of ints, got \[0.5\]$"):
+        t.slice([[0.5]])
+
+
+def test_oindex_refuses_keys_that_are_not_1d_with_its_own_message() -> None:
+    t = lt.arange(60).reshape(3, 4, 5)
+    with pytest.raises(IndexError, match=r"^oindex takes 1-D index lists or masks, got shape \(1, 2\)$"):
+        t.oindex[[[0, 1]]]
+    with pytest.raises(IndexError, match=r"^oindex takes 1-D index lists or masks, got shape \(3, 4\)$"):
+        t.oindex[np.ones((3, 4), dtype=bool)]
+    with pytest.raises(IndexError, match=r"^oindex takes 1-D index lists or masks, got shape \(2, 1\)$"):
+        t.oindex[0, [[1], [2]]]
+
+
+def test_a_range_starting_one_past_the_end_does_not_fit() -> None:
+    with pytest.raises(IndexError, match=r"^range 3:1:-1 does not fit axis 0 with size 3$"):
+        lt.SlicedTensor(lt.arange(3), (Range(3, -1, 2),))
+
+
+def test_view_factories_name_bad_arguments() -> None:
+    t = lt.arange(6).reshape(2, 3)
+    with pytest.raises(ValueError, match=r"^cannot expand tensor of shape \(2, 3\) to \(3,\): fewer axes$"):
+        t.expand(3)
+    with pytest.raises(ValueError, match=r"^flatten: start_dim 1 comes after end_dim 0$"):
+        t.flatten(1, 0)
+
+
+def test_single_element_reads_through_a_size_1_axis_over_an_unfused_layer() -> None:
+    ref = np.arange(12).reshape(3, 1, 4)[[2, 0, 1]].squeeze(1)
+    stack = lt.arange(12).reshape(3, 1, 4)[[2, 0, 1]].squeeze(1)  # [2, 0, 1] is no progression: no layout
+    assert stack.wrapped.layout is None
+    for i, j in np.ndindex(*ref.shape):
+        assert stack[i, j] == ref[i, j]
 
 
 # -- reductions ------------------------------------------------------------------------------
