@@ -326,6 +326,10 @@ def test_complex_gradients_flow_through_views(dtype: type) -> None:
     (w[[0, 2, 2]] * (2 + 1j)).sum().backward()
     assert w.grad.dtype == dtype
     np.testing.assert_allclose(w.grad.numpy(), [2 + 1j, 0, 4 + 2j])
+    # positions that receive nothing at the end, an imaginary part other than 1
+    v = lt.tensor(np.zeros(4, dtype=dtype), requires_grad=True)
+    (v[[0, 0, 1]] * (2 + 3j)).sum().backward()
+    np.testing.assert_allclose(v.grad.numpy(), [4 + 6j, 2 + 3j, 0, 0])
 
 
 def test_a_condition_that_requires_grad_gets_none_and_stops_nothing() -> None:
