@@ -343,3 +343,15 @@ def test_a_condition_that_requires_grad_gets_none_and_stops_nothing() -> None:
     b = lt.tensor([1.0, 2.0, 3.0], requires_grad=True)
     lt.where(c * 1, 0.0, b * 3).sum().backward()
     np.testing.assert_array_equal(b.grad.numpy(), [0.0, 3.0, 0.0])
+
+
+def test_an_operand_made_to_require_grad_later_gets_nothing_from_earlier_operations() -> None:
+    """As in PyTorch: `cat` recorded `x` as not needing a gradient, so `x` (made a trainable leaf
+    afterwards) gets only what later operations send it, though `cat`'s rule splits for every operand."""
+    w = lt.ones(2, requires_grad=True)
+    x = lt.ones(2)
+    joined = lt.cat([w, x])
+    x.requires_grad_(True)
+    (joined.sum() + (x * 3).sum()).backward()
+    assert w.grad.tolist() == [1.0, 1.0]
+    assert x.grad.tolist() == [3.0, 3.0]
