@@ -162,8 +162,13 @@ def view_backward(view: TranslatingView, grad: Buffer) -> Buffer:
         return np.zeros(below_shape, dtype=grad.dtype)
     positions = view.translate_batch(open_grid(view.shape))
     # row-major flat indices by broadcasting the small per-axis arrays: no dense positions first
-    flat = np.broadcast_to(Layout.contiguous(below_shape).index_batch(positions), view.shape)
-    summed = np.bincount(flat.reshape(-1), weights=grad.reshape(-1), minlength=numel(below_shape))
+    flat = np.broadcast_to(Layout.contiguous(below_shape).index_batch(positions), view.shape).reshape(-1)
+    weights, size = grad.reshape(-1), numel(below_shape)
+    if weights.dtype.kind == "c":  # bincount adds only real weights: the real and imaginary parts apart
+        real = np.bincount(flat, weights=weights.real, minlength=size)
+        summed = real + 1j * np.bincount(flat, weights=weights.imag, minlength=size)
+    else:
+        summed = np.bincount(flat, weights=weights, minlength=size)
     return summed.reshape(below_shape).astype(grad.dtype, copy=False)
 
 
