@@ -93,6 +93,8 @@ def test_sampling_picks_distinct_in_neighbours_up_to_the_fanout(cora: graphs.Gra
         assert all((s, node) in edges for s in picked.tolist())
     everything, owner_all = neighbours.sample(nodes, None, None)
     assert np.bincount(owner_all, minlength=len(nodes)).tolist() == degree[nodes].tolist()
+    for k, node in enumerate(nodes):  # fanout None: every in-neighbour, once
+        assert sorted(everything[owner_all == k].tolist()) == sorted(cora.src[cora.dst == node].tolist())
     again, _ = neighbours.sample(nodes, 3, np.random.default_rng(0))
     assert again.tolist() == sources.tolist()  # the same draws, the same sample
 
