@@ -30,7 +30,7 @@ def indices_along(index: Values, size: int, axis: int) -> IndexArray:
     array = np.asarray(index)
     if array.dtype.kind not in "iu" and (array.size != 0 or array.dtype.kind != "f"):
         raise TypeError(f"an index along dim {axis} must hold integers, got dtype {array.dtype}")
-    return normalize_indices(array.astype(np.intp), axis, size, axis_word="dim")
+    return normalize_indices(array.astype(np.intp, copy=False), axis, size, axis_word="dim")
 
 
 def segment_sum(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
@@ -76,6 +76,9 @@ def _sorted_reduceat(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
 def _grouped_reduceat(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
     """Rows whose targets are already non-decreasing, each run of one target summed by `np.add.reduceat`."""
     starts = np.flatnonzero(np.concatenate(([True], targets[1:] != targets[:-1])))
+    if len(starts) == count:  # every target present, in order (a graph with self loops): no scatter
+        every: Buffer = np.add.reduceat(rows, starts, axis=0)
+        return every
     sums = np.zeros((count, rows.shape[1]), dtype=rows.dtype)
     sums[targets[starts]] = np.add.reduceat(rows, starts, axis=0)
     return sums

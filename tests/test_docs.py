@@ -27,6 +27,7 @@ DOCTESTED_PAGES = (
     "docs/indexing.md",
     "docs/operators.md",
     "docs/autograd.md",
+    "docs/gnn.md",
     "docs/seeds.md",
     "docs/bigger.md",
 )
