@@ -372,12 +372,14 @@ def run_seeds(train_one: Any, seeds: int) -> None:
     print(f"  test accuracy {tests.mean():.4f} ± {tests.std():.4f}, median {per_epoch * 1e3:.2f} ms/epoch")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+def reference_main(argv: list[str] | None, description: str | None, epochs: int, train_one: Any) -> int:
+    """The command line of a numpy reference: load a graph, train `--seeds` seeds with
+    `train_one(graph, epochs, seed, dtype)`, print each run and the mean."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--dataset", default="karate")
     parser.add_argument("--data", default=None, help="folder with the Planetoid ind.* files")
     parser.add_argument("--nodes", type=int, default=None, help="sbm size")
-    parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument("--epochs", type=int, default=epochs)
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--float64", action="store_true", help="train in float64 instead of float32")
     args = parser.parse_args(argv)
@@ -388,8 +390,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"{graph.name}: {graph.num_nodes} nodes, {graph.num_edges} edges, {graph.num_features} features")
     dtype = np.float64 if args.float64 else np.float32
-    run_seeds(lambda seed: train(graph, args.epochs, seed, dtype), args.seeds)
+    run_seeds(lambda seed: train_one(graph, args.epochs, seed, dtype), args.seeds)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return reference_main(argv, __doc__.splitlines()[0] if __doc__ else None, EPOCHS, train)
 
 
 if __name__ == "__main__":

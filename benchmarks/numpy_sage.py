@@ -18,7 +18,6 @@ sums into the sources through one stable argsort of the block's sources.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,8 +30,8 @@ import numpy.typing as npt
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "examples")]
 from gnn import Neighbours, relabel  # noqa: E402
-from graphs import Graph, load  # noqa: E402
-from numpy_gat import best_of, cross_entropy, run_seeds, scores  # noqa: E402
+from graphs import Graph  # noqa: E402
+from numpy_gat import best_of, cross_entropy, reference_main, scores  # noqa: E402
 from numpy_gcn import Adam, dropout_mask, glorot_uniform, segment_starts, segment_sum_sorted  # noqa: E402
 
 Array = npt.NDArray[Any]
@@ -258,7 +257,7 @@ class Trainer:
     def evaluate(self) -> dict[str, float]:
         """Accuracies with every neighbour and no dropout, as `gnn.evaluate`."""
         graph = self.graph
-        nodes = np.concatenate([graph.train_idx, graph.val_idx, graph.test_idx])
+        nodes = np.unique(np.concatenate([graph.train_idx, graph.val_idx, graph.test_idx]))
         batch = Batch.draw(self.neighbours, nodes, None, graph.num_features, self.dtype, self.fanouts)
         logits = np.zeros((graph.num_nodes, graph.num_classes), dtype=self.dtype)
         logits[nodes] = forward(self.params, self.features, batch)
@@ -280,23 +279,7 @@ def train(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--dataset", default="karate")
-    parser.add_argument("--data", default=None, help="folder with the Planetoid ind.* files")
-    parser.add_argument("--nodes", type=int, default=None, help="sbm size")
-    parser.add_argument("--epochs", type=int, default=EPOCHS)
-    parser.add_argument("--seeds", type=int, default=10)
-    parser.add_argument("--float64", action="store_true", help="train in float64 instead of float32")
-    args = parser.parse_args(argv)
-    try:
-        graph = load(args.dataset, args.data, args.nodes)
-    except (ValueError, FileNotFoundError, ImportError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(f"{graph.name}: {graph.num_nodes} nodes, {graph.num_edges} edges, {graph.num_features} features")
-    dtype = np.float64 if args.float64 else np.float32
-    run_seeds(lambda seed: train(graph, args.epochs, seed, dtype), args.seeds)
-    return 0
+    return reference_main(argv, __doc__.splitlines()[0] if __doc__ else None, EPOCHS, train)
 
 
 if __name__ == "__main__":

@@ -196,8 +196,8 @@ def runs_table(result: dict[str, Any]) -> Table:
     return table
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Train a two-layer GCN with lazytensor.")
+def add_common_arguments(parser: argparse.ArgumentParser, epochs: int | None) -> None:
+    """The flags every graph example shares: the data, the epochs and seeds, and what to print."""
     parser.add_argument("--dataset", help=f"one of {', '.join(graphs.DATASETS)} (default karate)")
     parser.add_argument(
         "--data",
@@ -206,38 +206,65 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "cora and citeseer are shipped, so it is optional for them)",
     )
     parser.add_argument("--nodes", type=int, default=10_000, help="nodes of the sbm graph")
-    parser.add_argument("--epochs", type=int, default=200)
+    parser.add_argument("--epochs", type=int, default=epochs, help="training epochs")
     parser.add_argument("--seeds", type=int, default=1, help="train this many seeds: 0, 1, ...")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     parser.add_argument("--json", type=Path, help="write the results to this file")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Train a two-layer GCN with lazytensor.")
+    add_common_arguments(parser, epochs=200)
     return parser.parse_args(argv)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    console = Console()
+def load_graph(args: argparse.Namespace, program: str) -> graphs.Graph | None:
+    """The graph the flags name, or None after printing the one-line reason it cannot be had."""
     if args.data is not None and args.dataset not in graphs.PLANETOID_NAMES:
         print(
-            "gcn: --data reads the Planetoid files: "
+            f"{program}: --data reads the Planetoid files: "
             f"give --dataset {' or '.join(graphs.PLANETOID_NAMES)} with it",
             file=sys.stderr,
         )
-        return 2
+        return None
     try:
-        graph = graphs.load(args.dataset or "karate", data_dir=args.data, nodes=args.nodes)
+        return graphs.load(args.dataset or "karate", data_dir=args.data, nodes=args.nodes)
     except (ValueError, OSError, ImportError, MemoryError, pickle.UnpicklingError) as error:
-        print(f"gcn: {' '.join(str(error).split())}", file=sys.stderr)
-        return 2
-    runs = []
-    with Progress(
+        print(f"{program}: {' '.join(str(error).split())}", file=sys.stderr)
+        return None
+
+
+def training_progress(console: Console, quiet: bool) -> Progress:
+    """One bar per seed, with the latest loss."""
+    return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("loss {task.fields[loss]:.4f}"),
         TimeElapsedColumn(),
         console=console,
-        disable=args.quiet,
-    ) as progress:
+        disable=quiet,
+    )
+
+
+def report(console: Console, args: argparse.Namespace, result: dict[str, Any], title: str) -> None:
+    """Write the JSON when asked, and print the tables unless quiet."""
+    if args.json is not None:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    if not args.quiet:
+        if len(result["runs"]) > 1:
+            console.print(runs_table(result))
+        console.print(results_table(result, title=title))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    console = Console()
+    graph = load_graph(args, "gcn")
+    if graph is None:
+        return 2
+    runs = []
+    with training_progress(console, args.quiet) as progress:
         for seed in range(args.seeds):
             task = progress.add_task(f"{graph.name} seed {seed}", total=args.epochs, loss=float("nan"))
             runs.append(
@@ -245,13 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     graph, args.epochs, seed, lambda _, loss, t=task: progress.update(t, advance=1, loss=loss)
                 )
             )
-    result = summary(graph, args.epochs, runs)
-    if args.json is not None:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
-    if not args.quiet:
-        if len(runs) > 1:
-            console.print(runs_table(result))
-        console.print(results_table(result))
+    report(console, args, summary(graph, args.epochs, runs), "GCN with lazytensor")
     return 0
 
 

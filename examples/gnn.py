@@ -20,8 +20,6 @@ with the best validation accuracy (ties: the lower validation loss).
 from __future__ import annotations
 
 import argparse
-import json
-import pickle
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -32,7 +30,6 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 import lazytensor as lt
 from lazytensor import nn
@@ -560,16 +557,7 @@ def parse_fanouts(text: str) -> tuple[int | None, ...]:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Train a graph neural network with lazytensor.")
     parser.add_argument("--model", choices=MODELS, default="gcn")
-    parser.add_argument("--dataset", help=f"one of {', '.join(graphs.DATASETS)} (default karate)")
-    parser.add_argument(
-        "--data",
-        type=Path,
-        help="directory of the original Planetoid files ind.NAME.* (with --dataset cora, citeseer or pubmed; "
-        "cora and citeseer are shipped, so it is optional for them)",
-    )
-    parser.add_argument("--nodes", type=int, default=10_000, help="nodes of the sbm graph")
-    parser.add_argument("--epochs", type=int, help="training epochs (default: the model's own)")
-    parser.add_argument("--seeds", type=int, default=1, help="train this many seeds: 0, 1, ...")
+    gcn.add_common_arguments(parser, epochs=None)  # None: the model's own
     parser.add_argument(
         "--fanout",
         type=parse_fanouts,
@@ -579,25 +567,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--explain-node", type=int, help="print where this node's last-layer messages came from"
     )
-    parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    parser.add_argument("--json", type=Path, help="write the results to this file")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     console = Console()
-    if args.data is not None and args.dataset not in graphs.PLANETOID_NAMES:
-        print(
-            "gnn: --data reads the Planetoid files: "
-            f"give --dataset {' or '.join(graphs.PLANETOID_NAMES)} with it",
-            file=sys.stderr,
-        )
-        return 2
-    try:
-        graph = graphs.load(args.dataset or "karate", data_dir=args.data, nodes=args.nodes)
-    except (ValueError, OSError, ImportError, MemoryError, pickle.UnpicklingError) as error:
-        print(f"gnn: {' '.join(str(error).split())}", file=sys.stderr)
+    graph = gcn.load_graph(args, "gnn")
+    if graph is None:
         return 2
     if args.explain_node is not None and not -graph.num_nodes <= args.explain_node < graph.num_nodes:
         print(
@@ -608,19 +585,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     epochs = SETTINGS[args.model].epochs if args.epochs is None else args.epochs
     runs, model = [], None
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("loss {task.fields[loss]:.4f}"),
-        TimeElapsedColumn(),
-        console=console,
-        disable=args.quiet,
-    ) as progress:
+    with gcn.training_progress(console, args.quiet) as progress:
         for seed in range(args.seeds):
-            task = progress.add_task(
-                f"{args.model} {graph.name} seed {seed}", total=epochs, loss=float("nan")
-            )
+            description = f"{args.model} {graph.name} seed {seed}"
+            task = progress.add_task(description, total=epochs, loss=float("nan"))
             run, model = train(
                 args.model,
                 graph,
@@ -631,12 +599,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             runs.append(run)
     result = {"model": args.model, **gcn.summary(graph, epochs, runs)}
-    if args.json is not None:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
-    if not args.quiet:
-        if len(runs) > 1:
-            console.print(gcn.runs_table(result))
-        console.print(gcn.results_table(result, title=f"{args.model.upper()} with lazytensor"))
+    gcn.report(console, args, result, f"{args.model.upper()} with lazytensor")
     if args.explain_node is not None and model is not None:
         explain_node(model, graph, args.explain_node, console)
     return 0

@@ -201,3 +201,12 @@ def test_float32_draws_are_bit_identical_and_losses_close(name: str, loaded: dic
         assert np.array_equal(param.numpy(), expected)
     for _ in range(3):
         assert gnn.train_epoch(model, graph, optimizer, rng) == pytest.approx(reference.epoch(), abs=1e-5)
+
+
+@pytest.mark.parametrize("reference", [numpy_gat, numpy_sage])
+def test_the_references_train_from_the_command_line(
+    reference: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert reference.main(["--epochs", "3", "--seeds", "2"]) == 0  # karate: val and test share nodes
+    out = capsys.readouterr().out
+    assert out.startswith("karate: 34 nodes") and "seed 1:" in out and "test accuracy" in out
