@@ -265,9 +265,26 @@ class ReshapedTensor(View):
 
 
 def _frozen_indices(values: Any) -> IndexArray:
-    array = np.array(values, dtype=np.intp)
-    array.setflags(write=False)
-    return array
+    """A read-only intp copy of `values`, for a view to keep (see `_read_only_window`)."""
+    return _read_only_window(np.array(values, dtype=np.intp))
+
+
+def _read_only_window(private: IndexArray) -> IndexArray:
+    """A read-only view of an index array nobody else holds. It stays a window on that writeable
+    buffer because numpy's `take` and fancy indexing copy every read-only index before using it:
+    `_usable` hands them the buffer instead."""
+    window = private.view()
+    window.setflags(write=False)
+    return window
+
+
+def _usable(indices: IndexArray) -> IndexArray:
+    """The writeable buffer under a `_read_only_window`, which numpy indexes with no copy; any other
+    array as it is."""
+    private = indices.base
+    if isinstance(private, np.ndarray) and private.flags.writeable and private.shape == indices.shape:
+        return private
+    return indices
 
 
 def _freeze_spec(spec: Spec) -> Spec:
@@ -310,10 +327,12 @@ def progression(indices: IndexArray) -> tuple[int, int] | None:
         values = indices.tolist()
         start, step = values[0], values[1] - values[0]
         return (start, step) if all(v == start + k * step for k, v in enumerate(values)) else None
-    step = int(indices[1] - indices[0])
+    start, step = int(indices[0]), int(indices[1] - indices[0])
+    if int(indices[-1]) != start + step * (indices.size - 1):  # most lists fail here, before a pass
+        return None
     if not np.all(np.diff(indices) == step):
         return None
-    return int(indices[0]), step
+    return start, step
 
 
 @attrs.frozen(eq=False, repr=False, slots=False)
@@ -389,7 +408,7 @@ class SlicedTensor(View):
         kept = below[tuple(slice(None) if isinstance(spec, np.ndarray) else spec for spec in basic)]
         per_axis = [spec for spec in basic if not isinstance(spec, int)]
         lists = [
-            spec if isinstance(spec, np.ndarray) else np.arange(size)
+            _usable(spec) if isinstance(spec, np.ndarray) else np.arange(size)
             for spec, size in zip(per_axis, kept.shape, strict=True)
         ]
         selected: Buffer = kept[np.ix_(*lists)]
@@ -510,6 +529,17 @@ def _freeze_indices(indices: Sequence[Any]) -> tuple[IndexArray | None, ...]:
     return tuple(None if index is None else _frozen_indices(index) for index in indices)
 
 
+def _check_broadcast(arrays: Sequence[IndexArray]) -> None:
+    """IndexError, as numpy's, unless the index arrays broadcast together."""
+    try:
+        np.broadcast_shapes(*(array.shape for array in arrays))
+    except ValueError:
+        shapes = " ".join(str(array.shape) for array in arrays)
+        raise IndexError(
+            f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}"
+        ) from None
+
+
 def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
     """`(c, d)` with `indices[b] == c + sum(d[j] * b[j])` for every position `b`, if such exist.
 
@@ -524,20 +554,18 @@ def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
         fit = progression(indices)
         return None if fit is None else (fit[0], (fit[1],))
     origin = int(indices[(0,) * indices.ndim])
+    steps = tuple(
+        int(indices[tuple(1 if j == axis else 0 for j in range(indices.ndim))]) - origin if size > 1 else 0
+        for axis, size in enumerate(indices.shape)
+    )
     last = tuple(size - 1 for size in indices.shape)
-    if indices.ndim == 1 and indices.size > 1:  # cheap rejection before the full comparison
-        step = int(indices[1]) - origin
-        if int(indices[last]) != origin + step * (indices.size - 1):
-            return None
-    steps = []
+    if int(indices[last]) != origin + sum(s * k for s, k in zip(steps, last, strict=True)):
+        return None  # the far corner is off the plane: no pass over the array needed
     expected: IndexArray = np.asarray(origin, dtype=np.intp)
-    for axis, size in enumerate(indices.shape):
-        unit = tuple(1 if j == axis else 0 for j in range(indices.ndim))
-        step = int(indices[unit]) - origin if size > 1 else 0
-        steps.append(step)
+    for axis, (size, step) in enumerate(zip(indices.shape, steps, strict=True)):
         along = np.arange(size, dtype=np.intp).reshape((-1,) + (1,) * (indices.ndim - axis - 1))
         expected = expected + step * along
-    return (origin, tuple(steps)) if np.array_equal(indices, expected) else None
+    return (origin, steps) if np.array_equal(indices, expected) else None
 
 
 @attrs.frozen(eq=False, repr=False, slots=False)
@@ -569,13 +597,7 @@ class IndexedTensor(View):
         arrays = [array for array in indices if array is not None]
         if not arrays:
             raise IndexError("an IndexedTensor needs at least one index array")
-        try:
-            np.broadcast_shapes(*(array.shape for array in arrays))
-        except ValueError:
-            shapes = " ".join(str(array.shape) for array in arrays)
-            raise IndexError(
-                f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}"
-            ) from None
+        _check_broadcast(arrays)
         for axis, (array, size) in enumerate(zip(indices, shape, strict=True)):
             if array is not None:
                 indexing.normalize_indices(array, axis, size, negatives=False)
@@ -638,9 +660,9 @@ class IndexedTensor(View):
         arrays = [(axis, array) for axis, array in enumerate(self.indices) if array is not None]
         if len(arrays) == 1 and arrays[0][1].ndim == 1:
             axis, array = arrays[0]
-            indexed: Buffer = np.take(below, array, axis=axis)
+            indexed: Buffer = np.take(below, _usable(array), axis=axis)
         else:
-            indexed = below[tuple(slice(None) if array is None else array for array in self.indices)]
+            indexed = below[tuple(slice(None) if array is None else _usable(array) for array in self.indices)]
         start, width = self._adjacent_start, len(self._block_shape)
         if start == self._block_start:
             return indexed
@@ -849,8 +871,18 @@ def _numpy_view(t: AbstractTensor, parsed: indexing.ParsedKey) -> AbstractTensor
     )
     if not all(_is_full(r, n) for r, n in zip(ranges, base.shape, strict=True)):
         base = SlicedTensor(base, ranges)
-    arrays = tuple(None if isinstance(spec, Range) else np.asarray(spec) for spec in specs)
-    return IndexedTensor(base, arrays, parsed.separated)
+    arrays = tuple(_adopted(spec) for spec in specs)
+    _check_broadcast([array for array in arrays if array is not None])
+    return IndexedTensor.trusted(base, arrays, parsed.separated)
+
+
+def _adopted(spec: Spec) -> IndexArray | None:
+    """A parsed key's entry as the view keeps it: None for a range, an int as a 0-d array (as numpy
+    treats ints beside arrays), an index array frozen in place. Parsing made that array and checked
+    its bounds, so it needs neither another copy nor another check."""
+    if isinstance(spec, Range):
+        return None
+    return _read_only_window(np.array(spec, dtype=np.intp) if isinstance(spec, int) else spec)
 
 
 def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:

@@ -176,3 +176,41 @@ def test_bad_keys(key, error, message) -> None:
         t[key]
     with pytest.raises(error):
         ref[key]
+
+
+@pytest.mark.parametrize("bad", [50, 0, 99])
+def test_long_lists_that_are_no_progression_gather(bad: int) -> None:
+    """Past 64 entries the progression test first compares the far end, then every step: a list
+    whose ends line up but whose middle does not (or the reverse) must still gather."""
+    key = np.arange(100)
+    key[bad] = 3
+    view = lt.arange(200)[key]
+    assert view.layout is None
+    np.testing.assert_array_equal(view.numpy(), np.arange(200)[key])
+    assert lt.arange(200)[np.arange(0, 200, 2)].layout.strides == (2,)
+
+
+def test_affine_fit_checks_the_interior_when_the_corner_fits() -> None:
+    t, ref = grid(4, 4)
+    key = np.array([[0, 1, 2], [1, 9, 3]])  # corner 3 = 0 + 1*1 + 2*1, but 9 is off the plane
+    assert t.reshape(16)[key].layout is None
+    np.testing.assert_array_equal(t.reshape(16)[key].numpy(), ref.reshape(16)[key])
+    corner_off = np.array([[0, 1], [1, 5]])
+    assert t.reshape(16)[corner_off].layout is None
+
+
+def test_a_fancy_view_keeps_its_own_read_only_index() -> None:
+    """The view keeps a private copy of the key: changing the key later changes nothing, and the
+    kept index cannot be written through the view's attributes."""
+    t, ref = grid(5, 2)
+    key = np.array([4, 0, 3])
+    view = t[key]
+    key[0] = 1
+    np.testing.assert_array_equal(view.numpy(), ref[[4, 0, 3]])
+    (kept,) = [array for array in view.indices if array is not None]
+    assert not kept.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        kept[0] = 0
+    frozen = np.array([1, 2])
+    frozen.setflags(write=False)
+    np.testing.assert_array_equal(t[frozen].numpy(), ref[[1, 2]])
