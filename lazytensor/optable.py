@@ -78,15 +78,18 @@ def _kept(values: Buffer, saved: Saved) -> Buffer:
     return values if saved.params.get("keepdim", False) else np.expand_dims(values, _axes(saved))
 
 
-def _binary(rule: Callable[[Saved, Buffer], tuple[Any, Any]]) -> BackwardRule:
-    """A rule for a broadcasting binary operation: the raw gradients, summed back to each shape."""
+Rule = Callable[[Saved, Buffer], Any]
+
+
+def _binary(rule_a: Rule, rule_b: Rule) -> BackwardRule:
+    """A rule for a broadcasting binary operation: each operand's raw gradient, computed only when
+    that operand needs one (`h[src] * weight` never pays for the weight's), summed back to its shape."""
 
     def backward(saved: Saved, grad: Buffer) -> Grads:
-        ga, gb = rule(saved, grad)
         a, b = saved.inputs
         return (
-            unbroadcast(np.asarray(ga), _shape(a)) if saved.needs[0] else None,
-            unbroadcast(np.asarray(gb), _shape(b)) if saved.needs[1] else None,
+            unbroadcast(np.asarray(rule_a(saved, grad)), _shape(a)) if saved.needs[0] else None,
+            unbroadcast(np.asarray(rule_b(saved, grad)), _shape(b)) if saved.needs[1] else None,
         )
 
     return backward
@@ -99,20 +102,14 @@ def _unary(rule: Callable[[Saved, Buffer], Any]) -> BackwardRule:
 # -- the backward rules -----------------------------------------------------------------------
 
 
-def _power_rule(saved: Saved, g: Buffer) -> tuple[Any, Any]:
-    a, b = saved.inputs
-    ga = g * b * np.power(a, b - 1) if saved.needs[0] else 0
-    gb = g * saved.output * np.log(a) if saved.needs[1] else 0
-    return ga, gb
-
-
-def _extreme_pair_rule(saved: Saved, g: Buffer) -> tuple[Any, Any]:
+def _extreme_pair_rule(operand: int) -> Rule:
     """maximum/minimum: the gradient goes to the operand chosen, split evenly on ties."""
-    a, b = saved.inputs
-    hits_a = np.asarray(a == saved.output, dtype=g.dtype)
-    hits_b = np.asarray(b == saved.output, dtype=g.dtype)
-    share = hits_a + hits_b
-    return g * hits_a / share, g * hits_b / share
+
+    def rule(saved: Saved, g: Buffer) -> Any:
+        hits = [np.asarray(x == saved.output, dtype=g.dtype) for x in saved.inputs]
+        return g * hits[operand] / (hits[0] + hits[1])
+
+    return rule
 
 
 def _matmul_backward(saved: Saved, g: Buffer) -> Grads:
@@ -254,22 +251,37 @@ def _unary_kernel(op: Callable[[Any], Any]) -> Callable[[Any], Buffer]:
     return lambda x: transform(x, op)
 
 
-ADD = Op("add", _ufunc_kernel(operator.add), _binary(lambda s, g: (g, g)), "broadcast")
-SUB = Op("sub", _ufunc_kernel(operator.sub), _binary(lambda s, g: (g, -g)), "broadcast")
+ADD = Op("add", _ufunc_kernel(operator.add), _binary(lambda s, g: g, lambda s, g: g), "broadcast")
+SUB = Op("sub", _ufunc_kernel(operator.sub), _binary(lambda s, g: g, lambda s, g: -g), "broadcast")
 MUL = Op(
-    "mul", _ufunc_kernel(operator.mul), _binary(lambda s, g: (g * s.inputs[1], g * s.inputs[0])), "broadcast"
+    "mul",
+    _ufunc_kernel(operator.mul),
+    _binary(lambda s, g: g * s.inputs[1], lambda s, g: g * s.inputs[0]),
+    "broadcast",
 )
 TRUEDIV = Op(
     "truediv",
     _ufunc_kernel(operator.truediv),
-    _binary(lambda s, g: (g / s.inputs[1], -g * s.inputs[0] / (s.inputs[1] * s.inputs[1]))),
+    _binary(lambda s, g: g / s.inputs[1], lambda s, g: -g * s.inputs[0] / (s.inputs[1] * s.inputs[1])),
     "broadcast",
 )
-POWER = Op("power", _ufunc_kernel(operator.pow), _binary(_power_rule), "broadcast")
+POWER = Op(
+    "power",
+    _ufunc_kernel(operator.pow),
+    _binary(
+        lambda s, g: g * s.inputs[1] * np.power(s.inputs[0], s.inputs[1] - 1),
+        lambda s, g: g * s.output * np.log(s.inputs[0]),
+    ),
+    "broadcast",
+)
 FLOORDIV = Op("floordiv", _ufunc_kernel(operator.floordiv), None, "broadcast")
 MOD = Op("mod", _ufunc_kernel(operator.mod), None, "broadcast")
-MAXIMUM = Op("maximum", _ufunc_kernel(np.maximum), _binary(_extreme_pair_rule), "broadcast")
-MINIMUM = Op("minimum", _ufunc_kernel(np.minimum), _binary(_extreme_pair_rule), "broadcast")
+MAXIMUM = Op(
+    "maximum", _ufunc_kernel(np.maximum), _binary(_extreme_pair_rule(0), _extreme_pair_rule(1)), "broadcast"
+)
+MINIMUM = Op(
+    "minimum", _ufunc_kernel(np.minimum), _binary(_extreme_pair_rule(0), _extreme_pair_rule(1)), "broadcast"
+)
 EQ = Op("eq", _ufunc_kernel(operator.eq), None, "broadcast")
 NE = Op("ne", _ufunc_kernel(operator.ne), None, "broadcast")
 LT = Op("lt", _ufunc_kernel(operator.lt), None, "broadcast")
