@@ -155,6 +155,10 @@ def index_add(t: Values, index: Values, source: Values, *, dim: int) -> Buffer:
         raise ValueError(f"index_add: index must be 1-D, got shape {targets.shape}")
     _check_same_except(values, src, axis, len(targets), "index_add")
     rest = numel(without_axis(values.shape, axis))
+    if axis == 0:  # message passing's case: rows are already first
+        sums = segment_sum(targets, src.reshape(len(targets), rest), values.shape[0])
+        added: Buffer = np.add(values, sums.reshape(values.shape), dtype=_sum_dtype(values, src))
+        return added
     rows = np.moveaxis(src, axis, 0).reshape(len(targets), rest)
     sums = segment_sum(targets, rows, values.shape[axis])
     along = np.moveaxis(values, axis, 0)
