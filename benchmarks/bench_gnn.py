@@ -183,9 +183,10 @@ def appnp_propagation(graph: graphs.Graph) -> tuple[Step, Step]:
     alpha = gnn.APPNP_ALPHA
 
     def ours() -> np.ndarray:
+        teleport = tensor * alpha
         z: lt.AbstractTensor = tensor
         for _ in range(gnn.APPNP_STEPS):
-            z = propagate(z) * (1 - alpha) + tensor * alpha
+            z = propagate(z) * (1 - alpha) + teleport
         return z.numpy()
 
     scaled_h = (h * np.float32(alpha)).astype(np.float32)

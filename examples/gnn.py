@@ -260,9 +260,10 @@ class APPNP:
         h = (x @ self.w1 + self.b1).relu()
         h = dropped(h, mask(h.shape, p, rng))
         h = h @ self.w2 + self.b2
+        teleport = h * APPNP_ALPHA
         z = h
         for _ in range(APPNP_STEPS):
-            z = self.propagate(z) * (1 - APPNP_ALPHA) + h * APPNP_ALPHA
+            z = self.propagate(z) * (1 - APPNP_ALPHA) + teleport
         return z
 
 
@@ -357,8 +358,16 @@ class SageLayer:
         return [self.w_self, self.w_neigh, self.bias]
 
     def __call__(self, h: lt.AbstractTensor, block: Block) -> lt.AbstractTensor:
-        neighbours = block.edges.mean(block.edges.sources(h @ self.w_neigh))
-        return h[: block.targets] @ self.w_self + neighbours + self.bias
+        return h[: block.targets] @ self.w_self + self.neighbours(h, block.edges) + self.bias
+
+    def neighbours(self, h: lt.AbstractTensor, edges: nn.Edges) -> lt.AbstractTensor:
+        """`mean(h_s) W_neigh`, multiplied on the narrower side of W (as DGL's SAGEConv): projecting
+        first gathers fewer columns when W narrows; averaging first when W widens also keeps the
+        gradient off `h`, which the first layer's features never need."""
+        fan_in, fan_out = self.w_neigh.shape
+        if fan_in > fan_out:
+            return edges.mean(edges.sources(h @ self.w_neigh))
+        return edges.mean(edges.sources(h)) @ self.w_neigh
 
 
 @attrs.frozen(eq=False)
