@@ -111,6 +111,30 @@ def normalize_indices(
     return np.where(array < 0, array + size, array) if low < 0 else array
 
 
+def read_only_window(private: IndexArray) -> IndexArray:
+    """A read-only view of an index array nobody else holds, for a view or an edge list to keep.
+
+    It stays a window on that writeable buffer because numpy's `take` and fancy indexing copy
+    every read-only index before using it: `usable` hands them the buffer instead.
+
+    >>> kept = read_only_window(np.array([2, 0]))
+    >>> kept.flags.writeable, usable(kept).flags.writeable, np.shares_memory(kept, usable(kept))
+    (False, True, True)
+    """
+    window = private.view()
+    window.setflags(write=False)
+    return window
+
+
+def usable(indices: IndexArray) -> IndexArray:
+    """The writeable buffer under a `read_only_window`, which numpy indexes with no copy; any other
+    array as it is."""
+    private = indices.base
+    if isinstance(private, np.ndarray) and private.flags.writeable and private.shape == indices.shape:
+        return private
+    return indices
+
+
 @attrs.frozen
 class _Mask:
     """A boolean mask in a key, before it is turned into index arrays."""

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from lazytensor import elementwise, reductions, scatter
+from lazytensor import elementwise, indexing, reductions, scatter
 from lazytensor.autograd import BackwardRule, Grads, Saved
 from lazytensor.generic import Buffer, fold, point, transform
 from lazytensor.positions import Shape, normalize_dim, normalize_dims, numel
@@ -217,7 +217,7 @@ def _gather_backward(saved: Saved, g: Buffer) -> Grads:
 def _index_add_backward(saved: Saved, g: Buffer) -> Grads:
     values, index, _ = saved.inputs
     axis = normalize_dim(saved.params["dim"], np.ndim(values))
-    return g, None, np.take(g, np.asarray(index), axis=axis)
+    return g, None, np.take(g, indexing.usable(np.asarray(index)), axis=axis)
 
 
 def _scatter_add_backward(saved: Saved, g: Buffer) -> Grads:

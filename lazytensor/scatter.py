@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import numpy as np
 
+from lazytensor import indexing
 from lazytensor.generic import Buffer, Values
 from lazytensor.indexing import normalize_indices
 from lazytensor.layout import IndexArray
@@ -33,6 +35,50 @@ def indices_along(index: Values, size: int, axis: int) -> IndexArray:
     return normalize_indices(array.astype(np.intp, copy=False), axis, size, axis_word="dim")
 
 
+@attrs.frozen(eq=False)
+class Grouping:
+    """How segment reductions visit rows whose segments are `targets`: the order that groups them
+    (None when they already are), where each run of one segment starts, and its segment. An edge
+    list computes it once and reuses it every step, as a hand-written numpy GNN would.
+
+    >>> grouping = Grouping.of(np.array([2, 0, 2]), count=3)
+    >>> grouping.order.tolist(), grouping.starts.tolist(), grouping.segments.tolist()
+    ([1, 0, 2], [0, 1], [0, 2])
+    >>> grouping.sum(np.array([[1.0], [2.0], [3.0]])).tolist()
+    [[2.0], [0.0], [4.0]]
+    """
+
+    order: IndexArray | None
+    starts: IndexArray
+    segments: IndexArray
+    count: int
+    length: int
+    """How many targets (rows) it groups."""
+
+    @classmethod
+    def of(cls, targets: IndexArray, count: int) -> Grouping:
+        """The grouping of valid targets (non-negative, below `count`): sorted stably unless they are
+        non-decreasing already."""
+        order = None if np.all(targets[1:] >= targets[:-1]) else np.argsort(targets, kind="stable")
+        grouped = targets if order is None else targets[order]
+        starts = np.flatnonzero(np.concatenate(([True], grouped[1:] != grouped[:-1])))[: grouped.size]
+        return cls(order, starts, grouped[starts], count, int(targets.size))
+
+    def sum(self, rows: Buffer) -> Buffer:
+        """`out[s]` = the sum of the rows of segment `s`, over the first axis: `np.add.reduceat` on
+        the grouped rows, scattered only when some segment is missing."""
+        out_shape = (self.count, *rows.shape[1:])
+        if self.starts.size == 0 or numel(rows.shape[1:]) == 0:
+            return np.zeros(out_shape, dtype=rows.dtype)
+        grouped = rows if self.order is None else rows[indexing.usable(self.order)]
+        sums: Buffer = np.add.reduceat(grouped, self.starts, axis=0)
+        if self.starts.size == self.count:  # every segment present, in order (a graph with self loops)
+            return sums
+        out = np.zeros(out_shape, dtype=rows.dtype)
+        out[self.segments] = sums
+        return out
+
+
 def segment_sum(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
     """`out[targets[i]] += rows[i]` for every row, into `count` zero rows: a (count, columns) array.
 
@@ -43,7 +89,7 @@ def segment_sum(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
     if rows.shape[0] == 0 or columns == 0:
         return np.zeros((count, columns), dtype=rows.dtype)
     if np.all(targets[1:] >= targets[:-1]):  # already grouped: one reduceat, no sort, no bincount
-        return _grouped_reduceat(targets, rows, count)
+        return Grouping.of(targets, count).sum(rows)
     if rows.dtype == np.float64:
         return _bincount_codes(targets, rows, count)
     if rows.dtype.kind == "f":
@@ -69,19 +115,7 @@ def _bincount_columns(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
 
 def _sorted_reduceat(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
     """Rows sorted by target (stably), then summed run by run: exact, for any dtype."""
-    order = np.argsort(targets, kind="stable")
-    return _grouped_reduceat(targets[order], rows[order], count)
-
-
-def _grouped_reduceat(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
-    """Rows whose targets are already non-decreasing, each run of one target summed by `np.add.reduceat`."""
-    starts = np.flatnonzero(np.concatenate(([True], targets[1:] != targets[:-1])))
-    if len(starts) == count:  # every target present, in order (a graph with self loops): no scatter
-        every: Buffer = np.add.reduceat(rows, starts, axis=0)
-        return every
-    sums = np.zeros((count, rows.shape[1]), dtype=rows.dtype)
-    sums[targets[starts]] = np.add.reduceat(rows, starts, axis=0)
-    return sums
+    return Grouping.of(targets, count).sum(rows)
 
 
 def _lowest(dtype: np.dtype[Any]) -> Any:
@@ -141,15 +175,23 @@ def _sum_dtype(values: Buffer, source: Buffer) -> np.dtype[Any]:
     return np.result_type(values, source)
 
 
-def index_add(t: Values, index: Values, source: Values, *, dim: int) -> Buffer:
+def index_add(
+    t: Values, index: Values, source: Values, *, dim: int, grouping: Grouping | None = None
+) -> Buffer:
     """A copy of `t` with `source[..., i, ...]` added to `t[..., index[i], ...]` along `dim`, repeats
-    accumulating (PyTorch's `index_add`, returning a new tensor).
+    accumulating (PyTorch's `index_add`, returning a new tensor). A `grouping` of the index, made by
+    `Grouping.of` from the same valid index (an edge list keeps one), spares checking and grouping
+    it again along dim 0.
 
     >>> index_add(np.zeros((3, 2)), [2, 0, 2], np.ones((3, 2)), dim=0).tolist()
     [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
     """
     values, src = np.asarray(t), np.asarray(source)
     axis = normalize_dim(dim, values.ndim)
+    if grouping is not None and axis == 0 and grouping.count == values.shape[0]:
+        _check_same_except(values, src, 0, grouping.length, "index_add")
+        grouped: Buffer = np.add(values, grouping.sum(src), dtype=_sum_dtype(values, src))
+        return grouped
     targets = indices_along(index, values.shape[axis], axis)
     if targets.ndim != 1:
         raise ValueError(f"index_add: index must be 1-D, got shape {targets.shape}")

@@ -265,26 +265,8 @@ class ReshapedTensor(View):
 
 
 def _frozen_indices(values: Any) -> IndexArray:
-    """A read-only intp copy of `values`, for a view to keep (see `_read_only_window`)."""
-    return _read_only_window(np.array(values, dtype=np.intp))
-
-
-def _read_only_window(private: IndexArray) -> IndexArray:
-    """A read-only view of an index array nobody else holds. It stays a window on that writeable
-    buffer because numpy's `take` and fancy indexing copy every read-only index before using it:
-    `_usable` hands them the buffer instead."""
-    window = private.view()
-    window.setflags(write=False)
-    return window
-
-
-def _usable(indices: IndexArray) -> IndexArray:
-    """The writeable buffer under a `_read_only_window`, which numpy indexes with no copy; any other
-    array as it is."""
-    private = indices.base
-    if isinstance(private, np.ndarray) and private.flags.writeable and private.shape == indices.shape:
-        return private
-    return indices
+    """A read-only intp copy of `values`, for a view to keep (see `indexing.read_only_window`)."""
+    return indexing.read_only_window(np.array(values, dtype=np.intp))
 
 
 def _freeze_spec(spec: Spec) -> Spec:
@@ -408,7 +390,7 @@ class SlicedTensor(View):
         kept = below[tuple(slice(None) if isinstance(spec, np.ndarray) else spec for spec in basic)]
         per_axis = [spec for spec in basic if not isinstance(spec, int)]
         lists = [
-            _usable(spec) if isinstance(spec, np.ndarray) else np.arange(size)
+            indexing.usable(spec) if isinstance(spec, np.ndarray) else np.arange(size)
             for spec, size in zip(per_axis, kept.shape, strict=True)
         ]
         selected: Buffer = kept[np.ix_(*lists)]
@@ -660,9 +642,11 @@ class IndexedTensor(View):
         arrays = [(axis, array) for axis, array in enumerate(self.indices) if array is not None]
         if len(arrays) == 1 and arrays[0][1].ndim == 1:
             axis, array = arrays[0]
-            indexed: Buffer = np.take(below, _usable(array), axis=axis)
+            indexed: Buffer = np.take(below, indexing.usable(array), axis=axis)
         else:
-            indexed = below[tuple(slice(None) if array is None else _usable(array) for array in self.indices)]
+            indexed = below[
+                tuple(slice(None) if array is None else indexing.usable(array) for array in self.indices)
+            ]
         start, width = self._adjacent_start, len(self._block_shape)
         if start == self._block_start:
             return indexed
@@ -882,7 +866,7 @@ def _adopted(spec: Spec) -> IndexArray | None:
     its bounds, so it needs neither another copy nor another check."""
     if isinstance(spec, Range):
         return None
-    return _read_only_window(np.array(spec, dtype=np.intp) if isinstance(spec, int) else spec)
+    return indexing.read_only_window(np.array(spec, dtype=np.intp) if isinstance(spec, int) else spec)
 
 
 def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:

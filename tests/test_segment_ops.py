@@ -1,5 +1,6 @@
-"""`lt.segment_max` and `lt.nn.edge_softmax` against per-segment loops in numpy, on random multigraphs:
-unsorted targets, repeated edges, nodes with no edge, a trailing heads axis, no edges at all."""
+"""`lt.segment_max`, `lt.nn.edge_softmax` and the segment sums' `Grouping` against per-segment loops in
+numpy, on random multigraphs: unsorted targets, repeated edges, nodes with no edge, a trailing heads
+axis, no edges at all."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lazytensor as lt
+from lazytensor import scatter
+from lazytensor.scatter import Grouping
 
 
 @st.composite
@@ -129,3 +132,38 @@ def test_edge_softmax_detaches_only_the_shift() -> None:
     p = weights.numpy()[1:]
     expected = p * (np.array([1.0, 2.0]) - (p * np.array([1.0, 2.0])).sum())
     np.testing.assert_allclose(scores.grad.numpy(), [0.0, *expected])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(0, 8),
+    st.integers(1, 5),
+    st.sampled_from([np.float32, np.float64, np.int64, np.complex128, object]),
+    st.sampled_from([(), (3,), (2, 2)]),
+    st.integers(0, 2**32 - 1),
+)
+def test_a_grouping_sums_like_add_at(
+    length: int, count: int, dtype: type, trailing: tuple[int, ...], seed: int
+) -> None:
+    """`Grouping.of(targets).sum(rows)`, sorted or not, with missing segments and trailing axes, is
+    `np.add.at` into zeros; `index_add` given the grouping agrees with `index_add` without."""
+    rng = np.random.default_rng(seed)
+    targets = rng.integers(0, count, length)
+    if rng.random() < 0.5:
+        targets.sort()
+    rows = rng.integers(-5, 5, (length, *trailing)).astype(dtype)
+    expected = np.zeros((count, *trailing), dtype=dtype)
+    np.add.at(expected, targets, rows)
+    grouping = Grouping.of(targets, count)
+    np.testing.assert_array_equal(grouping.sum(rows), expected)
+    base = rng.integers(-5, 5, (count, *trailing)).astype(dtype)
+    np.testing.assert_array_equal(
+        scatter.index_add(base, targets, rows, dim=0, grouping=grouping),
+        scatter.index_add(base, targets, rows, dim=0),
+    )
+
+
+def test_index_add_with_a_grouping_checks_the_source_length() -> None:
+    grouping = Grouping.of(np.array([0, 1, 1]), 2)
+    with pytest.raises(ValueError, match=r"source of shape \(2, 4\)"):
+        scatter.index_add(np.zeros((2, 4)), [0, 1, 1], np.ones((2, 4)), dim=0, grouping=grouping)
