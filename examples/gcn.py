@@ -41,25 +41,31 @@ HIDDEN, DROPOUT, LEARNING_RATE, WEIGHT_DECAY = 16, 0.5, 0.01, 5e-4
 class Propagation:
     """Â h with Â = D^-1/2 (A+I) D^-1/2 given as weighted edges src -> dst, self loops included."""
 
-    src: np.ndarray
-    dst: np.ndarray
+    edges: nn.Edges  # sorted by target and grouped once: every sum into the targets is one pass
     weight: lt.AbstractTensor  # (E, 1): broadcasts over feature columns
-    num_nodes: int
 
     @classmethod
     def of(cls, graph: graphs.Graph, dtype: Any = np.float32) -> Propagation:
         loops = np.arange(graph.num_nodes)
         src = np.concatenate([graph.src, loops])
         dst = np.concatenate([graph.dst, loops])
-        order = np.lexsort((src, dst))  # grouped by target, index_add sums each group in one pass
+        order = np.lexsort((src, dst))
         src, dst = src[order], dst[order]
         degree = np.bincount(dst, minlength=graph.num_nodes).astype(np.float64)
         weight = (1.0 / np.sqrt(degree[src] * degree[dst])).astype(dtype)
-        return cls(src, dst, lt.tensor(weight).unsqueeze(1), graph.num_nodes)
+        return cls(nn.Edges(src, dst, graph.num_nodes), lt.tensor(weight).unsqueeze(1))
+
+    @property
+    def src(self) -> np.ndarray:
+        return self.edges.src
+
+    @property
+    def dst(self) -> np.ndarray:
+        return self.edges.dst
 
     def __call__(self, h: lt.AbstractTensor) -> lt.AbstractTensor:
-        messages = h[self.src] * self.weight  # h[src] is a view: gathered once, when multiplied
-        return lt.zeros(self.num_nodes, h.shape[1], dtype=h.dtype).index_add(0, self.dst, messages)
+        messages = self.edges.sources(h) * self.weight  # h[src] is a view: gathered once, when multiplied
+        return self.edges.sum(messages)  # index_add into zeros
 
 
 @attrs.frozen(eq=False)

@@ -20,15 +20,16 @@ from rich.table import Table
 from rich.text import Text
 
 from lazytensor import optable
-from lazytensor.indexing import normalize_indices
+from lazytensor.indexing import normalize_indices, read_only_window
 from lazytensor.layout import IndexArray, Layout
 from lazytensor.positions import Shape
 from lazytensor.printer.numberformat import printable
 from lazytensor.printer.options import current_options, line_width
 from lazytensor.printer.render import render_plain
 from lazytensor.printer.styles import DIM, LABEL
+from lazytensor.scatter import Grouping
 from lazytensor.tensor import AbstractTensor, StorageTensor, apply
-from lazytensor.views import IndexArrays, View
+from lazytensor.views import IndexArrays, IndexedTensor, View
 
 Buffer = npt.NDArray[Any]
 
@@ -40,8 +41,7 @@ def _node_ids(values: Any, num_nodes: int, what: str) -> IndexArray:
     if array.dtype.kind not in "iu" and array.size:
         raise TypeError(f"{what} must hold integer node ids, got dtype {array.dtype}")
     ids = normalize_indices(array.astype(np.intp), 0, num_nodes, axis_word="node axis")
-    ids.flags.writeable = False
-    return ids
+    return read_only_window(ids)  # `astype` made a copy: nobody else holds it
 
 
 @attrs.frozen(eq=False)
@@ -70,6 +70,8 @@ class Edges:
     """How many nodes the sources are drawn from, when they are another set than the targets (a
     bipartite block of sampled message passing: `h` has `num_sources` rows, the result `num_nodes`);
     by default the same `num_nodes`."""
+    _into_targets: Grouping = attrs.field(init=False, repr=False)
+    """The edges grouped by target once, for every sum into the targets."""
 
     @num_nodes.validator
     def _check_count(self, attribute: attrs.Attribute[int], count: int) -> None:
@@ -92,6 +94,7 @@ class Edges:
             )
         object.__setattr__(self, "src", src)
         object.__setattr__(self, "dst", dst)
+        object.__setattr__(self, "_into_targets", Grouping.of(dst, self.num_nodes))
 
     @property
     def count(self) -> int:
@@ -112,12 +115,12 @@ class Edges:
     def sources(self, h: AbstractTensor) -> EdgesTensor:
         """`h[src]`, the rows each edge carries from its source (PyG's `x_j`): a view, no copy.
         `h` has a row per source node."""
-        return EdgesTensor(h[self.src], self, "source row")
+        return EdgesTensor(_rows(h, self.src, self.num_sources), self, "source row")
 
     def targets(self, h: AbstractTensor) -> EdgesTensor:
         """`h[dst]`, the rows of each edge's target (PyG's `x_i`): a view, no copy. `h` has a row per
         target node."""
-        return EdgesTensor(h[self.dst], self, "target row")
+        return EdgesTensor(_rows(h, self.dst, self.num_nodes), self, "target row")
 
     def label(self, values: AbstractTensor, name: str = "weight") -> EdgesTensor:
         """Per-edge values (attention weights, say) as a view that explains itself edge by edge."""
@@ -130,7 +133,7 @@ class Edges:
         zeros = StorageTensor.from_array(
             np.zeros((self.num_nodes, *messages.shape[1:]), dtype=messages.dtype)
         )
-        return zeros.index_add(0, self.dst, messages)
+        return apply(optable.INDEX_ADD, zeros, self.dst, messages, dim=0, grouping=self._into_targets)
 
     def mean(self, messages: AbstractTensor) -> StorageTensor:
         """`out[d]` = the mean of the messages into `d`; 0 at a node that receives none."""
@@ -147,7 +150,7 @@ class Edges:
 
     def softmax(self, scores: AbstractTensor) -> StorageTensor:
         """The softmax of edge scores among the edges that share a target (see `edge_softmax`)."""
-        return edge_softmax(scores, self.dst, self.num_nodes)
+        return _edge_softmax(scores, self.dst, self.num_nodes, self._into_targets)
 
     def explain_node(self, node: int, weights: AbstractTensor | None = None, limit: int = 20) -> NodeMessages:
         """Where `node`'s messages come from: its incoming edges and, given per-edge `weights`
@@ -173,12 +176,28 @@ def edge_softmax(scores: AbstractTensor, dst: Any, num_nodes: int) -> StorageTen
     [0.5, 0.5, 1.0]
     """
     targets = np.asarray(dst.numpy() if isinstance(dst, AbstractTensor) else dst)
+    return _edge_softmax(scores, targets, num_nodes, None)
+
+
+def _edge_softmax(
+    scores: AbstractTensor, targets: Any, num_nodes: int, grouping: Grouping | None
+) -> StorageTensor:
+    """`edge_softmax`, with the targets' grouping when an edge list has it."""
     peak = apply(optable.SEGMENT_MAX, scores.detach(), targets, num_segments=num_nodes)
     weights = (scores - peak[targets]).exp()
     zeros = StorageTensor.from_array(np.zeros((num_nodes, *scores.shape[1:]), dtype=weights.dtype))
-    total = zeros.index_add(0, targets, weights)
+    total = apply(optable.INDEX_ADD, zeros, targets, weights, dim=0, grouping=grouping)
     result: StorageTensor = weights / total[targets]
     return result
+
+
+def _rows(h: AbstractTensor, ids: IndexArray, count: int) -> AbstractTensor:
+    """`h[ids]` for node ids already checked against `count` rows: the view made directly, with no
+    copy or check of the ids, when `h` has those rows (else numpy's rules, and their errors)."""
+    if h.ndim == 0 or h.shape[0] < count:
+        indexed: AbstractTensor = h[ids]
+        return indexed
+    return IndexedTensor.trusted(h, (ids, *[None] * (h.ndim - 1)), False)
 
 
 @attrs.frozen(eq=False, repr=False, slots=False)

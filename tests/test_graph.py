@@ -147,3 +147,38 @@ def test_edge_ids_are_read_only() -> None:
     edges = lt.nn.Edges(np.array([0, 1]), np.array([1, 0]), num_nodes=2)
     with pytest.raises(ValueError, match="read-only"):
         edges.src[0] = 1
+
+
+def test_edge_ids_are_a_private_copy_that_numpy_indexes_without_copying() -> None:
+    """numpy's `take` copies a read-only index before using it; the edge list keeps a read-only
+    window whose writeable buffer (`indexing.usable`) numpy can use directly."""
+    from lazytensor.indexing import usable
+
+    src = np.array([0, 1, 2])
+    edges = lt.nn.Edges(src, np.array([1, 2, 0]), num_nodes=3)
+    src[0] = 2
+    assert edges.src.tolist() == [0, 1, 2]
+    assert usable(edges.src).flags.writeable and np.shares_memory(usable(edges.src), edges.src)
+    assert usable(src) is src
+
+
+def test_sources_of_a_taller_tensor_and_of_a_shorter_one() -> None:
+    """Ids were checked against `num_sources`: a tensor with more rows is gathered as it is, one with
+    fewer rows gets numpy's error."""
+    edges = lt.nn.Edges([2, 0], [0, 1], num_nodes=3)
+    tall = lt.arange(10.0).reshape(5, 2)
+    assert edges.sources(tall).tolist() == [[4.0, 5.0], [0.0, 1.0]]
+    with pytest.raises(IndexError, match="index 2 is out of bounds for axis 0 with size 2"):
+        edges.sources(lt.zeros(2, 2))
+
+
+@settings(max_examples=100, deadline=None)
+@given(graphs_and_rows())
+def test_edges_softmax_is_the_edge_softmax(case: tuple[np.ndarray, np.ndarray, int, np.ndarray]) -> None:
+    """`Edges.softmax` reuses the edge list's grouping; the free function groups afresh."""
+    src, dst, nodes, rows = case
+    edges = lt.nn.Edges(src, dst, nodes)
+    scores = edges.sources(lt.tensor(rows))
+    np.testing.assert_allclose(
+        edges.softmax(scores).numpy(), lt.nn.edge_softmax(scores, dst, nodes).numpy(), rtol=1e-12
+    )
