@@ -175,8 +175,9 @@ def sgc_precompute(graph: graphs.Graph) -> tuple[Step, Step]:
 
 
 def appnp_propagation(graph: graphs.Graph) -> tuple[Step, Step]:
-    """Ten steps of z ← (1 - α) Â z + α h on (N, classes) logits, as `gnn.APPNP.__call__` (no gradient)."""
-    propagate = gcn.Propagation.of(graph)
+    """Ten steps of z ← (1 - α) Â z + α h on (N, classes) logits, as `gnn.APPNP.__call__` (no gradient):
+    lazytensor's (1 - α) Â is scaled once, as the model's; numpy scales each step's result in place."""
+    propagate = gcn.Propagation.of(graph, scale=1 - gnn.APPNP_ALPHA)
     adjacency = numpy_gcn.NormalisedAdjacency.from_graph(graph)
     h = np.random.default_rng(0).standard_normal((graph.num_nodes, graph.num_classes), dtype=np.float32)
     tensor = lt.from_numpy(h)
@@ -186,7 +187,7 @@ def appnp_propagation(graph: graphs.Graph) -> tuple[Step, Step]:
         teleport = tensor * alpha
         z: lt.AbstractTensor = tensor
         for _ in range(gnn.APPNP_STEPS):
-            z = propagate(z) * (1 - alpha) + teleport
+            z = propagate(z) + teleport
         return z.numpy()
 
     scaled_h = (h * np.float32(alpha)).astype(np.float32)

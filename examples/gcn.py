@@ -45,14 +45,15 @@ class Propagation:
     weight: lt.AbstractTensor  # (E, 1): broadcasts over feature columns
 
     @classmethod
-    def of(cls, graph: graphs.Graph, dtype: Any = np.float32) -> Propagation:
+    def of(cls, graph: graphs.Graph, dtype: Any = np.float32, scale: float = 1.0) -> Propagation:
+        """Â of `graph`, every weight multiplied by `scale` (APPNP propagates with (1 - α) Â)."""
         loops = np.arange(graph.num_nodes)
         src = np.concatenate([graph.src, loops])
         dst = np.concatenate([graph.dst, loops])
         order = np.lexsort((src, dst))
         src, dst = src[order], dst[order]
         degree = np.bincount(dst, minlength=graph.num_nodes).astype(np.float64)
-        weight = (1.0 / np.sqrt(degree[src] * degree[dst])).astype(dtype)
+        weight = (scale / np.sqrt(degree[src] * degree[dst])).astype(dtype)
         return cls(nn.Edges(src, dst, graph.num_nodes), lt.tensor(weight).unsqueeze(1))
 
     @property

@@ -249,7 +249,8 @@ class APPNP:
         hidden = SETTINGS["appnp"].hidden
         w1, w2 = weight(graph.num_features, hidden, rng), weight(hidden, graph.num_classes, rng)
         features = lt.from_numpy(graph.features)
-        return cls(w1, zeros(hidden), w2, zeros(graph.num_classes), gcn.Propagation.of(graph), features)
+        propagate = gcn.Propagation.of(graph, scale=1 - APPNP_ALPHA)  # (1 - α) Â, scaled once
+        return cls(w1, zeros(hidden), w2, zeros(graph.num_classes), propagate, features)
 
     def parameters(self) -> list[Param]:
         return [self.w1, self.b1, self.w2, self.b2]
@@ -263,7 +264,7 @@ class APPNP:
         teleport = h * APPNP_ALPHA
         z = h
         for _ in range(APPNP_STEPS):
-            z = self.propagate(z) * (1 - APPNP_ALPHA) + teleport
+            z = self.propagate(z) + teleport
         return z
 
 
