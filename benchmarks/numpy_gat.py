@@ -22,7 +22,6 @@ layer's attention mask (E, 8), the hidden mask (N, 64) and the second layer's at
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -34,8 +33,8 @@ import numpy.typing as npt
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "examples")]
-from graphs import Graph, load  # noqa: E402
-from numpy_gcn import Adam, dropout_mask, glorot_uniform, segment_starts  # noqa: E402
+from graphs import Graph  # noqa: E402
+from numpy_gcn import Adam, dropout_mask, glorot_uniform, reference_main, segment_starts  # noqa: E402
 
 Array = npt.NDArray[Any]
 
@@ -351,47 +350,6 @@ def best_of(trainer: Any, epochs: int) -> dict[str, float]:
 def train(graph: Graph, epochs: int = EPOCHS, seed: int = 0, dtype: Any = np.float32) -> dict[str, float]:
     """Train a fresh GAT; the scores of the epoch with the best validation accuracy."""
     return best_of(Trainer.init(graph, seed, dtype), epochs)
-
-
-# ------------------------------------------------------------------------------------------- command
-
-
-def run_seeds(train_one: Any, seeds: int) -> None:
-    """Train `seeds` seeds with `train_one(seed)` and print each run and the summary."""
-    results = []
-    for seed in range(seeds):
-        result = train_one(seed)
-        results.append(result)
-        print(
-            f"  seed {seed}: train {result['train_accuracy']:.3f}  val {result['val_accuracy']:.3f}  "
-            f"test {result['test_accuracy']:.4f}  (epoch {result['best_epoch']})  "
-            f"{result['seconds_per_epoch'] * 1e3:.2f} ms/epoch"
-        )
-    tests = np.array([r["test_accuracy"] for r in results])
-    per_epoch = np.median([r["seconds_per_epoch"] for r in results])
-    print(f"  test accuracy {tests.mean():.4f} ± {tests.std():.4f}, median {per_epoch * 1e3:.2f} ms/epoch")
-
-
-def reference_main(argv: list[str] | None, description: str | None, epochs: int, train_one: Any) -> int:
-    """The command line of a numpy reference: load a graph, train `--seeds` seeds with
-    `train_one(graph, epochs, seed, dtype)`, print each run and the mean."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--dataset", default="karate")
-    parser.add_argument("--data", default=None, help="folder with the Planetoid ind.* files")
-    parser.add_argument("--nodes", type=int, default=None, help="sbm size")
-    parser.add_argument("--epochs", type=int, default=epochs)
-    parser.add_argument("--seeds", type=int, default=10)
-    parser.add_argument("--float64", action="store_true", help="train in float64 instead of float32")
-    args = parser.parse_args(argv)
-    try:
-        graph = load(args.dataset, args.data, args.nodes)
-    except (ValueError, FileNotFoundError, ImportError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(f"{graph.name}: {graph.num_nodes} nodes, {graph.num_edges} edges, {graph.num_features} features")
-    dtype = np.float64 if args.float64 else np.float32
-    run_seeds(lambda seed: train_one(graph, args.epochs, seed, dtype), args.seeds)
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -317,38 +317,74 @@ def time_segment_sums(graph: Graph, width: int, repeats: int = 10) -> dict[str, 
     return timings
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+# ------------------------------------------------------------------------------------------- command
+
+
+def reference_parser(description: str | None, epochs: int) -> argparse.ArgumentParser:
+    """The flags every numpy reference takes (those of the lazytensor examples they mirror)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--dataset", default="karate")
     parser.add_argument("--data", default=None, help="folder with the Planetoid ind.* files")
     parser.add_argument("--nodes", type=int, default=None, help="sbm size")
-    parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument("--epochs", type=int, default=epochs)
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--float64", action="store_true", help="train in float64 instead of float32")
-    parser.add_argument("--segment-sums", action="store_true", help="time the segment-sum candidates")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def load_reported(args: argparse.Namespace) -> Graph | None:
+    """The graph the flags name, described in one line; None after printing why it cannot load."""
     try:
         graph = load(args.dataset, args.data, args.nodes)
     except (ValueError, FileNotFoundError, ImportError) as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return None
     print(f"{graph.name}: {graph.num_nodes} nodes, {graph.num_edges} edges, {graph.num_features} features")
+    return graph
+
+
+def run_seeds(train_one: Any, seeds: int) -> None:
+    """Train `seeds` seeds with `train_one(seed)` and print each run and the summary."""
+    results = []
+    for seed in range(seeds):
+        result = train_one(seed)
+        results.append(result)
+        epoch = f"  (epoch {result['best_epoch']})" if "best_epoch" in result else ""
+        print(
+            f"  seed {seed}: train {result['train_accuracy']:.3f}  val {result['val_accuracy']:.3f}  "
+            f"test {result['test_accuracy']:.4f}{epoch}  {result['seconds_per_epoch'] * 1e3:.2f} ms/epoch"
+        )
+    tests = np.array([r["test_accuracy"] for r in results])
+    per_epoch = np.median([r["seconds_per_epoch"] for r in results])
+    print(f"  test accuracy {tests.mean():.4f} ± {tests.std():.4f}, median {per_epoch * 1e3:.2f} ms/epoch")
+
+
+def reference_main(argv: list[str] | None, description: str | None, epochs: int, train_one: Any) -> int:
+    """The command line of a numpy reference: load a graph, train `--seeds` seeds with
+    `train_one(graph, epochs, seed, dtype)`, print each run and the mean."""
+    args = reference_parser(description, epochs).parse_args(argv)
+    graph = load_reported(args)
+    if graph is None:
+        return 2
+    dtype = np.float64 if args.float64 else np.float32
+    run_seeds(lambda seed: train_one(graph, args.epochs, seed, dtype), args.seeds)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = reference_parser(__doc__.splitlines()[0] if __doc__ else None, EPOCHS)
+    parser.add_argument("--segment-sums", action="store_true", help="time the segment-sum candidates")
+    args = parser.parse_args(argv)
+    graph = load_reported(args)
+    if graph is None:
+        return 2
     if args.segment_sums:
         for width in sorted({HIDDEN, graph.num_classes}):
             timings = time_segment_sums(graph, width)
             print(f"  width {width:2d}: " + ", ".join(f"{k} {v:.3f} ms" for k, v in timings.items()))
         return 0
-    results = []
-    for seed in range(args.seeds):
-        result = train(graph, args.epochs, seed, np.float64 if args.float64 else np.float32)
-        results.append(result)
-        print(
-            f"  seed {seed}: train {result['train_accuracy']:.3f}  val {result['val_accuracy']:.3f}  "
-            f"test {result['test_accuracy']:.4f}  {result['seconds_per_epoch'] * 1e3:.2f} ms/epoch"
-        )
-    tests = np.array([r["test_accuracy"] for r in results])
-    per_epoch = np.median([r["seconds_per_epoch"] for r in results])
-    print(f"  test accuracy {tests.mean():.4f} ± {tests.std():.4f}, median {per_epoch * 1e3:.2f} ms/epoch")
+    dtype = np.float64 if args.float64 else np.float32
+    run_seeds(lambda seed: train(graph, args.epochs, seed, dtype), args.seeds)
     return 0
 
 

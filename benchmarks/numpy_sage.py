@@ -31,8 +31,15 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "examples")]
 from gnn import Neighbours, relabel  # noqa: E402
 from graphs import Graph  # noqa: E402
-from numpy_gat import best_of, cross_entropy, reference_main, scores  # noqa: E402
-from numpy_gcn import Adam, dropout_mask, glorot_uniform, segment_starts, segment_sum_sorted  # noqa: E402
+from numpy_gat import best_of, cross_entropy, scores  # noqa: E402
+from numpy_gcn import (  # noqa: E402
+    Adam,
+    dropout_mask,
+    glorot_uniform,
+    reference_main,
+    segment_starts,
+    segment_sum_sorted,
+)
 
 Array = npt.NDArray[Any]
 
