@@ -98,21 +98,6 @@ def test_gat_evaluation_logits_match_numpy(
     np.testing.assert_allclose(attention.numpy(), reference_attention, rtol=0, atol=TOLERANCE)
 
 
-@pytest.mark.parametrize(("dataset", "epochs"), [("karate", 8), ("cora", 3)])
-def test_gat_training_gives_the_same_losses(
-    dataset: str, epochs: int, loaded: dict[str, graphs.Graph], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    graph = loaded[dataset]
-    rng = np.random.default_rng(11)
-    model = float64_model("gat", graph, rng, monkeypatch)
-    optimizer = gnn.optimizer_for("gat", model)
-    reference = numpy_gat.Trainer.init(graph, 11, np.float64)
-    for _ in range(epochs):
-        loss = gnn.train_epoch(model, graph, optimizer, rng)
-        assert loss == pytest.approx(reference.epoch(), abs=TOLERANCE)
-    assert_same_arrays(model.parameters(), numpy_gat.parameters(reference.layers), "trained parameter")
-
-
 # ----------------------------------------------------------------------------------- GraphSAGE, sampled
 
 
@@ -157,19 +142,27 @@ def test_sage_samples_the_same_blocks(loaded: dict[str, graphs.Graph]) -> None:
         assert np.array_equal(block.edges.dst, reference_block.dst)
 
 
+REFERENCES = {
+    "gat": (numpy_gat.Trainer, lambda trainer: numpy_gat.parameters(trainer.layers)),
+    "sage": (numpy_sage.Trainer, lambda trainer: trainer.params),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCES))
 @pytest.mark.parametrize(("dataset", "epochs"), [("karate", 8), ("cora", 3)])
-def test_sage_training_gives_the_same_losses(
-    dataset: str, epochs: int, loaded: dict[str, graphs.Graph], monkeypatch: pytest.MonkeyPatch
+def test_training_gives_the_same_losses(
+    name: str, dataset: str, epochs: int, loaded: dict[str, graphs.Graph], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     graph = loaded[dataset]
     rng = np.random.default_rng(11)
-    model = float64_model("sage", graph, rng, monkeypatch)
-    optimizer = gnn.optimizer_for("sage", model)
-    reference = numpy_sage.Trainer.init(graph, 11, np.float64)
+    model = float64_model(name, graph, rng, monkeypatch)
+    optimizer = gnn.optimizer_for(name, model)
+    trainer, parameters = REFERENCES[name]
+    reference = trainer.init(graph, 11, np.float64)
     for _ in range(epochs):
         loss = gnn.train_epoch(model, graph, optimizer, rng)
         assert loss == pytest.approx(reference.epoch(), abs=TOLERANCE)
-    assert_same_arrays(model.parameters(), reference.params, "trained parameter")
+    assert_same_arrays(model.parameters(), parameters(reference), "trained parameter")
 
 
 def test_sage_evaluation_scores_match_numpy(
