@@ -128,3 +128,18 @@ def test_cli_refuses_a_pickle_that_loads_anything_else(planetoid_data: Path, tmp
     assert done.returncode == 2
     assert "pwned" not in done.stdout + done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_propagation_is_the_normalised_adjacency_and_scales() -> None:
+    """`Propagation(h)` is Â h with the dense Â = D^-1/2 (A+I) D^-1/2; `scale` multiplies every
+    weight (APPNP's (1 - α) Â)."""
+    graph = graphs.load("karate")
+    adjacency = np.eye(graph.num_nodes)
+    adjacency[graph.dst, graph.src] = 1.0
+    inverse_root = 1 / np.sqrt(adjacency.sum(axis=1))
+    dense = inverse_root[:, None] * adjacency * inverse_root[None, :]
+    h = np.random.default_rng(0).standard_normal((graph.num_nodes, 3))
+    propagate = gcn.Propagation.of(graph, np.float64)
+    np.testing.assert_allclose(propagate(lt.tensor(h)).numpy(), dense @ h, rtol=1e-12)
+    scaled = gcn.Propagation.of(graph, np.float64, scale=0.9)
+    np.testing.assert_allclose(scaled(lt.tensor(h)).numpy(), 0.9 * dense @ h, rtol=1e-12)
