@@ -111,7 +111,10 @@ def read(t: AbstractTensor) -> Buffer:
         if numel(rebuilt.shape) > limit:  # an expanded layer grew it: gather from here instead
             gathering = True
             continue
-        rebuilt = rebuilt.fresh_storage(_materialise(rebuilt))
+        values = _materialise(rebuilt)
+        if layer is t:  # the top layer: its fresh values are the answer
+            return values
+        rebuilt = rebuilt.fresh_storage(values)
     return _gather(rebuilt) if gathering else read(rebuilt)
 
 

@@ -242,6 +242,13 @@ class EdgesTensor(View):
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return below
 
+    def values(self) -> Buffer:
+        """The values below: a label changes none, so a gathered view below is read once, as itself."""
+        return self.wrapped.values()
+
+    def numpy(self) -> Buffer:
+        return self.wrapped.numpy()
+
     def view_of(self, below: Buffer) -> Buffer | None:
         return below
 
