@@ -128,9 +128,23 @@ def read_only_window(private: IndexArray) -> IndexArray:
 
 def usable(indices: IndexArray) -> IndexArray:
     """The writeable buffer under a `read_only_window`, which numpy indexes with no copy; any other
-    array as it is."""
+    array as it is (a read-only slice such as `a[::-1]` is not its base).
+
+    >>> a = np.array([0, 1, 2])
+    >>> reversed_window = a[::-1]
+    >>> reversed_window.setflags(write=False)
+    >>> usable(reversed_window).tolist()
+    [2, 1, 0]
+    """
     private = indices.base
-    if isinstance(private, np.ndarray) and private.flags.writeable and private.shape == indices.shape:
+    if (
+        isinstance(private, np.ndarray)
+        and private.flags.writeable
+        and private.dtype == indices.dtype
+        and private.shape == indices.shape
+        and private.strides == indices.strides
+        and private.ctypes.data == indices.ctypes.data
+    ):
         return private
     return indices
 

@@ -143,3 +143,14 @@ def test_index_add_with_grouped_targets_matches_add_at(dtype: type) -> None:
     result = lt.zeros(6, 2, dtype=dtype).index_add(0, targets, lt.tensor(source, dtype=dtype))
     assert result.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(result.numpy(), expected)
+
+
+def test_index_add_backward_with_a_read_only_reversed_index() -> None:
+    """A read-only slice of a writeable array is indexed as itself, never as its base."""
+    base = np.array([0, 1, 2])
+    index = base[::-1]
+    index.setflags(write=False)
+    source = lt.tensor([1.0, 2.0, 3.0]).requires_grad_()
+    out = lt.zeros(3).index_add(0, index, source * lt.tensor([1.0, 10.0, 100.0]))
+    (out * lt.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert source.grad.tolist() == [3.0, 20.0, 100.0]
