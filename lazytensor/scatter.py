@@ -59,7 +59,13 @@ class Grouping:
     def of(cls, targets: IndexArray, count: int) -> Grouping:
         """The grouping of valid targets (non-negative, below `count`): sorted stably unless they are
         non-decreasing already."""
-        order = None if np.all(targets[1:] >= targets[:-1]) else np.argsort(targets, kind="stable")
+        if np.all(targets[1:] >= targets[:-1]):
+            return cls.ordered(targets, count, None)
+        return cls.ordered(targets, count, np.argsort(targets, kind="stable"))
+
+    @classmethod
+    def ordered(cls, targets: IndexArray, count: int, order: IndexArray | None) -> Grouping:
+        """The grouping of valid targets that `order` puts in non-decreasing order (None: they are)."""
         grouped = targets if order is None else targets[order]
         starts = np.flatnonzero(np.concatenate(([True], grouped[1:] != grouped[:-1])))[: grouped.size]
         return cls(order, starts, grouped[starts], count, int(targets.size))
@@ -89,7 +95,7 @@ def segment_sum(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
     if rows.shape[0] == 0 or columns == 0:
         return np.zeros((count, columns), dtype=rows.dtype)
     if np.all(targets[1:] >= targets[:-1]):  # already grouped: one reduceat, no sort, no bincount
-        return Grouping.of(targets, count).sum(rows)
+        return Grouping.ordered(targets, count, None).sum(rows)
     if rows.dtype == np.float64:
         return _bincount_codes(targets, rows, count)
     if rows.dtype.kind == "f":
@@ -115,7 +121,7 @@ def _bincount_columns(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
 
 def _sorted_reduceat(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
     """Rows sorted by target (stably), then summed run by run: exact, for any dtype."""
-    return Grouping.of(targets, count).sum(rows)
+    return Grouping.ordered(targets, count, np.argsort(targets, kind="stable")).sum(rows)
 
 
 def _lowest(dtype: np.dtype[Any]) -> Any:
@@ -188,25 +194,27 @@ def index_add(
     """
     values, src = np.asarray(t), np.asarray(source)
     axis = normalize_dim(dim, values.ndim)
+    added: Buffer = np.add(
+        values, _index_sums(values, index, src, axis, grouping), dtype=_sum_dtype(values, src)
+    )
+    return added
+
+
+def _index_sums(values: Buffer, index: Values, src: Buffer, axis: int, grouping: Grouping | None) -> Buffer:
+    """`index_add`'s sums of `src` per index along `axis`, shaped like `values`: from the grouping
+    when one fits, else from the checked index."""
     if grouping is not None and axis == 0 and grouping.count == values.shape[0]:
         _check_same_except(values, src, 0, grouping.length, "index_add")
-        grouped: Buffer = np.add(values, grouping.sum(src), dtype=_sum_dtype(values, src))
-        return grouped
+        return grouping.sum(src)
     targets = indices_along(index, values.shape[axis], axis)
     if targets.ndim != 1:
         raise ValueError(f"index_add: index must be 1-D, got shape {targets.shape}")
     _check_same_except(values, src, axis, len(targets), "index_add")
-    rest = numel(without_axis(values.shape, axis))
-    if axis == 0:  # message passing's case: rows are already first
-        sums = segment_sum(targets, src.reshape(len(targets), rest), values.shape[0])
-        added: Buffer = np.add(values, sums.reshape(values.shape), dtype=_sum_dtype(values, src))
-        return added
-    rows = np.moveaxis(src, axis, 0).reshape(len(targets), rest)
+    rows = np.moveaxis(src, axis, 0).reshape(len(targets), numel(without_axis(values.shape, axis)))
     sums = segment_sum(targets, rows, values.shape[axis])
-    along = np.moveaxis(values, axis, 0)
-    total = np.add(along, sums.reshape(along.shape), dtype=_sum_dtype(values, src))
-    result: Buffer = np.moveaxis(total, 0, axis)
-    return result
+    along_shape = (values.shape[axis], *without_axis(values.shape, axis))
+    moved: Buffer = np.moveaxis(sums.reshape(along_shape), 0, axis)
+    return moved
 
 
 def _check_index_shape(values: Buffer, index: IndexArray, axis: int, what: str) -> None:
