@@ -88,6 +88,7 @@ def numpy_shape(key: object) -> tuple[int, ...] | None:
 @example(key="--")  # argparse hands `--index=--` over as a list
 @example(key="::400000000000000000")  # a step whose stride overflowed numpy's strides
 @example(key="-" * 3000 + "1")
+@example(key="0, 0, 0")  # one element: the one-line print
 def test_any_key_shows_numpys_selection_or_one_line(cube: Path, key: str) -> None:
     before = cube.read_bytes()
     status, out, err = run_main("show", str(cube), f"--index={key}")
@@ -99,7 +100,10 @@ def test_any_key_shows_numpys_selection_or_one_line(cube: Path, key: str) -> Non
     assert status == 0, err
     expected = numpy_shape(parse_key(key))
     assert expected is not None, f"shown, but numpy refuses {key!r}"
-    assert f"shape {expected} · int16" in out
+    if expected == ():  # one element prints as one line, as a 0-d tensor does at the prompt
+        assert "tensor () int16" in out
+    else:
+        assert f"shape {expected} · int16" in out
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
