@@ -110,10 +110,23 @@ def minimum(a: Operand, b: Operand) -> StorageTensor:
     return apply(optable.MINIMUM, a, b)
 
 
+def segment_sum(source: Operand, index: Operand, num_segments: int) -> StorageTensor:
+    """The sum of the rows of `source` per segment: `out[n] = sum(source[i] for i where index[i] == n)`,
+    trailing axes kept, 0 where no index names `n`. `zeros(num_segments, ...).index_add(0, index,
+    source)` without the zeros; differentiable (a row's gradient is its segment's).
+
+    >>> import lazytensor as lt
+    >>> messages = lt.tensor([[1.0, 5.0], [3.0, 2.0], [0.0, 9.0]])
+    >>> lt.segment_sum(messages, [1, 1, 0], 3).tolist()
+    [[0.0, 9.0], [4.0, 7.0], [0.0, 0.0]]
+    """
+    return apply(optable.SEGMENT_SUM, source, index, num_segments=num_segments)
+
+
 def segment_max(source: Operand, index: Operand, num_segments: int) -> StorageTensor:
     """The largest row of `source` per segment: `out[n] = max(source[i] for i where index[i] == n)`,
     trailing axes kept. Segments that no index names hold `-inf` (floats), the smallest integer, or
-    False. Beside `index_add` (the segment sum); not differentiable (detach what you feed it).
+    False. Beside `segment_sum`; not differentiable (detach what you feed it).
 
     >>> import lazytensor as lt
     >>> scores = lt.tensor([[1.0, 5.0], [3.0, 2.0], [0.0, 9.0]])

@@ -129,11 +129,11 @@ class Edges:
     # -- from edges into nodes ----------------------------------------------------------------------
 
     def sum(self, messages: AbstractTensor) -> StorageTensor:
-        """`out[d]` = the sum of the messages of the edges into `d` (`index_add` into zeros)."""
-        zeros = StorageTensor.from_array(
-            np.zeros((self.num_nodes, *messages.shape[1:]), dtype=messages.dtype)
+        """`out[d]` = the sum of the messages of the edges into `d` (`segment_sum` over the targets,
+        grouped once)."""
+        return apply(
+            optable.SEGMENT_SUM, messages, self.dst, num_segments=self.num_nodes, grouping=self._into_targets
         )
-        return apply(optable.INDEX_ADD, zeros, self.dst, messages, dim=0, grouping=self._into_targets)
 
     def mean(self, messages: AbstractTensor) -> StorageTensor:
         """`out[d]` = the mean of the messages into `d`; 0 at a node that receives none."""

@@ -13,6 +13,7 @@ never require grad (comparisons, argmax, floor division, ...).
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +23,16 @@ import numpy as np
 
 from lazytensor import elementwise, indexing, reductions, scatter
 from lazytensor.autograd import BackwardRule, Grads, Saved
-from lazytensor.generic import Buffer, fold, point, transform
+from lazytensor.generic import (
+    Buffer,
+    binary_ufunc,
+    fold,
+    known_binary,
+    known_unary,
+    point,
+    transform,
+    unary_ufunc,
+)
 from lazytensor.positions import Shape, normalize_dim, normalize_dims, numel
 
 SHAPES = ("broadcast", "same", "reduce", "matmul", "index", "join")
@@ -220,6 +230,12 @@ def _index_add_backward(saved: Saved, g: Buffer) -> Grads:
     return g, None, np.take(g, indexing.usable(np.asarray(index)), axis=axis)
 
 
+def _segment_sum_backward(saved: Saved, g: Buffer) -> Grads:
+    """Each source row went to one segment: its gradient is that segment's, gathered back."""
+    _, index = saved.inputs
+    return np.take(g, indexing.usable(np.asarray(index)), axis=0), None
+
+
 def _scatter_add_backward(saved: Saved, g: Buffer) -> Grads:
     values, index, source = saved.inputs
     targets = np.asarray(index)
@@ -244,11 +260,19 @@ def _stack_backward(saved: Saved, g: Buffer) -> Grads:
 
 
 def _ufunc_kernel(op: Callable[..., Any]) -> Callable[..., Buffer]:
-    return lambda x, y: point(x, y, op)
+    """The kernel of a Python operator: its numpy ufunc, looked up once here rather than per call."""
+    ufunc = known_binary(op)
+    if ufunc is None:
+        raise TypeError(f"{op!r} has no numpy ufunc")
+    return functools.partial(binary_ufunc, ufunc)
 
 
 def _unary_kernel(op: Callable[[Any], Any]) -> Callable[[Any], Buffer]:
-    return lambda x: transform(x, op)
+    """The kernel of a unary Python operator: its numpy ufunc, looked up once."""
+    ufunc = known_unary(op)
+    if ufunc is None:
+        raise TypeError(f"{op!r} has no numpy ufunc")
+    return functools.partial(unary_ufunc, ufunc)
 
 
 ADD = Op("add", _ufunc_kernel(operator.add), _binary(lambda s, g: g, lambda s, g: g), "broadcast")
@@ -325,6 +349,7 @@ ANY = Op("any", reductions.tany, None, "reduce")
 GATHER = Op("gather", scatter.gather, _gather_backward, "index")
 INDEX_ADD = Op("index_add", scatter.index_add, _index_add_backward, "index")
 SCATTER_ADD = Op("scatter_add", scatter.scatter_add, _scatter_add_backward, "index")
+SEGMENT_SUM = Op("segment_sum", scatter.segment_sum, _segment_sum_backward, "index")
 SEGMENT_MAX = Op("segment_max", scatter.segment_max, None, "index")  # a gradient would pick one row per tie
 CAT = Op("cat", elementwise.cat, _cat_backward, "join")
 STACK = Op("stack", elementwise.stack, _stack_backward, "join")
@@ -340,7 +365,7 @@ TABLE: dict[str, Op] = {
         *(EQ, NE, LT, LE, GT, GE, AND, OR, XOR, LSHIFT, RSHIFT, MATMUL, WHERE),
         *(NEG, POS, ABS, INVERT, EXP, LOG, SQRT, TANH, SIGMOID, RELU, CLIP, SOFTMAX, LOG_SOFTMAX),
         *(SUM, MEAN, PROD, MAX, MIN, VAR, STD, ARGMAX, ARGMIN, ALL, ANY),
-        *(GATHER, INDEX_ADD, SCATTER_ADD, SEGMENT_MAX, CAT, STACK, TRANSFORM, POINT, FOLD),
+        *(GATHER, INDEX_ADD, SCATTER_ADD, SEGMENT_SUM, SEGMENT_MAX, CAT, STACK, TRANSFORM, POINT, FOLD),
     )
 }
 """Every operation by name."""

@@ -1,8 +1,8 @@
 """Index-driven kernels with PyTorch's semantics: `gather`, `index_add`, `scatter_add`, and the segment
-maximum `segment_max` (arrays in and out).
+reductions `segment_sum` and `segment_max` (arrays in and out).
 
-`index_add` is the message-passing step of a graph neural network (sum the
-messages of every edge into its target node), so its segment sum picks the
+`index_add` and `segment_sum` are the message-passing step of a graph neural network
+(sum the messages of every edge into its target node), so their sums pick the
 fastest exact numpy kernel: `np.bincount` for floats (over (row, column)
 codes for float64, column by column otherwise) and a stable sort followed by
 `np.add.reduceat` for integers, complex and object values. Never `np.add.at`,
@@ -85,10 +85,10 @@ class Grouping:
         return out
 
 
-def segment_sum(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
+def row_sums(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
     """`out[targets[i]] += rows[i]` for every row, into `count` zero rows: a (count, columns) array.
 
-    >>> segment_sum(np.array([1, 0, 1]), np.array([[1.0], [2.0], [3.0]]), 3).tolist()
+    >>> row_sums(np.array([1, 0, 1]), np.array([[1.0], [2.0], [3.0]]), 3).tolist()
     [[2.0], [4.0], [0.0]]
     """
     columns = rows.shape[1]
@@ -135,6 +135,53 @@ def _lowest(dtype: np.dtype[Any]) -> Any:
     raise TypeError(f"segment_max needs real numbers (bool, integer or float), got dtype {dtype}")
 
 
+def segment_sum(
+    source: Values, index: Values, *, num_segments: int, grouping: Grouping | None = None
+) -> Buffer:
+    """`out[n]` = the sum of the `source[i]` with `index[i] == n`, row by row along the first axis
+    (trailing axes kept); 0 where no index names `n`. `index_add` into zeros, without the zeros. A
+    `grouping` of the index (`Grouping.of` the same valid index: an edge list keeps one) spares
+    checking and grouping it again.
+
+    >>> segment_sum(np.array([[1.0, 5.0], [3.0, 2.0], [0.0, 9.0]]), [1, 1, 0], num_segments=3).tolist()
+    [[0.0, 9.0], [4.0, 7.0], [0.0, 0.0]]
+    """
+    rows = _segment_rows(source, num_segments, "segment_sum")
+    if grouping is not None:
+        if (grouping.count, grouping.length) != (num_segments, rows.shape[0]):
+            raise ValueError(
+                f"segment_sum: a grouping of {grouping.length} indices into {grouping.count} segments "
+                f"does not fit source of shape {rows.shape} into {num_segments} segments"
+            )
+        sums = grouping.sum(rows)
+    else:
+        targets = _segment_targets(index, rows, num_segments, "segment_sum")
+        flat = rows.reshape(rows.shape[0], numel(rows.shape[1:]))
+        sums = row_sums(targets, flat, num_segments).reshape(num_segments, *rows.shape[1:])
+    return sums.astype(rows.dtype, copy=False)  # reduceat sums small integers as int64; keep the source's
+
+
+def _segment_rows(source: Values, num_segments: int, what: str) -> Buffer:
+    """The source of a segment reduction as an array of at least one axis, after checking `num_segments`."""
+    rows = np.asarray(source)
+    if rows.ndim == 0:
+        raise ValueError(f"{what}: source must have one row per index, got a 0-d array")
+    if isinstance(num_segments, bool) or not isinstance(num_segments, int | np.integer) or num_segments < 0:
+        raise ValueError(f"{what}: num_segments must be a non-negative integer, got {num_segments!r}")
+    return rows
+
+
+def _segment_targets(index: Values, rows: Buffer, num_segments: int, what: str) -> IndexArray:
+    """The checked index of a segment reduction: 1-D, one entry per row, each below `num_segments`."""
+    targets = indices_along(index, int(num_segments), 0)
+    if targets.shape != (rows.shape[0],):
+        raise ValueError(
+            f"{what}: index of shape {targets.shape} must be 1-D with one entry per row of source "
+            f"of shape {rows.shape}"
+        )
+    return targets
+
+
 def segment_max(source: Values, index: Values, *, num_segments: int) -> Buffer:
     """`out[n]` = the largest `source[i]` over the `i` with `index[i] == n`, row by row along the first
     axis (any trailing axes, such as attention heads, kept). A segment that no index names holds the
@@ -146,17 +193,8 @@ def segment_max(source: Values, index: Values, *, num_segments: int) -> Buffer:
     >>> segment_max(np.array([[1.0, 5.0], [3.0, 2.0], [0.0, 9.0]]), [1, 1, 0], num_segments=3).tolist()
     [[0.0, 9.0], [3.0, 5.0], [-inf, -inf]]
     """
-    rows = np.asarray(source)
-    if rows.ndim == 0:
-        raise ValueError("segment_max: source must have one row per index, got a 0-d array")
-    if isinstance(num_segments, bool) or not isinstance(num_segments, int | np.integer) or num_segments < 0:
-        raise ValueError(f"segment_max: num_segments must be a non-negative integer, got {num_segments!r}")
-    targets = indices_along(index, int(num_segments), 0)
-    if targets.shape != (rows.shape[0],):
-        raise ValueError(
-            f"segment_max: index of shape {targets.shape} must be 1-D with one entry per row of source "
-            f"of shape {rows.shape}"
-        )
+    rows = _segment_rows(source, num_segments, "segment_max")
+    targets = _segment_targets(index, rows, num_segments, "segment_max")
     out = np.full((int(num_segments), *rows.shape[1:]), _lowest(rows.dtype), dtype=rows.dtype)
     if targets.size == 0:
         return out
@@ -211,7 +249,7 @@ def _index_sums(values: Buffer, index: Values, src: Buffer, axis: int, grouping:
         raise ValueError(f"index_add: index must be 1-D, got shape {targets.shape}")
     _check_same_except(values, src, axis, len(targets), "index_add")
     rows = np.moveaxis(src, axis, 0).reshape(len(targets), numel(without_axis(values.shape, axis)))
-    sums = segment_sum(targets, rows, values.shape[axis])
+    sums = row_sums(targets, rows, values.shape[axis])
     along_shape = (values.shape[axis], *without_axis(values.shape, axis))
     moved: Buffer = np.moveaxis(sums.reshape(along_shape), 0, axis)
     return moved
@@ -272,7 +310,7 @@ def scatter_add(t: Values, index: Values, source: Values, *, dim: int) -> Buffer
     strides = row_major_strides(values.shape)
     flat = sum((g * s for g, s in zip(grid, strides, strict=True)), np.zeros((), dtype=np.intp))
     rows = _leading(src, targets.shape).reshape(-1, 1)
-    sums = segment_sum(np.broadcast_to(flat, targets.shape).reshape(-1), rows, values.size)
+    sums = row_sums(np.broadcast_to(flat, targets.shape).reshape(-1), rows, values.size)
     result = np.array(values, dtype=_sum_dtype(values, src), order="C")
     result.reshape(-1)[:] += sums[:, 0]
     return result

@@ -100,6 +100,13 @@ def _index_add(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
     return [_values(rng, shape), index, _values(rng, tuple(source))], {"dim": dim}
 
 
+def _segment_sum(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    """Rows of any rank (trailing axes kept), into some segments that receive none."""
+    source = _values(rng, (int(rng.integers(1, 6)), *_shape(rng, int(rng.integers(0, 3)))))
+    segments = int(rng.integers(1, 5))
+    return [source, rng.integers(0, segments, size=source.shape[0])], {"num_segments": segments}
+
+
 def _scatter_add(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
     shape = _shape(rng, 2)
     index = rng.integers(0, shape[0], size=(int(rng.integers(1, 4)), shape[1]))
@@ -165,6 +172,7 @@ RECIPES: dict[str, Recipe] = {
     "gather": _gather,
     "index_add": _index_add,
     "scatter_add": _scatter_add,
+    "segment_sum": _segment_sum,
     "cat": _join(new_axis=False),
     "stack": _join(new_axis=True),
     "nansum": _with_a_nan(_reduction),

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ops_strategies import nonempty_shapes, view_pairs
 
 import lazytensor as lt
-from lazytensor.scatter import segment_sum
+from lazytensor.scatter import row_sums
 
 FAST = settings(max_examples=40, deadline=None)
 
@@ -52,7 +52,7 @@ def test_segment_sum_kernels_agree_with_add_at(dtype: Any) -> None:
     rows = rng.integers(-5, 5, size=(50, 3)).astype(dtype)
     expected = np.zeros((7, 3), dtype=dtype)
     np.add.at(expected, targets, rows)
-    np.testing.assert_array_equal(segment_sum(targets, rows, 7), expected)
+    np.testing.assert_array_equal(row_sums(targets, rows, 7), expected)
 
 
 def test_index_add_message_passing_example() -> None:

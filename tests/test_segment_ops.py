@@ -1,6 +1,6 @@
-"""`lt.segment_max`, `lt.nn.edge_softmax` and the segment sums' `Grouping` against per-segment loops in
-numpy, on random multigraphs: unsorted targets, repeated edges, nodes with no edge, a trailing heads
-axis, no edges at all."""
+"""`lt.segment_sum`, `lt.segment_max`, `lt.nn.edge_softmax` and the segment sums' `Grouping` against
+per-segment loops in numpy, on random multigraphs: unsorted targets, repeated edges, nodes with no
+edge, a trailing heads axis, no edges at all."""
 
 from __future__ import annotations
 
@@ -57,6 +57,42 @@ def test_segment_max_matches_a_loop(case: tuple[np.ndarray, np.ndarray, int]) ->
     np.testing.assert_array_equal(got.numpy(), expected)
 
 
+@settings(max_examples=300, deadline=None)
+@given(segments(), st.booleans())
+def test_segment_sum_matches_add_at(case: tuple[np.ndarray, np.ndarray, int], grouped: bool) -> None:
+    """With or without the index's grouping, as an edge list passes it."""
+    values, targets, num_segments = case
+    expected = np.zeros((num_segments, *values.shape[1:]), dtype=values.dtype)
+    np.add.at(expected, targets, values)
+    if grouped:
+        grouping = Grouping.of(targets, num_segments)
+        got = scatter.segment_sum(values, targets, num_segments=num_segments, grouping=grouping)
+    else:
+        got = lt.segment_sum(lt.tensor(values), targets, num_segments).numpy()
+    assert got.dtype == expected.dtype
+    if values.dtype.kind == "f":  # summed in another order (bincount: in float64): rounding apart
+        tolerance = np.finfo(values.dtype).eps * 4 * float(np.abs(values).sum())
+        np.testing.assert_allclose(got, expected, rtol=0, atol=tolerance)
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_segment_sum_reads_views_and_passes_gradients_back_to_each_row() -> None:
+    w = lt.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    sums = lt.segment_sum(w.T.T[::-1], [2, 0, 2], 4)  # rows 5 6 | 3 4 | 1 2
+    np.testing.assert_array_equal(sums.numpy(), [[3.0, 4.0], [0.0, 0.0], [6.0, 8.0], [0.0, 0.0]])
+    (sums * lt.tensor([[1.0], [10.0], [100.0], [1000.0]])).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [[100.0, 100.0], [1.0, 1.0], [100.0, 100.0]])
+
+
+def test_segment_sum_with_a_grouping_checks_that_it_fits() -> None:
+    grouping = Grouping.of(np.array([0, 1, 1]), 2)
+    with pytest.raises(ValueError, match=r"grouping of 3 indices into 2 segments .* shape \(2, 4\)"):
+        scatter.segment_sum(np.ones((2, 4)), [0, 1], num_segments=2, grouping=grouping)
+    with pytest.raises(ValueError, match=r"into 3 segments"):
+        scatter.segment_sum(np.ones((3, 4)), [0, 1, 1], num_segments=3, grouping=grouping)
+
+
 def test_segment_max_reads_views_and_keeps_nan() -> None:
     scores = lt.tensor([[1.0, np.nan], [4.0, 2.0], [3.0, 0.0]]).T  # a transposed view, (2, 3)
     got = lt.segment_max(scores.T, lt.tensor([0, 0, 1]), 2)
@@ -76,12 +112,17 @@ def test_segment_max_reads_views_and_keeps_nan() -> None:
         (np.ones(2, dtype=complex), [0, 0], 1, TypeError, "complex"),
     ],
 )
-def test_segment_max_errors_name_the_bad_value(
-    source: np.ndarray, index: Any, count: Any, error: type[Exception], words: str
+@pytest.mark.parametrize("reduction", [lt.segment_max, lt.segment_sum])
+def test_segment_reductions_name_the_bad_value(
+    reduction: Any, source: np.ndarray, index: Any, count: Any, error: type[Exception], words: str
 ) -> None:
+    if reduction is lt.segment_sum and source.dtype.kind == "c":
+        assert lt.segment_sum(lt.tensor(source), index, count).tolist() == [2 + 0j]  # sums take complex
+        return
     with pytest.raises(error, match=None) as raised:
-        lt.segment_max(lt.tensor(source), index, count)
+        reduction(lt.tensor(source), index, count)
     assert words in str(raised.value)
+    assert reduction.__name__ in str(raised.value) or error is not ValueError
 
 
 def test_segment_max_negative_targets_count_from_the_end() -> None:
