@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import mmap
 import os
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,8 +25,9 @@ def is_memory_mapped(buffer: Any) -> bool:
     return False
 
 
+@functools.cache
 def physical_memory() -> int:
-    """This machine's memory in bytes (a very large number where the system will not say)."""
+    """This machine's memory in bytes (a very large number where the system will not say); asked once."""
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
@@ -39,9 +42,10 @@ def _bytes_text(count: float) -> str:
     return f"{count:.3g} EB"
 
 
-def check_fits(count: int, bytes_each: int, what: str) -> None:
+def check_fits(count: int, bytes_each: int, what: str | Callable[[], str]) -> None:
     """MemoryError at once, naming the sizes, when `count` items of `bytes_each` bytes cannot fit in
-    this machine's memory: better than minutes of swapping before the same error.
+    this machine's memory: better than minutes of swapping before the same error. `what` names the
+    allocation, or is a function that does (on hot paths: formatted only for the error).
 
     >>> check_fits(10**15, 8, "a copy of shape (1000000000000000,)")
     Traceback (most recent call last):
@@ -51,6 +55,8 @@ def check_fits(count: int, bytes_each: int, what: str) -> None:
     need = count * bytes_each
     have = physical_memory()
     if need > have:
+        if callable(what):
+            what = what()
         raise MemoryError(
             f"{what} needs {_bytes_text(need)} ({count:,} elements), more than this machine's "
             f"{_bytes_text(have)} of memory"

@@ -37,6 +37,8 @@ MATERIALISE_FACTOR = 16
 """Copy the lowest unfused layer whole when it holds at most this many times the elements read:
 numpy's copy costs about a nanosecond an element, a gather through `translate_batch` ten or more."""
 
+_INTP_BYTES = np.dtype(np.intp).itemsize
+
 
 def locate(t: AbstractTensor, pos: Shape) -> int:
     """The storage index of a valid, non-negative position: translate until a layout is known."""
@@ -95,7 +97,7 @@ def read(t: AbstractTensor) -> Buffer:
     if numel(t.shape) == 0:
         return np.empty(t.shape, dtype=t.dtype)
     # a stack without a layout is read into new memory: say so now if it cannot fit
-    check_fits(numel(t.shape), t.dtype.itemsize + np.dtype(np.intp).itemsize, f"reading shape {t.shape}")
+    check_fits(numel(t.shape), t.dtype.itemsize + _INTP_BYTES, lambda: f"reading shape {t.shape}")
     unfused = _unfused_layers(t)
     # an array-like base (zarr, dask) is read only where `t` looks: materialising a layer would read
     # all of the view below it, so its positions go down and are fetched in one request instead
@@ -121,8 +123,7 @@ def read(t: AbstractTensor) -> Buffer:
 def _materialise(layer: View) -> Buffer:
     """numpy's computation of one layer that does not fuse, on the strided view below it."""
     below: Any = layer.wrapped
-    values = below.base.read_strided(below.layout, writeable=False)
-    return np.ascontiguousarray(layer.numpy_equivalent(values))
+    return np.ascontiguousarray(layer.numpy_equivalent(below.values()))
 
 
 def _gather(t: AbstractTensor) -> Buffer:

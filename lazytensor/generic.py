@@ -163,11 +163,11 @@ def transform(
     >>> transform(np.array([1, 2]), lambda x: x / 2).tolist()
     [0.5, 1.0]
     """
-    values = np.asarray(values)
     ufunc = known_unary(op)
     if ufunc is not None:
-        result = ufunc(values, order="C")
-    elif vectorized:
+        return _cast(unary_ufunc(ufunc, values), dtype)
+    values = np.asarray(values)
+    if vectorized:
         result = _vectorized_result(op(values), values.shape, "ttransform")
     else:
         results = call_each(op, _flat_list(values, values.shape))
@@ -191,11 +191,7 @@ def point(
     """
     ufunc = known_binary(op)
     if ufunc is not None:
-        try:
-            return _cast(ufunc(x, y, order="C"), dtype)
-        except ValueError:
-            result_shape(np.shape(x), np.shape(y))  # the error naming both shapes, when that is why
-            raise
+        return _cast(binary_ufunc(ufunc, x, y), dtype)
     shape = result_shape(np.shape(x), np.shape(y))
     if vectorized:
         xs, ys = np.broadcast_arrays(np.asarray(x), np.asarray(y))
@@ -205,6 +201,28 @@ def point(
         results = call_each(op, _flat_list(xa, shape), _flat_list(ya, shape))
         result = array_from_values(results, shape, dtype, np.result_type(xa, ya))
     return _cast(result, dtype)
+
+
+def unary_ufunc(ufunc: np.ufunc, values: Values) -> Buffer:
+    """`ufunc(values)` as a C-ordered array: what `transform` computes for a known `op`.
+
+    >>> unary_ufunc(np.negative, [1, -2]).tolist()
+    [-1, 2]
+    """
+    return np.asarray(ufunc(np.asarray(values), order="C"))
+
+
+def binary_ufunc(ufunc: np.ufunc, x: Values, y: Values) -> Buffer:
+    """`ufunc(x, y)` as a C-ordered array, broadcasting; shapes that do not broadcast are named both.
+
+    >>> binary_ufunc(np.add, np.array([[1], [2]]), [10, 20]).tolist()
+    [[11, 21], [12, 22]]
+    """
+    try:
+        return np.asarray(ufunc(x, y, order="C"))
+    except ValueError:
+        result_shape(np.shape(x), np.shape(y))  # the error naming both shapes, when that is why
+        raise
 
 
 def fold(

@@ -1327,10 +1327,9 @@ class StorageTensor(BaseTensor):
     def _trusted(cls, array: Buffer) -> StorageTensor:
         """A storage tensor over a C-contiguous array, skipping the checks it passes by construction."""
         t = object.__new__(cls)
-        object.__setattr__(t, "buffer", array.reshape(-1))
-        object.__setattr__(t, "_shape", array.shape)
-        object.__setattr__(t, "grad_state", GradState())
-        t.__dict__["_fused_values"] = array
+        t.__dict__.update(
+            buffer=array.reshape(-1), _shape=array.shape, grad_state=GradState(), _fused_values=array
+        )
         return t
 
     @property
@@ -1512,11 +1511,11 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     deferring = _deferring_base(operands)
     if deferring is not None:  # a dask-backed operand: the operation stays lazy, with no gradient
         return deferring.apply_lazily(entry, operands, params)  # type: ignore[return-value]
-    inputs = tuple(values_of(x) for x in operands)
+    inputs = tuple([values_of(x) for x in operands])
     result = _result(entry.kernel(*inputs, **params), inputs)
     if entry.backward is None or not autograd.is_grad_enabled():
         return result
-    needs = tuple(is_tensor_type(type(x)) and x.requires_grad for x in operands)
+    needs = tuple([is_tensor_type(type(x)) and x.requires_grad for x in operands])
     if any(needs):
         saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
         result.grad_state.requires_grad = True

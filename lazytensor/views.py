@@ -590,8 +590,10 @@ class IndexedTensor(View):
 
     @once
     def _block(self) -> tuple[IndexArray, ...]:
-        """The index arrays broadcast to the block shape, in axis order."""
+        """The index arrays broadcast to the block shape, in axis order (a lone array as it is)."""
         arrays = [array for array in self.indices if array is not None]
+        if len(arrays) == 1:
+            return (arrays[0],)
         return tuple(np.broadcast_arrays(*arrays))
 
     @once
@@ -603,7 +605,7 @@ class IndexedTensor(View):
         """Where the block goes: in place of adjacent indexed axes, else first."""
         return 0 if self.block_first else self._adjacent_start
 
-    @functools.cached_property
+    @once
     def _adjacent_start(self) -> int:
         """Where plain numpy indexing by the arrays (and `:` elsewhere) puts the block."""
         axes = self._advanced_axes
@@ -653,7 +655,7 @@ class IndexedTensor(View):
         moved: Buffer = np.moveaxis(indexed, range(start, start + width), range(width))
         return moved
 
-    @functools.cached_property
+    @once
     def _lone_list(self) -> tuple[int, IndexArray] | None:
         """The axis and the list when this view indexes one axis with one 1-D list (`h[src]`), else None."""
         arrays = [(axis, array) for axis, array in enumerate(self.indices) if array is not None]
