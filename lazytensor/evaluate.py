@@ -94,16 +94,17 @@ def read(t: AbstractTensor) -> Buffer:
     layout = t.layout
     if layout is not None:
         return t.base.read_strided(layout, writeable=not layout.has_broadcast_axis())
-    if numel(t.shape) == 0:
+    size = numel(t.shape)
+    if size == 0:
         return np.empty(t.shape, dtype=t.dtype)
     # a stack without a layout is read into new memory: say so now if it cannot fit
-    check_fits(numel(t.shape), t.dtype.itemsize + _INTP_BYTES, lambda: f"reading shape {t.shape}")
+    check_fits(size, t.dtype.itemsize + _INTP_BYTES, lambda: f"reading shape {t.shape}")
     unfused = _unfused_layers(t)
+    limit = MATERIALISE_FACTOR * size
     # an array-like base (zarr, dask) is read only where `t` looks: materialising a layer would read
     # all of the view below it, so its positions go down and are fetched in one request instead
-    if not t.base.has_buffer or numel(unfused[-1].shape) > MATERIALISE_FACTOR * numel(t.shape):
+    if not t.base.has_buffer or numel(unfused[-1].shape) > limit:
         return _gather(t)
-    limit = MATERIALISE_FACTOR * numel(t.shape)
     rebuilt: Any = unfused[-1].wrapped
     gathering = False
     for layer in reversed(unfused):

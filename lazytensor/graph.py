@@ -115,12 +115,12 @@ class Edges:
     def sources(self, h: AbstractTensor) -> EdgesTensor:
         """`h[src]`, the rows each edge carries from its source (PyG's `x_j`): a view, no copy.
         `h` has a row per source node."""
-        return EdgesTensor(_rows(h, self.src, self.num_sources), self, "source row")
+        return EdgesTensor.trusted(_rows(h, self.src, self.num_sources), self, "source row")
 
     def targets(self, h: AbstractTensor) -> EdgesTensor:
         """`h[dst]`, the rows of each edge's target (PyG's `x_i`): a view, no copy. `h` has a row per
         target node."""
-        return EdgesTensor(_rows(h, self.dst, self.num_nodes), self, "target row")
+        return EdgesTensor.trusted(_rows(h, self.dst, self.num_nodes), self, "target row")
 
     def label(self, values: AbstractTensor, name: str = "weight") -> EdgesTensor:
         """Per-edge values (attention weights, say) as a view that explains itself edge by edge."""
@@ -212,18 +212,19 @@ class EdgesTensor(View):
     'edge 1: 0 → 1, weight 0.75'
     """
 
-    edges: Edges = attrs.field(validator=attrs.validators.instance_of(Edges))
+    edges: Edges = attrs.field(validator=attrs.validators.instance_of(Edges))  # and `_check_rows`
     carries: str = "weight"
     """What each edge holds: "source row" or "target row" for gathered node rows, otherwise the
     name of a per-edge value shown beside the edge ("weight")."""
 
-    def __attrs_post_init__(self) -> None:
-        if self.wrapped.ndim == 0 or self.wrapped.shape[0] != self.edges.count:
+    @edges.validator
+    def _check_rows(self, _attribute: object, edges: Edges) -> None:
+        """One row per edge (`trusted` skips this: `sources` and `targets` have one by construction)."""
+        if self.wrapped.ndim == 0 or self.wrapped.shape[0] != edges.count:
             raise ValueError(
-                f"a tensor of shape {self.wrapped.shape} does not run over {self.edges.count} edges "
+                f"a tensor of shape {self.wrapped.shape} does not run over {edges.count} edges "
                 "along its first axis"
             )
-        super().__attrs_post_init__()
 
     @property
     def shape(self) -> Shape:

@@ -137,16 +137,24 @@ def usable(indices: IndexArray) -> IndexArray:
     [2, 1, 0]
     """
     private = indices.base
-    if (
+    if not (
         isinstance(private, np.ndarray)
         and private.flags.writeable
         and private.dtype == indices.dtype
         and private.shape == indices.shape
         and private.strides == indices.strides
-        and private.ctypes.data == indices.ctypes.data
     ):
+        return indices
+    if _spans_its_memory(private):  # a same-shaped view inside that memory starts where it starts
         return private
-    return indices
+    return private if private.ctypes.data == indices.ctypes.data else indices
+
+
+def _spans_its_memory(array: IndexArray) -> bool:
+    """Whether `array` covers all of its allocation: it owns it and is C-contiguous (as a
+    `read_only_window`'s buffer is). Cheaper to ask than a data pointer."""
+    flags = array.flags
+    return bool(flags.owndata and flags.c_contiguous)
 
 
 @attrs.frozen

@@ -1470,9 +1470,12 @@ def values_of(x: Any) -> Any:
     """
     if is_tensor_type(type(x)):
         return x.values()
-    if isinstance(x, list | tuple):
-        return np.asarray(x)
-    return x
+    return _plain_values(x)
+
+
+def _plain_values(x: Any) -> Any:
+    """`values_of` an operand that is not a tensor."""
+    return np.asarray(x) if isinstance(x, list | tuple) else x
 
 
 def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
@@ -1481,7 +1484,7 @@ def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
     array = values if isinstance(values, np.ndarray) else np.asarray(values)
     flags = array.flags
     # an array that owns its memory and is not an input itself is new: no input can share it
-    fresh = array.base is None and not any(x is array for x in inputs)
+    fresh = array.base is None and not any([x is array for x in inputs])
     if (
         not flags.c_contiguous
         or not flags.writeable
@@ -1491,10 +1494,10 @@ def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
     return StorageTensor._trusted(array)
 
 
-def _deferring_base(operands: tuple[Any, ...]) -> BaseTensor | None:
-    """The base of the first operand whose operations stay lazy (dask), or None."""
-    for x in operands:
-        if is_tensor_type(type(x)) and x.base.defers_operations:
+def _deferring_base(operands: tuple[Any, ...], tensors: list[bool]) -> BaseTensor | None:
+    """The base of the first tensor operand whose operations stay lazy (dask), or None."""
+    for x, tensor in zip(operands, tensors, strict=True):
+        if tensor and x.base.defers_operations:
             base: BaseTensor = x.base
             return base
     return None
@@ -1508,14 +1511,16 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     >>> apply(optable.ADD, lt.tensor([1, 2]), 10).tolist()
     [11, 12]
     """
-    deferring = _deferring_base(operands)
+    tensors = [is_tensor_type(type(x)) for x in operands]
+    deferring = _deferring_base(operands, tensors)
     if deferring is not None:  # a dask-backed operand: the operation stays lazy, with no gradient
         return deferring.apply_lazily(entry, operands, params)  # type: ignore[return-value]
-    inputs = tuple([values_of(x) for x in operands])
+    pairs = zip(operands, tensors, strict=True)
+    inputs = tuple([x.values() if tensor else _plain_values(x) for x, tensor in pairs])
     result = _result(entry.kernel(*inputs, **params), inputs)
     if entry.backward is None or not autograd.is_grad_enabled():
         return result
-    needs = tuple([is_tensor_type(type(x)) and x.requires_grad for x in operands])
+    needs = tuple([tensor and x.requires_grad for x, tensor in zip(operands, tensors, strict=True)])
     if any(needs):
         saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
         result.grad_state.requires_grad = True

@@ -24,7 +24,7 @@ import functools
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 import attrs
 import numpy as np
@@ -550,6 +550,18 @@ def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
     return (origin, steps) if np.array_equal(indices, expected) else None
 
 
+class Block(NamedTuple):
+    """Where an `IndexedTensor`'s index arrays sit: the axes below they index, the arrays broadcast
+    together (a lone one as it is), the block's shape, where the block goes in the view, and where
+    numpy's plain indexing by the arrays would put it (differing only with `block_first`)."""
+
+    axes: Shape
+    arrays: tuple[IndexArray, ...]
+    shape: Shape
+    start: int
+    adjacent_start: int
+
+
 @attrs.frozen(eq=False, repr=False, slots=False)
 class IndexedTensor(View):
     """numpy's advanced indexing as a view: index arrays on some axes, broadcast together.
@@ -585,48 +597,31 @@ class IndexedTensor(View):
                 indexing.normalize_indices(array, axis, size, negatives=False)
 
     @once
-    def _advanced_axes(self) -> Shape:
-        return tuple(axis for axis, array in enumerate(self.indices) if array is not None)
-
-    @once
-    def _block(self) -> tuple[IndexArray, ...]:
-        """The index arrays broadcast to the block shape, in axis order (a lone array as it is)."""
-        arrays = [array for array in self.indices if array is not None]
-        if len(arrays) == 1:
-            return (arrays[0],)
-        return tuple(np.broadcast_arrays(*arrays))
-
-    @once
-    def _block_shape(self) -> Shape:
-        return self._block[0].shape
-
-    @once
-    def _block_start(self) -> int:
-        """Where the block goes: in place of adjacent indexed axes, else first."""
-        return 0 if self.block_first else self._adjacent_start
-
-    @once
-    def _adjacent_start(self) -> int:
-        """Where plain numpy indexing by the arrays (and `:` elsewhere) puts the block."""
-        axes = self._advanced_axes
-        adjacent = axes[-1] - axes[0] == len(axes) - 1
-        return axes[0] if adjacent else 0
+    def _block(self) -> Block:
+        """Where the index arrays sit, derived in one pass: views are made by the thousand."""
+        axes = tuple([axis for axis, array in enumerate(self.indices) if array is not None])
+        arrays: tuple[IndexArray, ...] = tuple([self.indices[axis] for axis in axes])  # type: ignore[misc]
+        if len(arrays) > 1:
+            arrays = tuple(np.broadcast_arrays(*arrays))
+        adjacent_start = axes[0] if axes[-1] - axes[0] == len(axes) - 1 else 0
+        start = 0 if self.block_first else adjacent_start
+        return Block(axes, arrays, arrays[0].shape, start, adjacent_start)
 
     @once
     def shape(self) -> Shape:
         kept = [size for size, array in zip(self.wrapped.shape, self.indices, strict=True) if array is None]
-        start = self._block_start
-        return (*kept[:start], *self._block_shape, *kept[start:])
+        block = self._block
+        return (*kept[: block.start], *block.shape, *kept[block.start :])
 
     def _split(self, pos: Sequence[Any]) -> tuple[Sequence[Any], Sequence[Any]]:
         """A position of this view as (block position, kept-axis positions)."""
-        start, end = self._block_start, self._block_start + len(self._block_shape)
+        start, end = self._block.start, self._block.start + len(self._block.shape)
         return pos[start:end], (*pos[:start], *pos[end:])
 
     def translate(self, pos: Shape) -> Shape:
         block_pos, kept_pos = self._split(pos)
         kept = iter(kept_pos)
-        arrays = iter(self._block)
+        arrays = iter(self._block.arrays)
         return tuple(
             next(kept) if array is None else int(next(arrays)[tuple(block_pos)]) for array in self.indices
         )
@@ -634,7 +629,7 @@ class IndexedTensor(View):
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         block_pos, kept_pos = self._split(index_arrays)
         kept = iter(kept_pos)
-        arrays = iter(self._block)
+        arrays = iter(self._block.arrays)
         return tuple(
             next(kept) if array is None else next(arrays)[tuple(block_pos)] for array in self.indices
         )
@@ -644,13 +639,13 @@ class IndexedTensor(View):
         arrays = [(axis, array) for axis, array in enumerate(self.indices) if array is not None]
         if len(arrays) == 1 and arrays[0][1].ndim == 1:
             axis, array = arrays[0]
-            indexed: Buffer = np.take(below, indexing.usable(array), axis=axis)
+            indexed: Buffer = below.take(indexing.usable(array), axis=axis)
         else:
             indexed = below[
                 tuple(slice(None) if array is None else indexing.usable(array) for array in self.indices)
             ]
-        start, width = self._adjacent_start, len(self._block_shape)
-        if start == self._block_start:
+        start, width = self._block.adjacent_start, len(self._block.shape)
+        if start == self._block.start:
             return indexed
         moved: Buffer = np.moveaxis(indexed, range(start, start + width), range(width))
         return moved
@@ -675,7 +670,7 @@ class IndexedTensor(View):
 
     def describe(self) -> str:
         entries = [":" if array is None else _indices_text(array) for array in self.indices]
-        first = ", block first" if self._block_start != self._adjacent_start else ""
+        first = ", block first" if self._block.start != self._block.adjacent_start else ""
         return "indices [" + ", ".join(entries) + "]" + first
 
     @once
@@ -684,8 +679,9 @@ class IndexedTensor(View):
         if below is None:
             return None
         offset = below.offset
-        block_strides = [0] * len(self._block_shape)
-        for axis, array in zip(self._advanced_axes, self._block, strict=True):
+        block = self._block
+        block_strides = [0] * len(block.shape)
+        for axis, array in zip(block.axes, block.arrays, strict=True):
             fit = affine_fit(array)
             if fit is None:
                 return None
@@ -697,11 +693,11 @@ class IndexedTensor(View):
             for size, stride, array in zip(below.shape, below.strides, self.indices, strict=True)
             if array is None
         ]
-        start = self._block_start
+        start = block.start
         sizes = [size for size, _ in kept]
         strides = [stride for _, stride in kept]
         return Layout(
-            (*sizes[:start], *self._block_shape, *sizes[start:]),
+            (*sizes[:start], *block.shape, *sizes[start:]),
             (*strides[:start], *block_strides, *strides[start:]),
             offset,
         )

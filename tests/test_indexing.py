@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import lazytensor as lt
+from lazytensor.indexing import read_only_window, usable
 
 
 def grid(*shape: int) -> tuple[lt.AbstractTensor, np.ndarray]:
@@ -214,3 +217,31 @@ def test_a_fancy_view_keeps_its_own_read_only_index() -> None:
     frozen = np.array([1, 2])
     frozen.setflags(write=False)
     np.testing.assert_array_equal(t[frozen].numpy(), ref[[1, 2]])
+
+
+def _reversed_window() -> np.ndarray:
+    window = np.arange(4)[::-1]
+    window.setflags(write=False)
+    return window
+
+
+def _fortran_window() -> np.ndarray:
+    return read_only_window(np.asfortranarray(np.arange(6).reshape(2, 3)))
+
+
+@pytest.mark.parametrize(
+    ("make", "hands_base"),
+    [
+        (lambda: read_only_window(np.array([2, 0, 1])), True),  # owns and spans its memory
+        (_fortran_window, True),  # not C-contiguous: the data pointers are compared
+        (_reversed_window, False),  # other strides: not the same bytes in the same order
+        (lambda: read_only_window(np.arange(6)[1:4]), False),  # its buffer is not its base
+        (lambda: np.array([1, 2]), False),  # writeable already: used as it is
+    ],
+)
+def test_usable_hands_numpy_the_base_only_when_it_is_the_same_array(make: Any, hands_base: bool) -> None:
+    indices = make()
+    got = usable(indices)
+    np.testing.assert_array_equal(got, indices)
+    assert (got is indices.base) == hands_base
+    assert got is indices or hands_base
