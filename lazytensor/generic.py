@@ -212,14 +212,15 @@ def unary_ufunc(ufunc: np.ufunc, values: Values) -> Buffer:
     return np.asarray(ufunc(np.asarray(values), order="C"))
 
 
-def binary_ufunc(ufunc: np.ufunc, x: Values, y: Values) -> Buffer:
-    """`ufunc(x, y)` as a C-ordered array, broadcasting; shapes that do not broadcast are named both.
+def binary_ufunc(ufunc: np.ufunc, x: Values, y: Values) -> Any:
+    """`ufunc(x, y)` in C order, broadcasting (a numpy scalar when both are scalars); shapes that do
+    not broadcast are named both.
 
     >>> binary_ufunc(np.add, np.array([[1], [2]]), [10, 20]).tolist()
     [[11, 21], [12, 22]]
     """
     try:
-        return np.asarray(ufunc(x, y, order="C"))
+        return ufunc(x, y, order="C")
     except ValueError:
         result_shape(np.shape(x), np.shape(y))  # the error naming both shapes, when that is why
         raise

@@ -1482,14 +1482,12 @@ def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
     """A new storage tensor over a kernel's output, copied when it might share memory with an input
     or cannot be written, so a result never aliases an operand."""
     array = values if isinstance(values, np.ndarray) else np.asarray(values)
-    flags = array.flags
+    writable_c_array = array.flags.carray
     # an array that owns its memory and is not an input itself is new: no input can share it
-    fresh = array.base is None and not any([x is array for x in inputs])
-    if (
-        not flags.c_contiguous
-        or not flags.writeable
-        or (not fresh and any(isinstance(x, np.ndarray) and np.may_share_memory(array, x) for x in inputs))
-    ):
+    if writable_c_array and array.base is None and not any([x is array for x in inputs]):
+        return StorageTensor._trusted(array)
+    shared = any(isinstance(x, np.ndarray) and np.may_share_memory(array, x) for x in inputs)
+    if not writable_c_array or shared:
         array = array.copy(order="C")
     return StorageTensor._trusted(array)
 
