@@ -48,6 +48,17 @@ class Op:
     kernel: Callable[..., Any]
     backward: BackwardRule | None
     shapes: str = attrs.field(validator=attrs.validators.in_(SHAPES))
+    ufunc: np.ufunc | None = attrs.field(init=False)
+    """The numpy ufunc an elementwise kernel calls, or None: `apply` may let it write its result into
+    a temporary operand, as numpy elides temporaries."""
+
+    @ufunc.default
+    def _kernel_ufunc(self) -> np.ufunc | None:
+        kernel = self.kernel
+        if isinstance(kernel, functools.partial) and kernel.func in (binary_ufunc, unary_ufunc):
+            found: np.ufunc = kernel.args[0]
+            return found
+        return None
 
     @property
     def differentiable(self) -> bool:

@@ -1515,15 +1515,91 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
         return deferring.apply_lazily(entry, operands, params)  # type: ignore[return-value]
     pairs = zip(operands, tensors, strict=True)
     inputs = tuple([x.values() if tensor else _plain_values(x) for x, tensor in pairs])
+    needs = _needs(entry, operands, tensors)
+    backward = entry.backward
+    if backward is None or not any(needs):
+        return _unrecorded(entry, operands, tensors, inputs, params)
     result = _result(entry.kernel(*inputs, **params), inputs)
-    if entry.backward is None or not autograd.is_grad_enabled():
-        return result
-    needs = tuple([tensor and x.requires_grad for x, tensor in zip(operands, tensors, strict=True)])
-    if any(needs):
-        saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
-        result.grad_state.requires_grad = True
-        result.grad_state.node = Node(entry.name, operands, saved, entry.backward)
+    saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
+    result.grad_state.requires_grad = True
+    result.grad_state.node = Node(entry.name, operands, saved, backward)
     return result
+
+
+def _needs(entry: Op, operands: tuple[Any, ...], tensors: list[bool]) -> tuple[bool, ...]:
+    """Which operands want a gradient from this operation: () when it records none at all."""
+    if entry.backward is None or not autograd.is_grad_enabled():
+        return ()
+    return tuple([tensor and x.requires_grad for x, tensor in zip(operands, tensors, strict=True)])
+
+
+def _unrecorded(
+    entry: Op, operands: tuple[Any, ...], tensors: list[bool], inputs: tuple[Any, ...], params: dict[str, Any]
+) -> StorageTensor:
+    """The result of an operation that records no gradient: written into a temporary operand when
+    its ufunc can, else into new memory."""
+    ufunc = entry.ufunc
+    if ufunc is not None and not params:
+        scratch = _scratch(ufunc, operands, tensors, inputs)
+        if scratch is not None:
+            return StorageTensor._trusted(ufunc(*inputs, out=scratch))
+    return _result(entry.kernel(*inputs, **params), inputs)
+
+
+SCRATCH_BYTES = 1 << 18
+"""Operand values this big that were read fresh for one operation take its elementwise result
+(numpy elides temporaries from 256 KiB too): no second array, no page faults for its memory."""
+
+
+def _scratch(ufunc: np.ufunc, operands: tuple[Any, ...], tensors: list[bool], inputs: tuple[Any, ...]) -> Any:
+    """The values of an operand that `ufunc(*inputs)` may overwrite with its result, or None."""
+    for x, tensor, values in zip(operands, tensors, inputs, strict=True):
+        if tensor and _is_temporary(x, values) and _result_fits(ufunc, values, inputs):
+            return values
+    return None
+
+
+def _is_temporary(x: AbstractTensor, values: Any) -> bool:
+    """Whether `values` were read for this operation alone: a big, new, writeable C array that a
+    view without a layout computed from numpy storage (nothing caches those) and that is not the
+    storage itself."""
+    return (
+        isinstance(values, np.ndarray)
+        and values.nbytes >= SCRATCH_BYTES
+        and values.base is None
+        and values.flags.carray
+        and x.layout is None
+        and x.base.has_buffer
+        and not x.base.may_share_memory(values)
+    )
+
+
+def _result_fits(ufunc: np.ufunc, out: Buffer, inputs: tuple[Any, ...]) -> bool:
+    """Whether `ufunc(*inputs)` has exactly `out`'s dtype (numpy's own type resolution) and shape
+    (every input broadcasts to it without growing it)."""
+    try:
+        dtypes = ufunc.resolve_dtypes((*(_dtype_of(v) for v in inputs), None))
+    except (TypeError, ValueError):  # an object numpy has no loop for: let the kernel say so
+        return False
+    return dtypes[-1] == out.dtype and all(_broadcasts_into(np.shape(v), out.shape) for v in inputs)
+
+
+def _dtype_of(value: Any) -> Any:
+    """What `ufunc.resolve_dtypes` takes for an input: its dtype, or a Python number's type (weak)."""
+    if isinstance(value, int | float | complex) and not isinstance(value, bool):
+        return type(value)
+    return value.dtype if isinstance(value, np.ndarray | np.generic) else np.asarray(value).dtype
+
+
+def _broadcasts_into(shape: Shape, target: Shape) -> bool:
+    """Whether `shape` broadcasts to `target` as it is.
+
+    >>> _broadcasts_into((3, 1), (2, 3, 4)), _broadcasts_into((2, 4), (4,))
+    (True, False)
+    """
+    if len(shape) > len(target):
+        return False
+    return all(size in (1, goal) for size, goal in zip(reversed(shape), reversed(target), strict=False))
 
 
 def _watch(operands: tuple[Any, ...], result: StorageTensor) -> tuple[Watched, ...]:
