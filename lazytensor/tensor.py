@@ -1554,18 +1554,18 @@ SCRATCH_BYTES = 1 << 18
 def _scratch(ufunc: np.ufunc, operands: tuple[Any, ...], tensors: list[bool], inputs: tuple[Any, ...]) -> Any:
     """The values of an operand that `ufunc(*inputs)` may overwrite with its result, or None."""
     for x, tensor, values in zip(operands, tensors, inputs, strict=True):
-        if tensor and _is_temporary(x, values) and _result_fits(ufunc, values, inputs):
+        big = getattr(values, "nbytes", 0) >= SCRATCH_BYTES  # first: most operands are small
+        if tensor and big and _is_temporary(x, values) and _result_fits(ufunc, values, inputs):
             return values
     return None
 
 
 def _is_temporary(x: AbstractTensor, values: Any) -> bool:
-    """Whether `values` were read for this operation alone: a big, new, writeable C array that a
-    view without a layout computed from numpy storage (nothing caches those) and that is not the
-    storage itself."""
+    """Whether `values` were read for this operation alone: a new, writeable C array that a view
+    without a layout computed from numpy storage (nothing caches those) and that is not the storage
+    itself."""
     return (
         isinstance(values, np.ndarray)
-        and values.nbytes >= SCRATCH_BYTES
         and values.base is None
         and values.flags.carray
         and x.layout is None
