@@ -28,6 +28,9 @@ from typing import Any
 BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
+MODELS = ("gat", "sage", "sgc", "appnp", "gcn")
+
+
 def parser() -> argparse.ArgumentParser:
     result = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     result.add_argument("--quick", action="store_true", help="3 timed repeats per case instead of 9")
@@ -36,6 +39,9 @@ def parser() -> argparse.ArgumentParser:
     result.add_argument("--data", type=Path, default=None, help="folder of the original Planetoid files")
     result.add_argument(
         "--blas-threads", type=int, default=1, help="BLAS threads (0: the library's default); default 1"
+    )
+    result.add_argument(
+        "--only", choices=MODELS, action="append", help="time only this model's rows (repeatable)"
     )
     return result
 
@@ -218,32 +224,30 @@ def run(args: argparse.Namespace, console: Console) -> list[Row]:
     sbm_name = f"SBM-{args.sbm_nodes // 1000}k" if args.sbm_nodes >= 1000 else f"SBM-{args.sbm_nodes}"
     rows: list[Row] = []
 
+    models = set(args.only or MODELS)
+
     def add(case: str, ours: Step, theirs: Step, goal: float) -> None:
         console.print(f"  {case} …", style="dim")
         rows.append(Row(case, *compare(ours, theirs, repeats), goal))
 
-    add(
-        "GAT epoch, Cora",
-        model_epoch("gat", cora),
-        numpy_gat.Trainer.init(cora, 0).epoch,
-        1.5,
-    )
-    add(
-        f"GraphSAGE epoch (sampled 10,10), {sbm_name}",
-        model_epoch("sage", sbm),
-        numpy_sage.Trainer.init(sbm, 0).epoch,
-        1.3,
-    )
+    if "gat" in models:
+        add("GAT epoch, Cora", model_epoch("gat", cora), numpy_gat.Trainer.init(cora, 0).epoch, 1.5)
+    if "sage" in models:
+        sampled = f"GraphSAGE epoch (sampled 10,10), {sbm_name}"
+        add(sampled, model_epoch("sage", sbm), numpy_sage.Trainer.init(sbm, 0).epoch, 1.3)
     for graph, name in ((cora, "Cora"), (sbm, sbm_name)):
-        ours, theirs = sgc_precompute(graph)
-        check_same(ours, theirs, f"SGC {name}")
-        add(f"SGC precompute Â²X, {name}", ours, theirs, 1.2)
+        if "sgc" in models:
+            ours, theirs = sgc_precompute(graph)
+            check_same(ours, theirs, f"SGC {name}")
+            add(f"SGC precompute Â²X, {name}", ours, theirs, 1.2)
     for graph, name in ((cora, "Cora"), (sbm, sbm_name)):
-        ours, theirs = appnp_propagation(graph)
-        check_same(ours, theirs, f"APPNP {name}")
-        add(f"APPNP propagation (10 steps), {name}", ours, theirs, 1.2)
-    add("GCN epoch, Cora", gcn_epoch(cora), numpy_gcn_epoch(cora), 1.25)
-    add(f"GCN epoch, {sbm_name}", gcn_epoch(sbm), numpy_gcn_epoch(sbm), 2.0)
+        if "appnp" in models:
+            ours, theirs = appnp_propagation(graph)
+            check_same(ours, theirs, f"APPNP {name}")
+            add(f"APPNP propagation (10 steps), {name}", ours, theirs, 1.2)
+    if "gcn" in models:
+        add("GCN epoch, Cora", gcn_epoch(cora), numpy_gcn_epoch(cora), 1.25)
+        add(f"GCN epoch, {sbm_name}", gcn_epoch(sbm), numpy_gcn_epoch(sbm), 2.0)
     return rows
 
 
