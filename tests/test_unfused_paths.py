@@ -304,6 +304,11 @@ NAMED: dict[str, tuple[tuple[int, ...], list[Op]]] = {
     "[:, [0, 2, 1], [1, 1, 3], :]": ((2, 3, 4, 5), [op("block", lambda a: a[:, [0, 2, 1], [1, 1, 3], :])]),
     "[:, [[2], [0]], [1, 3, 0], :]": ((2, 3, 4, 5), [op("block", lambda a: a[:, [[2], [0]], [1, 3, 0], :])]),
     "[[1, 0, 1], :, [3, 1, 2]]": ((2, 3, 4), [op("separated", lambda a: a[[1, 0, 1], :, [3, 1, 2]])]),
+    # adjacent arrays with an (empty) `...` between them: numpy moves the block first all the same
+    "[:, [[1], [0]], ..., [2, 0, 3]]": (
+        (2, 3, 4),
+        [op("block first", lambda a: a[:, [[1], [0]], ..., [2, 0, 3]])],
+    ),
     "[:, [2, 0, 1], :, [0, 4, 1]]": (
         (2, 3, 4, 5),
         [op("separated", lambda a: a[:, [2, 0, 1], :, [0, 4, 1]])],
