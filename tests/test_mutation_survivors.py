@@ -355,3 +355,35 @@ def test_an_operand_made_to_require_grad_later_gets_nothing_from_earlier_operati
     (joined.sum() + (x * 3).sum()).backward()
     assert w.grad.tolist() == [1.0, 1.0]
     assert x.grad.tolist() == [3.0, 3.0]
+
+
+# -- evaluate.strided_view: the bounds check and the writeable flag ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("layout", "words"),
+    [
+        (lt.Layout((3,), (3,), 0), "storage indices 0..6 outside a buffer of 6"),  # one past the end
+        (lt.Layout((2,), (-1,), 0), "storage indices -1..0 outside a buffer of 6"),  # before the start
+    ],
+)
+def test_a_strided_read_outside_its_buffer_is_refused(layout: lt.Layout, words: str) -> None:
+    storage = lt.arange(6)
+    with pytest.raises(IndexError, match=re.escape(words)):
+        storage.read_strided(layout, writeable=False)
+
+
+def test_a_strided_view_of_a_read_only_buffer_stays_read_only() -> None:
+    buffer = np.arange(6)
+    buffer.setflags(write=False)
+    storage = lt.StorageTensor(buffer, (6,))
+    assert not storage.read_strided(lt.Layout((3,), (2,), 0), writeable=True).flags.writeable
+    assert lt.arange(6).read_strided(lt.Layout((3,), (2,), 0), writeable=True).flags.writeable
+
+
+@pytest.mark.parametrize("writeable", [True, False])
+def test_a_strided_view_of_objects_keeps_strides_and_the_flag(writeable: bool) -> None:
+    objects = np.array(["a", "b", "c", "d", "e", "f"], dtype=object)
+    view = lt.StorageTensor(objects, (6,)).read_strided(lt.Layout((2, 2), (1, 3), 1), writeable=writeable)
+    assert view.tolist() == [["b", "e"], ["c", "f"]]
+    assert view.flags.writeable == writeable
