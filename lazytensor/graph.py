@@ -169,7 +169,7 @@ def edge_softmax(scores: AbstractTensor, dst: Any, num_nodes: int) -> StorageTen
 
     Composed of public operations, so its gradient is theirs: the per-target maximum
     (`segment_max`, detached: it only keeps `exp` finite) gathered back to the edges and
-    subtracted, `exp`, the per-target sum (`index_add`) gathered back, and a division.
+    subtracted, `exp`, the per-target sum (`segment_sum`) gathered back, and a division.
 
     >>> import lazytensor as lt
     >>> edge_softmax(lt.tensor([0.0, 0.0, 5.0]), [1, 1, 0], 2).tolist()
@@ -185,8 +185,7 @@ def _edge_softmax(
     """`edge_softmax`, with the targets' grouping when an edge list has it."""
     peak = apply(optable.SEGMENT_MAX, scores.detach(), targets, num_segments=num_nodes)
     weights = (scores - peak[targets]).exp()
-    zeros = StorageTensor.from_array(np.zeros((num_nodes, *scores.shape[1:]), dtype=weights.dtype))
-    total = apply(optable.INDEX_ADD, zeros, targets, weights, dim=0, grouping=grouping)
+    total = apply(optable.SEGMENT_SUM, weights, targets, num_segments=num_nodes, grouping=grouping)
     result: StorageTensor = weights / total[targets]
     return result
 

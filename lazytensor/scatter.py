@@ -20,7 +20,7 @@ from lazytensor import indexing
 from lazytensor.generic import Buffer, Values
 from lazytensor.indexing import normalize_indices
 from lazytensor.layout import IndexArray
-from lazytensor.positions import Shape, normalize_dim, numel, row_major_strides, without_axis
+from lazytensor.positions import Shape, normalize_dim, numel, row_major_strides
 
 
 def indices_along(index: Values, size: int, axis: int) -> IndexArray:
@@ -155,10 +155,16 @@ def segment_sum(
             )
         sums = grouping.sum(rows)
     else:
-        targets = _segment_targets(index, rows, num_segments, "segment_sum")
-        flat = rows.reshape(rows.shape[0], numel(rows.shape[1:]))
-        sums = row_sums(targets, flat, num_segments).reshape(num_segments, *rows.shape[1:])
+        sums = _first_axis_sums(
+            _segment_targets(index, rows, num_segments, "segment_sum"), rows, num_segments
+        )
     return sums.astype(rows.dtype, copy=False)  # reduceat sums small integers as int64; keep the source's
+
+
+def _first_axis_sums(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
+    """`out[targets[i]] += rows[i]` along the first axis of rows of any rank, into `count` zero rows."""
+    flat = rows.reshape(rows.shape[0], numel(rows.shape[1:]))
+    return row_sums(targets, flat, count).reshape(count, *rows.shape[1:])
 
 
 def _segment_rows(source: Values, num_segments: int, what: str) -> Buffer:
@@ -219,39 +225,27 @@ def _sum_dtype(values: Buffer, source: Buffer) -> np.dtype[Any]:
     return np.result_type(values, source)
 
 
-def index_add(
-    t: Values, index: Values, source: Values, *, dim: int, grouping: Grouping | None = None
-) -> Buffer:
+def index_add(t: Values, index: Values, source: Values, *, dim: int) -> Buffer:
     """A copy of `t` with `source[..., i, ...]` added to `t[..., index[i], ...]` along `dim`, repeats
-    accumulating (PyTorch's `index_add`, returning a new tensor). A `grouping` of the index, made by
-    `Grouping.of` from the same valid index (an edge list keeps one), spares checking and grouping
-    it again along dim 0.
+    accumulating (PyTorch's `index_add`, returning a new tensor).
 
     >>> index_add(np.zeros((3, 2)), [2, 0, 2], np.ones((3, 2)), dim=0).tolist()
     [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
     """
     values, src = np.asarray(t), np.asarray(source)
     axis = normalize_dim(dim, values.ndim)
-    added: Buffer = np.add(
-        values, _index_sums(values, index, src, axis, grouping), dtype=_sum_dtype(values, src)
-    )
+    added: Buffer = np.add(values, _index_sums(values, index, src, axis), dtype=_sum_dtype(values, src))
     return added
 
 
-def _index_sums(values: Buffer, index: Values, src: Buffer, axis: int, grouping: Grouping | None) -> Buffer:
-    """`index_add`'s sums of `src` per index along `axis`, shaped like `values`: from the grouping
-    when one fits, else from the checked index."""
-    if grouping is not None and axis == 0 and grouping.count == values.shape[0]:
-        _check_same_except(values, src, 0, grouping.length, "index_add")
-        return grouping.sum(src)
+def _index_sums(values: Buffer, index: Values, src: Buffer, axis: int) -> Buffer:
+    """`index_add`'s sums of `src` per index along `axis`, shaped like `values`."""
     targets = indices_along(index, values.shape[axis], axis)
     if targets.ndim != 1:
         raise ValueError(f"index_add: index must be 1-D, got shape {targets.shape}")
     _check_same_except(values, src, axis, len(targets), "index_add")
-    rows = np.moveaxis(src, axis, 0).reshape(len(targets), numel(without_axis(values.shape, axis)))
-    sums = row_sums(targets, rows, values.shape[axis])
-    along_shape = (values.shape[axis], *without_axis(values.shape, axis))
-    moved: Buffer = np.moveaxis(sums.reshape(along_shape), 0, axis)
+    sums = _first_axis_sums(targets, np.moveaxis(src, axis, 0), values.shape[axis])
+    moved: Buffer = np.moveaxis(sums, 0, axis)
     return moved
 
 

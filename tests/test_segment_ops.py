@@ -187,7 +187,7 @@ def test_a_grouping_sums_like_add_at(
     length: int, count: int, dtype: type, trailing: tuple[int, ...], seed: int
 ) -> None:
     """`Grouping.of(targets).sum(rows)`, sorted or not, with missing segments and trailing axes, is
-    `np.add.at` into zeros; `index_add` given the grouping agrees with `index_add` without."""
+    `np.add.at` into zeros; `segment_sum` given the grouping agrees with `index_add` into zeros."""
     rng = np.random.default_rng(seed)
     targets = rng.integers(0, count, length)
     if rng.random() < 0.5:
@@ -197,14 +197,7 @@ def test_a_grouping_sums_like_add_at(
     np.add.at(expected, targets, rows)
     grouping = Grouping.of(targets, count)
     np.testing.assert_array_equal(grouping.sum(rows), expected)
-    base = rng.integers(-5, 5, (count, *trailing)).astype(dtype)
     np.testing.assert_array_equal(
-        scatter.index_add(base, targets, rows, dim=0, grouping=grouping),
-        scatter.index_add(base, targets, rows, dim=0),
+        scatter.segment_sum(rows, targets, num_segments=count, grouping=grouping),
+        scatter.index_add(np.zeros((count, *trailing), dtype=dtype), targets, rows, dim=0),
     )
-
-
-def test_index_add_with_a_grouping_checks_the_source_length() -> None:
-    grouping = Grouping.of(np.array([0, 1, 1]), 2)
-    with pytest.raises(ValueError, match=r"source of shape \(2, 4\)"):
-        scatter.index_add(np.zeros((2, 4)), [0, 1, 1], np.ones((2, 4)), dim=0, grouping=grouping)
