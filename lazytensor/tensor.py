@@ -1486,10 +1486,13 @@ def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
     # an array that owns its memory and is not an input itself is new: no input can share it
     if writable_c_array and array.base is None and not any([x is array for x in inputs]):
         return StorageTensor._trusted(array)
-    shared = any(isinstance(x, np.ndarray) and np.may_share_memory(array, x) for x in inputs)
-    if not writable_c_array or shared:
+    if not writable_c_array or _may_share_memory_with(array, inputs):
         array = array.copy(order="C")
     return StorageTensor._trusted(array)
+
+
+def _may_share_memory_with(array: Buffer, inputs: tuple[Any, ...]) -> bool:
+    return any(isinstance(x, np.ndarray) and np.may_share_memory(array, x) for x in inputs)
 
 
 def _deferring_base(operands: tuple[Any, ...], tensors: list[bool]) -> BaseTensor | None:

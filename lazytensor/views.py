@@ -636,9 +636,9 @@ class IndexedTensor(View):
 
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         """numpy's advanced indexing; one list on one axis is `np.take`, faster than `[]`."""
-        arrays = [(axis, array) for axis, array in enumerate(self.indices) if array is not None]
-        if len(arrays) == 1 and arrays[0][1].ndim == 1:
-            axis, array = arrays[0]
+        lone = self._lone_list
+        if lone is not None:
+            axis, array = lone
             indexed: Buffer = below.take(indexing.usable(array), axis=axis)
         else:
             indexed = below[
@@ -653,9 +653,9 @@ class IndexedTensor(View):
     @once
     def _lone_list(self) -> tuple[int, IndexArray] | None:
         """The axis and the list when this view indexes one axis with one 1-D list (`h[src]`), else None."""
-        arrays = [(axis, array) for axis, array in enumerate(self.indices) if array is not None]
-        if len(arrays) == 1 and arrays[0][1].ndim == 1:
-            return arrays[0]
+        block = self._block
+        if len(block.axes) == 1 and block.arrays[0].ndim == 1:
+            return block.axes[0], block.arrays[0]
         return None
 
     def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
