@@ -100,6 +100,8 @@ def read(t: AbstractTensor) -> Buffer:
     # a stack without a layout is read into new memory: say so now if it cannot fit
     check_fits(size, t.dtype.itemsize + _INTP_BYTES, lambda: f"reading shape {t.shape}")
     unfused = _unfused_layers(t)
+    if len(unfused) == 1 and t.base.has_buffer:  # one layer over a strided view: numpy's own step
+        return _materialise(unfused[0])
     limit = MATERIALISE_FACTOR * size
     # an array-like base (zarr, dask) is read only where `t` looks: materialising a layer would read
     # all of the view below it, so its positions go down and are fetched in one request instead

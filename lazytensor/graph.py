@@ -193,10 +193,11 @@ def _edge_softmax(
 def _rows(h: AbstractTensor, ids: IndexArray, count: int) -> AbstractTensor:
     """`h[ids]` for node ids already checked against `count` rows: the view made directly, with no
     copy or check of the ids, when `h` has those rows (else numpy's rules, and their errors)."""
-    if h.ndim == 0 or h.shape[0] < count:
+    shape = h.shape
+    if not shape or shape[0] < count:
         indexed: AbstractTensor = h[ids]
         return indexed
-    return IndexedTensor.trusted(h, (ids, *[None] * (h.ndim - 1)), False)
+    return IndexedTensor.trusted(h, (ids, *[None] * (len(shape) - 1)), False)
 
 
 @attrs.frozen(eq=False, repr=False, slots=False)
@@ -224,6 +225,9 @@ class EdgesTensor(View):
                 f"a tensor of shape {self.wrapped.shape} does not run over {edges.count} edges "
                 "along its first axis"
             )
+
+    def __attrs_post_init__(self) -> None:
+        self.__dict__["base"] = self.wrapped.base  # shape and layout are the wrapped tensor's, as they are
 
     @property
     def shape(self) -> Shape:

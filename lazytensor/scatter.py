@@ -167,12 +167,15 @@ def _first_axis_sums(targets: IndexArray, rows: Buffer, count: int) -> Buffer:
     return row_sums(targets, flat, count).reshape(count, *rows.shape[1:])
 
 
+_INTEGERS = (int, np.integer)  # a tuple: isinstance with `int | np.integer` builds a union per call
+
+
 def _segment_rows(source: Values, num_segments: int, what: str) -> Buffer:
     """The source of a segment reduction as an array of at least one axis, after checking `num_segments`."""
     rows = np.asarray(source)
     if rows.ndim == 0:
         raise ValueError(f"{what}: source must have one row per index, got a 0-d array")
-    if isinstance(num_segments, bool) or not isinstance(num_segments, int | np.integer) or num_segments < 0:
+    if isinstance(num_segments, bool) or not isinstance(num_segments, _INTEGERS) or num_segments < 0:
         raise ValueError(f"{what}: num_segments must be a non-negative integer, got {num_segments!r}")
     return rows
 

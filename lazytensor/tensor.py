@@ -13,6 +13,7 @@ from __future__ import annotations
 import abc
 import contextlib
 import copy
+import functools
 import operator
 from collections.abc import Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Self
@@ -27,7 +28,7 @@ from lazytensor.buffers import check_fits, is_memory_mapped
 from lazytensor.layout import Layout
 from lazytensor.once import once
 from lazytensor.optable import Op
-from lazytensor.positions import Shape, as_shape, int_tuple, normalize_position, numel
+from lazytensor.positions import Shape, as_shape, int_tuple, normalize_position, numel, row_major_strides
 
 if TYPE_CHECKING:
     from lazytensor.views import OuterIndexer
@@ -1203,7 +1204,7 @@ class BaseTensor(AbstractTensor):
     @once
     def layout(self) -> Layout:
         """A base is row-major from offset 0: its layout is the contiguous one of its shape."""
-        return Layout.contiguous(self._shape)
+        return Layout.derived(self._shape, row_major_strides(self._shape), 0)  # a shape of ints already
 
     @property
     def base(self) -> BaseTensor:
@@ -1293,7 +1294,6 @@ class StorageTensor(BaseTensor):
 
     buffer: Buffer = attrs.field()
     _shape: Shape = attrs.field(converter=int_tuple, alias="shape")
-    grad_state: GradState = attrs.field(factory=GradState, init=False, repr=False)
 
     @buffer.validator
     def _check_buffer(self, _attribute: object, buffer: Buffer) -> None:
@@ -1327,10 +1327,13 @@ class StorageTensor(BaseTensor):
     def _trusted(cls, array: Buffer) -> StorageTensor:
         """A storage tensor over a C-contiguous array, skipping the checks it passes by construction."""
         t = object.__new__(cls)
-        t.__dict__.update(
-            buffer=array.reshape(-1), _shape=array.shape, grad_state=GradState(), _fused_values=array
-        )
+        t.__dict__.update(buffer=array.reshape(-1), _shape=array.shape, _fused_values=array)
         return t
+
+    @once
+    def grad_state(self) -> GradState:
+        """Made on first use: most results of operations never need one (nothing asks for a gradient)."""
+        return GradState()
 
     @property
     def storage(self) -> Buffer:
@@ -1388,11 +1391,13 @@ class StorageTensor(BaseTensor):
 
     @property
     def requires_grad(self) -> bool:
-        return self.grad_state.requires_grad
+        state = self.__dict__.get("grad_state")  # without one, nothing has asked for a gradient yet
+        return state is not None and state.requires_grad
 
     @property
     def grad(self) -> StorageTensor | None:
-        return self.grad_state.grad
+        state = self.__dict__.get("grad_state")
+        return None if state is None else state.grad
 
     def requires_grad_(self, requires_grad: bool = True) -> StorageTensor:
         if self.grad_state.node is not None:
@@ -1473,35 +1478,32 @@ def values_of(x: Any) -> Any:
     return _plain_values(x)
 
 
+# Type tuples for isinstance on hot paths (`X | Y` would build a union object on every call).
+_SEQUENCES = (list, tuple)
+_NUMPY_VALUES = (np.ndarray, np.generic)
+_PYTHON_NUMBERS = (int, float, complex)
+
+
 def _plain_values(x: Any) -> Any:
     """`values_of` an operand that is not a tensor."""
-    return np.asarray(x) if isinstance(x, list | tuple) else x
+    return np.asarray(x) if isinstance(x, _SEQUENCES) else x
 
 
 def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
     """A new storage tensor over a kernel's output, copied when it might share memory with an input
     or cannot be written, so a result never aliases an operand."""
     array = values if isinstance(values, np.ndarray) else np.asarray(values)
-    writable_c_array = array.flags.carray
-    # an array that owns its memory and is not an input itself is new: no input can share it
-    if writable_c_array and array.base is None and not any([x is array for x in inputs]):
-        return StorageTensor._trusted(array)
-    if not writable_c_array or _may_share_memory_with(array, inputs):
-        array = array.copy(order="C")
-    return StorageTensor._trusted(array)
+    if array.flags.carray:
+        # an array that owns its memory and is not an input itself is new: no input can share it
+        if array.base is None and not any([x is array for x in inputs]):
+            return StorageTensor._trusted(array)
+        if not _may_share_memory_with(array, inputs):
+            return StorageTensor._trusted(array)
+    return StorageTensor._trusted(array.copy(order="C"))
 
 
 def _may_share_memory_with(array: Buffer, inputs: tuple[Any, ...]) -> bool:
     return any(isinstance(x, np.ndarray) and np.may_share_memory(array, x) for x in inputs)
-
-
-def _deferring_base(operands: tuple[Any, ...], tensors: list[bool]) -> BaseTensor | None:
-    """The base of the first tensor operand whose operations stay lazy (dask), or None."""
-    for x, tensor in zip(operands, tensors, strict=True):
-        if tensor and x.base.defers_operations:
-            base: BaseTensor = x.base
-            return base
-    return None
 
 
 def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
@@ -1512,38 +1514,50 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     >>> apply(optable.ADD, lt.tensor([1, 2]), 10).tolist()
     [11, 12]
     """
-    tensors = [is_tensor_type(type(x)) for x in operands]
-    deferring = _deferring_base(operands, tensors)
-    if deferring is not None:  # a dask-backed operand: the operation stays lazy, with no gradient
-        return deferring.apply_lazily(entry, operands, params)  # type: ignore[return-value]
-    pairs = zip(operands, tensors, strict=True)
-    inputs = tuple([x.values() if tensor else _plain_values(x) for x, tensor in pairs])
-    needs = _needs(entry, operands, tensors)
-    backward = entry.backward
-    if backward is None or not any(needs):
-        return _unrecorded(entry, operands, tensors, inputs, params)
+    bases: list[BaseTensor | None] = []  # each operand's base; None for one that is not a tensor
+    for x in operands:
+        tensor = _TENSOR_TYPES.get(type(x))  # `is_tensor_type`'s cache, read inline: the hottest line
+        if tensor is None:
+            tensor = is_tensor_type(type(x))
+        base = x.base if tensor else None
+        if base is not None and base.defers_operations:  # dask: the operation stays lazy, no gradient
+            return base.apply_lazily(entry, operands, params)  # type: ignore[no-any-return]
+        bases.append(base)
+    pairs = zip(operands, bases, strict=True)
+    inputs = tuple([_plain_values(x) if base is None else x.values() for x, base in pairs])
+    needs = _needs(entry, bases)
+    if not needs:
+        return _unrecorded(entry, operands, bases, inputs, params)
     result = _result(entry.kernel(*inputs, **params), inputs)
     saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
     result.grad_state.requires_grad = True
-    result.grad_state.node = Node(entry.name, operands, saved, backward)
+    result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
     return result
 
 
-def _needs(entry: Op, operands: tuple[Any, ...], tensors: list[bool]) -> tuple[bool, ...]:
-    """Which operands want a gradient from this operation: () when it records none at all."""
+def _needs(entry: Op, bases: list[BaseTensor | None]) -> tuple[bool, ...]:
+    """Which operands want a gradient from this operation (a view's is its base's); () when none
+    does, or the operation records nothing (no backward rule, or inside `no_grad()`)."""
     if entry.backward is None or not autograd.is_grad_enabled():
         return ()
-    return tuple([tensor and x.requires_grad for x, tensor in zip(operands, tensors, strict=True)])
+    for base in bases:
+        if base is not None and base.requires_grad:  # found one: say which of them do
+            return tuple([base is not None and base.requires_grad for base in bases])
+    return ()
 
 
 def _unrecorded(
-    entry: Op, operands: tuple[Any, ...], tensors: list[bool], inputs: tuple[Any, ...], params: dict[str, Any]
+    entry: Op,
+    operands: tuple[Any, ...],
+    bases: list[BaseTensor | None],
+    inputs: tuple[Any, ...],
+    params: dict[str, Any],
 ) -> StorageTensor:
     """The result of an operation that records no gradient: written into a temporary operand when
     its ufunc can, else into new memory."""
     ufunc = entry.ufunc
     if ufunc is not None and not params:
-        scratch = _scratch(ufunc, operands, tensors, inputs)
+        scratch = _scratch(ufunc, operands, bases, inputs)
         if scratch is not None:
             return StorageTensor._trusted(ufunc(*inputs, out=scratch))
     return _result(entry.kernel(*inputs, **params), inputs)
@@ -1554,16 +1568,23 @@ SCRATCH_BYTES = 1 << 18
 (numpy elides temporaries from 256 KiB too): no second array, no page faults for its memory."""
 
 
-def _scratch(ufunc: np.ufunc, operands: tuple[Any, ...], tensors: list[bool], inputs: tuple[Any, ...]) -> Any:
+def _scratch(
+    ufunc: np.ufunc, operands: tuple[Any, ...], bases: list[BaseTensor | None], inputs: tuple[Any, ...]
+) -> Any:
     """The values of an operand that `ufunc(*inputs)` may overwrite with its result, or None."""
-    for x, tensor, values in zip(operands, tensors, inputs, strict=True):
+    for x, base, values in zip(operands, bases, inputs, strict=True):
         big = getattr(values, "nbytes", 0) >= SCRATCH_BYTES  # first: most operands are small
-        if tensor and big and _is_temporary(x, values) and _result_fits(ufunc, values, inputs):
+        if (
+            big
+            and base is not None
+            and _is_temporary(x, base, values)
+            and _result_fits(ufunc, values, inputs)
+        ):
             return values
     return None
 
 
-def _is_temporary(x: AbstractTensor, values: Any) -> bool:
+def _is_temporary(x: AbstractTensor, base: BaseTensor, values: Any) -> bool:
     """Whether `values` were read for this operation alone: a new, writeable C array that a view
     without a layout computed from numpy storage (nothing caches those) and that is not the storage
     itself."""
@@ -1572,26 +1593,39 @@ def _is_temporary(x: AbstractTensor, values: Any) -> bool:
         and values.base is None
         and values.flags.carray
         and x.layout is None
-        and x.base.has_buffer
-        and not x.base.may_share_memory(values)
+        and base.has_buffer
+        and not base.may_share_memory(values)
     )
 
 
 def _result_fits(ufunc: np.ufunc, out: Buffer, inputs: tuple[Any, ...]) -> bool:
     """Whether `ufunc(*inputs)` has exactly `out`'s dtype (numpy's own type resolution) and shape
     (every input broadcasts to it without growing it)."""
-    try:
-        dtypes = ufunc.resolve_dtypes((*(_dtype_of(v) for v in inputs), None))
-    except (TypeError, ValueError):  # an object numpy has no loop for: let the kernel say so
+    dtypes = tuple([v.dtype if isinstance(v, np.ndarray) else _dtype_of(v) for v in inputs])
+    if _result_dtype(ufunc, dtypes) != out.dtype:
         return False
-    return dtypes[-1] == out.dtype and all(_broadcasts_into(np.shape(v), out.shape) for v in inputs)
+    shapes = [getattr(value, "shape", ()) for value in inputs]
+    return all([shape == out.shape or _broadcasts_into(shape, out.shape) for shape in shapes])
+
+
+@functools.lru_cache(maxsize=1024)
+def _result_dtype(ufunc: np.ufunc, dtypes: tuple[Any, ...]) -> np.dtype[Any] | None:
+    """The dtype `ufunc` gives inputs of these dtypes (numpy's own type resolution, asked once per
+    combination), or None when numpy has no loop for them (the kernel will say so)."""
+    try:
+        resolved: np.dtype[Any] = ufunc.resolve_dtypes((*dtypes, None))[-1]
+    except (TypeError, ValueError):
+        return None
+    return resolved
 
 
 def _dtype_of(value: Any) -> Any:
     """What `ufunc.resolve_dtypes` takes for an input: its dtype, or a Python number's type (weak)."""
-    if isinstance(value, int | float | complex) and not isinstance(value, bool):
+    if isinstance(value, _NUMPY_VALUES):
+        return value.dtype
+    if isinstance(value, _PYTHON_NUMBERS) and not isinstance(value, bool):
         return type(value)
-    return value.dtype if isinstance(value, np.ndarray | np.generic) else np.asarray(value).dtype
+    return np.asarray(value).dtype
 
 
 def _broadcasts_into(shape: Shape, target: Shape) -> bool:
@@ -1602,7 +1636,10 @@ def _broadcasts_into(shape: Shape, target: Shape) -> bool:
     """
     if len(shape) > len(target):
         return False
-    return all(size in (1, goal) for size, goal in zip(reversed(shape), reversed(target), strict=False))
+    for size, goal in zip(reversed(shape), reversed(target), strict=False):
+        if size != 1 and size != goal:
+            return False
+    return True
 
 
 def _watch(operands: tuple[Any, ...], result: StorageTensor) -> tuple[Watched, ...]:

@@ -66,7 +66,7 @@ class View(AbstractTensor):
 
     def __attrs_post_init__(self) -> None:
         # derive base, shape and layout now, while the layer below has its own: never a recursion
-        self.base  # noqa: B018
+        self.__dict__["base"] = self.wrapped.base
         self.shape  # noqa: B018
         self.layout  # noqa: B018
 
@@ -83,7 +83,7 @@ class View(AbstractTensor):
         """What numpy computes for this one layer, applied to the evaluated tensor below it."""
 
     @once
-    def base(self) -> BaseTensor:
+    def base(self) -> BaseTensor:  # set at construction, as the layer below's
         return self.wrapped.base
 
     @property
@@ -309,8 +309,9 @@ def progression(indices: IndexArray) -> tuple[int, int] | None:
         values = indices.tolist()
         start, step = values[0], values[1] - values[0]
         return (start, step) if all(v == start + k * step for k, v in enumerate(values)) else None
-    start, step = int(indices[0]), int(indices[1] - indices[0])
-    if int(indices[-1]) != start + step * (indices.size - 1):  # most lists fail here, before a pass
+    start = indices.item(0)  # `item` gives Python ints: no numpy scalars on a path taken per gather
+    step = indices.item(1) - start
+    if indices.item(-1) != start + step * (indices.size - 1):  # most lists fail here, before a pass
         return None
     if not np.all(np.diff(indices) == step):
         return None
@@ -550,6 +551,21 @@ def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
     return (origin, steps) if np.array_equal(indices, expected) else None
 
 
+def _lone_list_of(indices: Sequence[IndexArray | None]) -> tuple[int, IndexArray] | None:
+    """The axis and the array when `indices` hold one index array and it is 1-D, else None.
+
+    >>> _lone_list_of((None, np.array([2, 0]))), _lone_list_of((np.array([[1]]), None))
+    ((1, array([2, 0])), None)
+    """
+    found = None
+    for axis, array in enumerate(indices):
+        if array is not None:
+            if found is not None:
+                return None
+            found = axis, array
+    return found if found is not None and found[1].ndim == 1 else None
+
+
 class Block(NamedTuple):
     """Where an `IndexedTensor`'s index arrays sit: the axes below they index, the arrays broadcast
     together (a lone one as it is), the block's shape, where the block goes in the view, and where
@@ -595,6 +611,30 @@ class IndexedTensor(View):
         for axis, (array, size) in enumerate(zip(indices, shape, strict=True)):
             if array is not None:
                 indexing.normalize_indices(array, axis, size, negatives=False)
+
+    def __attrs_post_init__(self) -> None:
+        lone = _lone_list_of(self.indices)
+        if lone is None:
+            super().__attrs_post_init__()
+        else:
+            self._derive_gather(*lone)
+
+    def _derive_gather(self, axis: int, array: IndexArray) -> None:
+        """Base, block, shape and layout of one 1-D list on one axis (`h[src]`, the commonest gather)
+        set directly, without the general derivation's broadcasting (which gives the same)."""
+        below = self.wrapped
+        start = 0 if self.block_first else axis
+        kept = (*below.shape[:axis], *below.shape[axis + 1 :])
+        self.__dict__.update(
+            base=below.base,
+            _block=Block((axis,), (array,), array.shape, start, axis),
+            _lone_list=(axis, array),
+            shape=(*kept[:start], array.shape[0], *kept[start:]),
+        )
+        if progression(array) is None or below.layout is None:
+            self.__dict__["layout"] = None  # most lists (edge sources, samples) are no progression
+        else:
+            self.layout  # noqa: B018  (a strided one: the general derivation)
 
     @once
     def _block(self) -> Block:
@@ -653,10 +693,7 @@ class IndexedTensor(View):
     @once
     def _lone_list(self) -> tuple[int, IndexArray] | None:
         """The axis and the list when this view indexes one axis with one 1-D list (`h[src]`), else None."""
-        block = self._block
-        if len(block.axes) == 1 and block.arrays[0].ndim == 1:
-            return block.axes[0], block.arrays[0]
-        return None
+        return _lone_list_of(self.indices)
 
     def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
         """A gather's gradient is a segment sum: for one list on one axis, `index_add` the gradient's
