@@ -98,7 +98,7 @@ def read(t: AbstractTensor) -> Buffer:
     if size == 0:
         return np.empty(t.shape, dtype=t.dtype)
     # a stack without a layout is read into new memory: say so now if it cannot fit
-    check_fits(size, t.dtype.itemsize + _INTP_BYTES, lambda: f"reading shape {t.shape}")
+    check_fits(size, t.base.dtype.itemsize + _INTP_BYTES, lambda: f"reading shape {t.shape}")
     unfused = _unfused_layers(t)
     if len(unfused) == 1 and t.base.has_buffer:  # one layer over a strided view: numpy's own step
         return _materialise(unfused[0])
@@ -148,7 +148,8 @@ def _unfused_layers(t: AbstractTensor) -> list[View]:
     """The layers from `t` down to the lowest one without a layout (which stands on one with a layout)."""
     layers: list[View] = []
     layer: Any = t
-    while layer.layout is None:
+    base = t.base
+    while layer is not base and layer.layout is None:  # a base is contiguous: no need to derive that
         layers.append(layer)
         layer = layer.wrapped
     return layers

@@ -22,6 +22,7 @@ from rich.text import Text
 from lazytensor import optable
 from lazytensor.indexing import normalize_indices, read_only_window
 from lazytensor.layout import IndexArray, Layout
+from lazytensor.once import once
 from lazytensor.positions import Shape
 from lazytensor.printer.numberformat import printable
 from lazytensor.printer.options import current_options, line_width
@@ -227,10 +228,13 @@ class EdgesTensor(View):
             )
 
     def __attrs_post_init__(self) -> None:
-        self.__dict__["base"] = self.wrapped.base  # shape and layout are the wrapped tensor's, as they are
+        below = self.wrapped  # a label moves nothing: base, shape and layout are the labelled tensor's
+        self.__dict__.update(base=below.base, shape=below.shape, layout=below.layout)
+        if below.layout is None:
+            self.__dict__["_fused_values"] = None  # no strided view to make: `values()` reads
 
-    @property
-    def shape(self) -> Shape:
+    @once
+    def shape(self) -> Shape:  # set at construction, as every `once` of this class
         return self.wrapped.shape
 
     def translate(self, pos: Shape) -> Shape:
@@ -239,7 +243,7 @@ class EdgesTensor(View):
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         return index_arrays
 
-    @property
+    @once
     def layout(self) -> Layout | None:
         return self.wrapped.layout
 

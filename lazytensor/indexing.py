@@ -145,16 +145,10 @@ def usable(indices: IndexArray) -> IndexArray:
         and private.strides == indices.strides
     ):
         return indices
-    if _spans_its_memory(private):  # a same-shaped view inside that memory starts where it starts
-        return private
+    flags = private.flags
+    if flags.owndata and flags.c_contiguous:  # it spans its memory: a same-shaped view inside starts
+        return private  # where it starts (cheaper to ask than a data pointer)
     return private if private.ctypes.data == indices.ctypes.data else indices
-
-
-def _spans_its_memory(array: IndexArray) -> bool:
-    """Whether `array` covers all of its allocation: it owns it and is C-contiguous (as a
-    `read_only_window`'s buffer is). Cheaper to ask than a data pointer."""
-    flags = array.flags
-    return bool(flags.owndata and flags.c_contiguous)
 
 
 @attrs.frozen

@@ -1494,9 +1494,12 @@ def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
     or cannot be written, so a result never aliases an operand."""
     array = values if isinstance(values, np.ndarray) else np.asarray(values)
     if array.flags.carray:
-        # an array that owns its memory and is not an input itself is new: no input can share it
-        if array.base is None and not any([x is array for x in inputs]):
-            return StorageTensor._trusted(array)
+        if array.base is None:  # it owns its memory: new, unless it is an input itself
+            for x in inputs:
+                if x is array:
+                    break
+            else:
+                return StorageTensor._trusted(array)
         if not _may_share_memory_with(array, inputs):
             return StorageTensor._trusted(array)
     return StorageTensor._trusted(array.copy(order="C"))
@@ -1523,8 +1526,14 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
         if base is not None and base.defers_operations:  # dask: the operation stays lazy, no gradient
             return base.apply_lazily(entry, operands, params)  # type: ignore[no-any-return]
         bases.append(base)
-    pairs = zip(operands, bases, strict=True)
-    inputs = tuple([_plain_values(x) if base is None else x.values() for x, base in pairs])
+    values: list[Any] = []
+    for x, base in zip(operands, bases, strict=True):
+        if base is None:
+            values.append(_plain_values(x))
+        else:
+            fused = x._fused_values  # `x.values()` without the call when the stack fuses
+            values.append(x.values() if fused is None else fused)
+    inputs = tuple(values)
     needs = _needs(entry, bases)
     if not needs:
         return _unrecorded(entry, operands, bases, inputs, params)
@@ -1538,10 +1547,12 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
 def _needs(entry: Op, bases: list[BaseTensor | None]) -> tuple[bool, ...]:
     """Which operands want a gradient from this operation (a view's is its base's); () when none
     does, or the operation records nothing (no backward rule, or inside `no_grad()`)."""
-    if entry.backward is None or not autograd.is_grad_enabled():
+    if entry.backward is None:
         return ()
     for base in bases:
-        if base is not None and base.requires_grad:  # found one: say which of them do
+        if base is not None and base.requires_grad:  # found one: say which of them do, if recording
+            if not autograd.is_grad_enabled():
+                return ()
             return tuple([base is not None and base.requires_grad for base in bases])
     return ()
 

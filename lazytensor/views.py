@@ -68,7 +68,8 @@ class View(AbstractTensor):
         # derive base, shape and layout now, while the layer below has its own: never a recursion
         self.__dict__["base"] = self.wrapped.base
         self.shape  # noqa: B018
-        self.layout  # noqa: B018
+        if self.layout is None:
+            self.__dict__["_fused_values"] = None  # no strided view to make: `values()` reads
 
     @abc.abstractmethod
     def translate(self, pos: Shape) -> Shape:
@@ -632,7 +633,8 @@ class IndexedTensor(View):
             shape=(*kept[:start], array.shape[0], *kept[start:]),
         )
         if progression(array) is None or below.layout is None:
-            self.__dict__["layout"] = None  # most lists (edge sources, samples) are no progression
+            # most lists (edge sources, samples) are no progression: no layout, so no strided view
+            self.__dict__.update(layout=None, _fused_values=None)
         else:
             self.layout  # noqa: B018  (a strided one: the general derivation)
 
