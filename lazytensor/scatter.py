@@ -74,7 +74,7 @@ class Grouping:
         """`out[s]` = the sum of the rows of segment `s`, over the first axis: `np.add.reduceat` on
         the grouped rows, scattered only when some segment is missing."""
         out_shape = (self.count, *rows.shape[1:])
-        if self.starts.size == 0 or numel(rows.shape[1:]) == 0:
+        if self.starts.size == 0 or rows.size == 0:  # no segment, or rows with no columns
             return np.zeros(out_shape, dtype=rows.dtype)
         grouped = rows if self.order is None else rows[indexing.usable(self.order)]
         sums: Buffer = np.add.reduceat(grouped, self.starts, axis=0)

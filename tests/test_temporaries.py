@@ -37,6 +37,10 @@ CASES: list[tuple[str, Callable[[Any, Any], Any], Any]] = [
     ("grows the shape", operator.add, np.zeros((2, ROWS, 4), dtype=np.float32)),  # no reuse
     ("comparison", operator.lt, 0.0),  # bool result: no reuse
     ("division", operator.truediv, 7),
+    ("float32 numpy scalar", operator.mul, np.float32(2.5)),  # float32 result: reused
+    ("float64 numpy scalar", operator.mul, np.float64(2.5)),  # strong: float64 result, no reuse
+    ("complex scalar", operator.add, 1j),  # complex64 result: no reuse
+    ("bool scalar", operator.mul, True),
 ]
 
 

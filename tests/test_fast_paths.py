@@ -1,0 +1,151 @@
+"""The shortcuts on the hottest paths agree with the general code they skip.
+
+A gather by one 1-D list (`h[src]`, every message-passing step) derives its view in
+one pass instead of the general broadcast; results of operations make their
+gradient bookkeeping only when asked. Each shortcut is checked here against the
+general derivation and against numpy, on random shapes (0-d aside: a list needs an
+axis), size-0 and size-1 axes, progressions (which keep a layout) and scattered lists.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+import lazytensor as lt
+from lazytensor.views import IndexedTensor, View, _field_names
+
+tensor_module = importlib.import_module("lazytensor.tensor")  # `lt.tensor` is the function
+
+Shape = tuple[int, ...]
+
+
+@st.composite
+def gathers(draw: st.DrawFn) -> tuple[np.ndarray, int, np.ndarray, bool, str]:
+    """An array, an axis, a valid 1-D list along it, `block_first`, and what the list stands on."""
+    shape = draw(st.lists(st.integers(0, 4), min_size=1, max_size=4).map(tuple))
+    axis = draw(st.integers(0, len(shape) - 1))
+    size = shape[axis]
+    if size == 0:
+        ids: list[int] = []
+    else:
+        kind = draw(st.sampled_from(["scattered", "progression", "repeated"]))
+        length = draw(st.integers(0, 6))
+        if kind == "scattered":
+            ids = draw(st.lists(st.integers(0, size - 1), min_size=length, max_size=length))
+        elif kind == "progression":
+            start = draw(st.integers(0, size - 1))
+            step = draw(st.sampled_from([1, -1, 2]))
+            ids = [i for i in range(start, size if step > 0 else -1, step)][:length]
+        else:
+            ids = [draw(st.integers(0, size - 1))] * length
+    below = draw(st.sampled_from(["storage", "transposed", "unfused"]))
+    array = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+    return array, axis, np.asarray(ids, dtype=np.intp), draw(st.booleans()), below
+
+
+def _below(array: np.ndarray, kind: str) -> tuple[lt.AbstractTensor, np.ndarray]:
+    """The tensor a gather stands on, and its values: storage, a view with a layout, or one without."""
+    t = lt.tensor(array)
+    if kind == "transposed":
+        return t.T.T, array  # two layers, a layout all the way
+    if kind == "unfused" and array.shape[0] > 1:
+        order = np.array([*range(1, array.shape[0]), 0])  # no progression: no layout below
+        return t[order], array[order]
+    return t, array
+
+
+def _general(view: IndexedTensor) -> IndexedTensor:
+    """The same view derived the general way (View's derivation, through `_block`)."""
+    twin: IndexedTensor = object.__new__(IndexedTensor)
+    params = [getattr(view, name) for name in _field_names(IndexedTensor)]
+    twin.__dict__.update(zip(_field_names(IndexedTensor), params, strict=True))
+    View.__attrs_post_init__(twin)
+    return twin
+
+
+@given(gathers())
+def test_a_lone_list_derives_what_the_general_derivation_does(
+    case: tuple[np.ndarray, int, np.ndarray, bool, str],
+) -> None:
+    array, axis, ids, block_first, kind = case
+    below, values = _below(array, kind)
+    indices = tuple(ids if k == axis else None for k in range(array.ndim))
+    view = IndexedTensor.trusted(below, indices, block_first)
+    general = _general(view)
+    assert view.shape == general.shape
+    assert view._block == general._block
+    assert view.layout == general.layout
+    assert view._lone_list is not None and view._lone_list[0] == axis
+    assert view.base is below.base
+    expected = np.take(values, ids, axis=axis)
+    if block_first:
+        expected = np.moveaxis(expected, axis, 0)
+    np.testing.assert_array_equal(view.numpy(), expected)
+
+
+def test_a_progression_keeps_its_layout_and_a_scattered_list_has_none() -> None:
+    t = lt.arange(12).reshape(3, 4)
+    assert IndexedTensor(t, (None, np.array([3, 1]))).layout == lt.Layout((3, 2), (4, -2), 3)
+    scattered = IndexedTensor(t, (None, np.array([3, 0, 1])))
+    assert scattered.layout is None
+    assert scattered.__dict__["_fused_values"] is None  # said at construction: reads compute
+    np.testing.assert_array_equal(scattered.numpy(), np.arange(12).reshape(3, 4)[:, [3, 0, 1]])
+
+
+def test_a_list_over_a_view_without_layout_has_none() -> None:
+    rows = lt.arange(12).reshape(3, 4)[[2, 0, 1]]  # no layout
+    view = IndexedTensor(rows, (None, np.array([0, 1, 2])))  # a progression, but nothing to map
+    assert view.layout is None
+    np.testing.assert_array_equal(view.numpy(), np.arange(12).reshape(3, 4)[[2, 0, 1]][:, [0, 1, 2]])
+
+
+# -- gradient bookkeeping, made on first use ------------------------------------------------------
+
+
+def _grad_state_made(t: lt.StorageTensor) -> bool:
+    return "grad_state" in t.__dict__
+
+
+def test_a_result_without_gradients_makes_no_grad_state_until_asked() -> None:
+    result = lt.arange(3.0) * 2
+    assert isinstance(result, lt.StorageTensor)
+    assert (result.requires_grad, result.grad) == (False, None)
+    assert not _grad_state_made(result)  # asking what it is did not make one
+    assert result.version == 0  # the write counter is made on first use, from zero
+    assert _grad_state_made(result)
+
+
+def test_a_result_made_lazily_still_counts_writes_and_shares_them_with_detach() -> None:
+    result = lt.arange(3.0) + 1
+    detached = result.detach()
+    result[0] = 5.0
+    assert result.version == detached.version == 1  # one buffer, one count, as before
+    detached[1] = 7.0
+    assert result.version == 2
+
+
+def test_a_lazy_leaf_can_be_asked_for_gradients() -> None:
+    leaf = lt.arange(3.0) * 1  # a result that has not made its state yet
+    leaf.requires_grad_()
+    (leaf * leaf).sum().backward()
+    assert leaf.grad is not None
+    np.testing.assert_array_equal(leaf.grad.numpy(), 2 * np.arange(3.0))
+
+
+def test_an_operation_on_a_lazy_result_records_nothing_and_asks_nothing(monkeypatch: Any) -> None:
+    """No operand wants a gradient: `apply` never asks whether recording is on."""
+    calls: list[bool] = []
+    autograd = importlib.import_module("lazytensor.autograd")
+    real = autograd.is_grad_enabled
+    monkeypatch.setattr(autograd, "is_grad_enabled", lambda: calls.append(True) or real())
+    result = (lt.arange(3.0) + 1) * 2
+    assert calls == []
+    assert not result.requires_grad
+    w = lt.ones(3, requires_grad=True)
+    assert (result * w).requires_grad
+    assert calls == [True]
