@@ -628,10 +628,9 @@ class IndexedTensor(View):
         kept = (*below.shape[:axis], *below.shape[axis + 1 :])
         self.__dict__.update(
             base=below.base,
-            _block=Block((axis,), (array,), array.shape, start, axis),
             _lone_list=(axis, array),
             shape=(*kept[:start], array.shape[0], *kept[start:]),
-        )
+        )  # `_block` is derived when asked: reading a gather needs only the lone list
         if progression(array) is None or below.layout is None:
             # most lists (edge sources, samples) are no progression: no layout, so no strided view
             self.__dict__.update(layout=None, _fused_values=None)
@@ -681,11 +680,13 @@ class IndexedTensor(View):
         lone = self._lone_list
         if lone is not None:
             axis, array = lone
-            indexed: Buffer = below.take(indexing.usable(array), axis=axis)
-        else:
-            indexed = below[
-                tuple(slice(None) if array is None else indexing.usable(array) for array in self.indices)
-            ]
+            taken: Buffer = below.take(indexing.usable(array), axis=axis)
+            if self.block_first and axis != 0:
+                taken = np.moveaxis(taken, axis, 0)
+            return taken
+        indexed: Buffer = below[
+            tuple(slice(None) if array is None else indexing.usable(array) for array in self.indices)
+        ]
         start, width = self._block.adjacent_start, len(self._block.shape)
         if start == self._block.start:
             return indexed
