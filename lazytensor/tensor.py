@@ -1612,11 +1612,13 @@ def _is_temporary(x: AbstractTensor, base: BaseTensor, values: Any) -> bool:
 def _result_fits(ufunc: np.ufunc, out: Buffer, inputs: tuple[Any, ...]) -> bool:
     """Whether `ufunc(*inputs)` has exactly `out`'s dtype (numpy's own type resolution) and shape
     (every input broadcasts to it without growing it)."""
-    dtypes = tuple([v.dtype if isinstance(v, np.ndarray) else _dtype_of(v) for v in inputs])
-    if _result_dtype(ufunc, dtypes) != out.dtype:
-        return False
-    shapes = [getattr(value, "shape", ()) for value in inputs]
-    return all([shape == out.shape or _broadcasts_into(shape, out.shape) for shape in shapes])
+    dtypes = []
+    for value in inputs:  # one pass: this runs on every elementwise operation of a big gather
+        shape = getattr(value, "shape", ())
+        if shape != out.shape and not _broadcasts_into(shape, out.shape):
+            return False
+        dtypes.append(value.dtype if isinstance(value, np.ndarray) else _dtype_of(value))
+    return _result_dtype(ufunc, tuple(dtypes)) == out.dtype
 
 
 @functools.lru_cache(maxsize=1024)
