@@ -515,6 +515,8 @@ def _freeze_indices(indices: Sequence[Any]) -> tuple[IndexArray | None, ...]:
 
 def _check_broadcast(arrays: Sequence[IndexArray]) -> None:
     """IndexError, as numpy's, unless the index arrays broadcast together."""
+    if len(arrays) < 2:  # one array broadcasts with itself
+        return
     try:
         np.broadcast_shapes(*(array.shape for array in arrays))
     except ValueError:
@@ -736,7 +738,7 @@ class IndexedTensor(View):
         start = block.start
         sizes = [size for size, _ in kept]
         strides = [stride for _, stride in kept]
-        return Layout(
+        return Layout.derived(  # ints from a valid layout and the fit: no conversions or checks
             (*sizes[:start], *block.shape, *sizes[start:]),
             (*strides[:start], *block_strides, *strides[start:]),
             offset,
