@@ -618,13 +618,15 @@ class IndexedTensor(View):
     def __attrs_post_init__(self) -> None:
         lone = _lone_list_of(self.indices)
         if lone is None:
+            self.__dict__["_lone_list"] = None
             super().__attrs_post_init__()
         else:
             self._derive_gather(*lone)
 
     def _derive_gather(self, axis: int, array: IndexArray) -> None:
-        """Base, block, shape and layout of one 1-D list on one axis (`h[src]`, the commonest gather)
-        set directly, without the general derivation's broadcasting (which gives the same)."""
+        """Base, shape, lone list and layout of one 1-D list on one axis (`h[src]`, the commonest
+        gather) set directly, without the general derivation's broadcasting (which gives the same);
+        the block is derived only when a position or the description asks for it."""
         below = self.wrapped
         start = 0 if self.block_first else axis
         kept = (*below.shape[:axis], *below.shape[axis + 1 :])
@@ -632,7 +634,7 @@ class IndexedTensor(View):
             base=below.base,
             _lone_list=(axis, array),
             shape=(*kept[:start], array.shape[0], *kept[start:]),
-        )  # `_block` is derived when asked: reading a gather needs only the lone list
+        )
         if progression(array) is None or below.layout is None:
             # most lists (edge sources, samples) are no progression: no layout, so no strided view
             self.__dict__.update(layout=None, _fused_values=None)
