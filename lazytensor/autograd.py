@@ -52,6 +52,69 @@ def no_grad() -> Iterator[None]:
         _GRAD_ENABLED.reset(token)
 
 
+@contextlib.contextmanager
+def enable_grad() -> Iterator[None]:
+    """Operations inside record again, even within `no_grad()` (PyTorch's `enable_grad`).
+
+    >>> import lazytensor as lt
+    >>> w = lt.ones(2, requires_grad=True)
+    >>> with lt.no_grad(), lt.enable_grad():
+    ...     (w * 2).requires_grad
+    True
+    """
+    token = _GRAD_ENABLED.set(True)
+    try:
+        yield
+    finally:
+        _GRAD_ENABLED.reset(token)
+
+
+@contextlib.contextmanager
+def inference_mode(mode: bool = True) -> Iterator[None]:
+    """PyTorch's `inference_mode`: here `no_grad()` (nothing is recorded), or nothing changed when
+    `mode` is False. Also a decorator, as every context manager here.
+
+    >>> import lazytensor as lt
+    >>> w = lt.ones(2, requires_grad=True)
+    >>> with lt.inference_mode():
+    ...     (w * 2).requires_grad
+    False
+    """
+    token = _GRAD_ENABLED.set(_GRAD_ENABLED.get() and not mode)
+    try:
+        yield
+    finally:
+        _GRAD_ENABLED.reset(token)
+
+
+@attrs.frozen(eq=False, repr=False)
+class GradFn:
+    """PyTorch's `grad_fn`: the name of the step back from a tensor to its operands (`MulBackward0`,
+    `TransposedBackward0` for a view, `AccumulateGrad` for a leaf), and `next_functions`: for each
+    operand, its own step (None when it takes no gradient) and 0, as PyTorch pairs them."""
+
+    name: str
+    inputs: Callable[[], Sequence[Any]]
+    variable: Any = None
+    """The leaf an `AccumulateGrad` adds into (None for other steps)."""
+
+    @property
+    def next_functions(self) -> tuple[tuple[GradFn | None, int], ...]:
+        return tuple((_step_of(x), 0) for x in self.inputs())
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+def _step_of(x: Any) -> GradFn | None:
+    """An operand's step in `next_functions`: its `grad_fn`, an `AccumulateGrad` for a leaf that
+    requires grad, or None."""
+    if x is None or not x.requires_grad:
+        return None
+    step: GradFn | None = x.grad_fn
+    return step if step is not None else GradFn("AccumulateGrad", tuple, variable=x)
+
+
 class Version:
     """How many times a storage has been written: every write through any view adds one, so that
     `backward` can tell when a value it saved has changed since (PyTorch's version counter)."""
@@ -139,7 +202,12 @@ class GradTensor(Protocol):
         ...
 
     def accumulate_grad(self, grad: Buffer) -> None:
-        """Add `grad` into `.grad` (leaves only)."""
+        """Add `grad` into `.grad` (leaves, and results that retain their gradient)."""
+        ...
+
+    @property
+    def retains_grad(self) -> bool:
+        """Whether a result keeps its gradient in `.grad` too."""
         ...
 
 
@@ -202,6 +270,8 @@ def backward(root: GradTensor, seed: Buffer, retain_graph: bool = False) -> None
         if not tensor.grad_parents():
             tensor.accumulate_grad(grad)
             continue
+        if tensor.retains_grad:
+            tensor.accumulate_grad(grad)
         for parent, parent_grad in tensor.backward_step(grad, retain_graph):
             key = id(parent)
             grads[key] = parent_grad if key not in grads else grads[key] + parent_grad

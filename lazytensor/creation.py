@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor import keywords
 from lazytensor.positions import as_shape
 from lazytensor.tensor import AbstractTensor, StorageTensor
 
@@ -64,50 +65,170 @@ def from_numpy(array: npt.NDArray[Any]) -> StorageTensor:
 
 
 def zeros(
-    *shape: int | tuple[int, ...], dtype: npt.DTypeLike = np.float64, requires_grad: bool = False
+    *shape: int | tuple[int, ...],
+    dtype: npt.DTypeLike = np.float64,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> StorageTensor:
-    """A tensor of zeros; the shape as ints or one tuple.
+    """A tensor of zeros; the shape as ints (PyTorch) or one tuple (numpy, the array API).
 
-    >>> zeros(2, 3).shape
-    (2, 3)
+    >>> zeros(2, 3).shape, zeros((2, 3), dtype=np.int32, device="cpu").dtype
+    ((2, 3), dtype('int32'))
     """
+    keywords.device("zeros", device)
     return _leaf(np.zeros(_shape_of(shape), dtype=dtype), requires_grad)
 
 
 def ones(
-    *shape: int | tuple[int, ...], dtype: npt.DTypeLike = np.float64, requires_grad: bool = False
+    *shape: int | tuple[int, ...],
+    dtype: npt.DTypeLike = np.float64,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> StorageTensor:
     """A tensor of ones; the shape as ints or one tuple.
 
-    >>> ones((2,)).tolist()
-    [1.0, 1.0]
+    >>> ones((2,)).tolist(), ones(2, dtype=bool).tolist()
+    ([1.0, 1.0], [True, True])
     """
+    keywords.device("ones", device)
     return _leaf(np.ones(_shape_of(shape), dtype=dtype), requires_grad)
 
 
-def full(
-    shape: int | tuple[int, ...], value: Any, dtype: npt.DTypeLike | None = None, requires_grad: bool = False
+def empty(
+    *shape: int | tuple[int, ...],
+    dtype: npt.DTypeLike = np.float64,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> StorageTensor:
-    """A tensor with every element `value`.
+    """A tensor whose values are whatever the new memory held (numpy's `empty`: write before reading).
 
-    >>> full((2,), 7).tolist()
-    [7, 7]
+    >>> empty((2, 3), dtype=np.int8).shape
+    (2, 3)
     """
-    return _leaf(np.full(_shape_of((shape,)), value, dtype=dtype), requires_grad)
+    keywords.device("empty", device)
+    return _leaf(np.empty(_shape_of(shape), dtype=dtype), requires_grad)
+
+
+def full(
+    shape: int | tuple[int, ...],
+    fill_value: Any,
+    dtype: npt.DTypeLike | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> StorageTensor:
+    """A tensor with every element `fill_value` (its dtype by numpy's rule unless `dtype` is given).
+
+    >>> full((2,), 7).tolist(), full(2, fill_value=0.5).tolist()
+    ([7, 7], [0.5, 0.5])
+    """
+    keywords.device("full", device)
+    return _leaf(np.full(_shape_of((shape,)), _fill_value(fill_value), dtype=dtype), requires_grad)
+
+
+def _fill_value(fill_value: Any) -> Any:
+    """A fill value as numpy takes it (a tensor's values)."""
+    return fill_value.numpy() if isinstance(fill_value, AbstractTensor) else fill_value
+
+
+def _like(prototype: Any, dtype: npt.DTypeLike | None, shape: Any) -> tuple[tuple[int, ...], np.dtype[Any]]:
+    """The shape and dtype of a `*_like` result: the prototype's unless given."""
+    if isinstance(prototype, AbstractTensor):
+        own_shape, own_dtype = prototype.shape, prototype.dtype
+    else:
+        array = np.asarray(prototype)
+        own_shape, own_dtype = array.shape, array.dtype
+    chosen_shape = own_shape if shape is None else _shape_of((shape,))
+    return chosen_shape, own_dtype if dtype is None else np.dtype(dtype)
+
+
+def zeros_like(
+    prototype: Any,
+    dtype: npt.DTypeLike | None = None,
+    shape: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> StorageTensor:
+    """Zeros of the prototype's shape and dtype (numpy's `zeros_like`).
+
+    >>> zeros_like(arange(3)).tolist(), zeros_like([[1.5]], dtype=int).tolist()
+    ([0, 0, 0], [[0]])
+    """
+    keywords.device("zeros_like", device)
+    chosen_shape, chosen_dtype = _like(prototype, dtype, shape)
+    return _leaf(np.zeros(chosen_shape, dtype=chosen_dtype), requires_grad)
+
+
+def ones_like(
+    prototype: Any,
+    dtype: npt.DTypeLike | None = None,
+    shape: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> StorageTensor:
+    """Ones of the prototype's shape and dtype (numpy's `ones_like`).
+
+    >>> ones_like(zeros(2, 1)).tolist()
+    [[1.0], [1.0]]
+    """
+    keywords.device("ones_like", device)
+    chosen_shape, chosen_dtype = _like(prototype, dtype, shape)
+    return _leaf(np.ones(chosen_shape, dtype=chosen_dtype), requires_grad)
+
+
+def empty_like(
+    prototype: Any,
+    dtype: npt.DTypeLike | None = None,
+    shape: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> StorageTensor:
+    """A tensor of the prototype's shape and dtype whose values are unset (numpy's `empty_like`).
+
+    >>> empty_like(zeros(2, 3)).shape
+    (2, 3)
+    """
+    keywords.device("empty_like", device)
+    chosen_shape, chosen_dtype = _like(prototype, dtype, shape)
+    return _leaf(np.empty(chosen_shape, dtype=chosen_dtype), requires_grad)
+
+
+def full_like(
+    prototype: Any,
+    fill_value: Any,
+    dtype: npt.DTypeLike | None = None,
+    shape: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> StorageTensor:
+    """`fill_value` in the prototype's shape and dtype (numpy's `full_like`: the value is cast).
+
+    >>> full_like(arange(3), 2.7).tolist()
+    [2, 2, 2]
+    """
+    keywords.device("full_like", device)
+    chosen_shape, chosen_dtype = _like(prototype, dtype, shape)
+    return _leaf(np.full(chosen_shape, _fill_value(fill_value), dtype=chosen_dtype), requires_grad)
 
 
 def arange(
-    start: float, stop: float | None = None, step: float = 1, dtype: npt.DTypeLike | None = None
+    start: float,
+    stop: float | None = None,
+    step: float = 1,
+    dtype: npt.DTypeLike | None = None,
+    device: Any = None,
 ) -> StorageTensor:
-    """Evenly spaced values in `[start, stop)`, as numpy's `arange`.
+    """Evenly spaced values in `[start, stop)`, as numpy's `arange`; one bound alone is the stop,
+    counted from 0 by `step`.
 
-    >>> arange(5).tolist(), arange(1, 2, 0.5).tolist()
-    ([0, 1, 2, 3, 4], [1.0, 1.5])
+    >>> arange(5).tolist(), arange(1, 2, 0.5).tolist(), arange(10, step=3).tolist()
+    ([0, 1, 2, 3, 4], [1.0, 1.5], [0, 3, 6, 9])
     """
+    keywords.device("arange", device)
     if step == 0:
         raise ValueError(f"arange: the step must not be zero (start {start}, stop {stop})")
-    values = np.arange(start, dtype=dtype) if stop is None else np.arange(start, stop, step, dtype=dtype)
-    return StorageTensor.from_array(values)
+    if stop is None:
+        start, stop = 0, start
+    return StorageTensor.from_array(np.arange(start, stop, step, dtype=dtype))
 
 
 def trandom(

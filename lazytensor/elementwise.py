@@ -177,14 +177,15 @@ def stack(*arrays: Values, dim: int = 0) -> Buffer:
     return np.stack(joined, axis=axis)
 
 
-def equal(x: Values, y: Values) -> bool:
-    """Whether `x` and `y` have the same shape and the same values (PyTorch's `torch.equal`).
+def equal(x: Values, y: Values, equal_nan: bool = False) -> bool:
+    """Whether `x` and `y` have the same shape and the same values (numpy's `array_equal`, PyTorch's
+    `torch.equal`); NaN equals NaN only with `equal_nan`.
 
     >>> equal(np.arange(3), [0, 1, 2]), equal(np.arange(3), np.arange(4))
     (True, False)
     """
     a, b = np.asarray(x), np.asarray(y)
-    return a.shape == b.shape and bool(np.array_equal(a, b))
+    return a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=equal_nan))
 
 
 def allclose(x: Values, y: Values, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:

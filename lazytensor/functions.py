@@ -11,8 +11,9 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import elementwise, optable
-from lazytensor.tensor import StorageTensor, apply, apply_to_sequence, values_of
+from lazytensor import elementwise, keywords, optable
+from lazytensor.keywords import UNSET
+from lazytensor.tensor import AbstractTensor, StorageTensor, apply, apply_to_sequence, values_of
 
 Operand = Any
 """A tensor, a numpy array, a Python or numpy scalar, or nested lists: anything numpy can broadcast."""
@@ -180,46 +181,136 @@ def nonzero(t: Operand) -> tuple[StorageTensor, ...]:
     return tuple(StorageTensor.from_array(np.ascontiguousarray(i)) for i in np.nonzero(values))
 
 
-def sort(t: Operand, dim: int | None = -1, kind: str | None = None) -> StorageTensor:
-    """A sorted copy along `dim` (None: flattened first), as numpy's `np.sort`; differentiable
-    (each gradient goes back to the element that landed there). `t.sort()` sorts in place.
+def sort(
+    t: Operand,
+    dim: int | None = UNSET,
+    kind: str | None = None,
+    *,
+    axis: int | None = UNSET,
+    stable: bool | None = None,
+    descending: bool = False,
+) -> StorageTensor:
+    """A sorted copy along `dim` or `axis` (None: flattened first), as numpy's `np.sort`;
+    `stable=True` keeps equal elements in order, `descending=True` puts the largest first;
+    differentiable (each gradient goes back to the element that landed there). `t.sort()` sorts in
+    place.
 
     >>> import lazytensor as lt
     >>> t = lt.tensor([[3, 1, 2], [9, 7, 8]])
-    >>> lt.sort(t).tolist(), lt.sort(t, dim=None).tolist(), t.tolist()[0]
-    ([[1, 2, 3], [7, 8, 9]], [1, 2, 3, 7, 8, 9], [3, 1, 2])
+    >>> lt.sort(t).tolist(), lt.sort(t, axis=None).tolist(), lt.sort(t, descending=True).tolist()[0]
+    ([[1, 2, 3], [7, 8, 9]], [1, 2, 3, 7, 8, 9], [3, 2, 1])
     """
-    return apply(optable.SORT, t, dim=dim, kind=kind)
+    params = keywords.sorting("sort", _shape(t), dim, axis, kind, stable, descending)
+    return apply(optable.SORT, t, **params)
 
 
-def cat(tensors: Sequence[Operand], dim: int = 0) -> StorageTensor:
-    """The tensors joined along an existing axis `dim`, in new storage; every other size must match.
+def _shape(x: Operand) -> tuple[int, ...]:
+    return tuple(x.shape) if isinstance(x, AbstractTensor) else np.shape(x)
+
+
+def _sequence(what: str, tensors: Any) -> list[tuple[int, ...]]:
+    """The shapes of a sequence of tensors to join (TypeError for anything but a non-empty list or tuple)."""
+    if not isinstance(tensors, list | tuple) or not tensors:
+        raise TypeError(f"{what} takes a non-empty sequence of tensors, got {type(tensors).__name__}")
+    return [_shape(x) for x in tensors]
+
+
+def _flattened(x: Operand) -> Operand:
+    return x.reshape(-1) if isinstance(x, AbstractTensor) else np.ravel(x)
+
+
+def cat(tensors: Sequence[Operand], dim: int | None = UNSET, *, axis: int | None = UNSET) -> StorageTensor:
+    """The tensors joined along an existing axis `dim` or `axis` (None: each flattened first), in new
+    storage; every other size must match. numpy's `concatenate`, the array API's `concat`.
 
     >>> import lazytensor as lt
-    >>> lt.cat([lt.zeros(1, 2), lt.ones(2, 2)]).tolist()
-    [[0.0, 0.0], [1.0, 1.0], [1.0, 1.0]]
+    >>> lt.cat([lt.zeros(1, 2), lt.ones(2, 2)]).tolist(), lt.cat([lt.zeros(1, 2)] * 2, axis=1).shape
+    ([[0.0, 0.0], [1.0, 1.0], [1.0, 1.0]], (1, 4))
+    >>> lt.cat([lt.zeros(1, 2), lt.ones(1)], axis=None).tolist()
+    [0.0, 0.0, 1.0]
     """
-    return apply_to_sequence(optable.CAT, tensors, dim=dim)
+    joined = keywords.join_axis("cat", _sequence("cat", tensors), dim, axis, new_axis=False)
+    if joined is None:
+        return apply_to_sequence(optable.CAT, [_flattened(x) for x in tensors], dim=0)
+    return apply_to_sequence(optable.CAT, tensors, dim=joined)
 
 
-def stack(tensors: Sequence[Operand], dim: int = 0) -> StorageTensor:
-    """The tensors, all of one shape, stacked along a new axis `dim`, in new storage.
+def concatenate(
+    arrays: Sequence[Operand], axis: int | None = 0, *, dtype: npt.DTypeLike | None = None
+) -> AbstractTensor:
+    """numpy's name of `cat`: the arrays joined along `axis` (None: each flattened first), cast to
+    `dtype` when given.
+
+    >>> import lazytensor as lt
+    >>> lt.concatenate([lt.tensor([1, 2]), [3]]).tolist(), lt.concatenate([[1], [2]], dtype=float).tolist()
+    ([1, 2, 3], [1.0, 2.0])
+    """
+    joined = keywords.join_axis("concatenate", _sequence("concatenate", arrays), UNSET, axis, new_axis=False)
+    parts = list(arrays) if joined is not None else [_flattened(x) for x in arrays]
+    result = apply_to_sequence(optable.CAT, parts, dim=0 if joined is None else joined)
+    return result if dtype is None else result.astype(dtype)
+
+
+def stack(tensors: Sequence[Operand], dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
+    """The tensors, all of one shape, stacked along a new axis `dim` or `axis`, in new storage.
 
     >>> import lazytensor as lt
     >>> lt.stack([lt.tensor([1, 2]), lt.tensor([3, 4])], dim=1).tolist()
     [[1, 3], [2, 4]]
+    >>> lt.stack([[1], [2]], axis=1).tolist()
+    [[1, 2]]
     """
-    return apply_to_sequence(optable.STACK, tensors, dim=dim)
+    joined = keywords.join_axis("stack", _sequence("stack", tensors), dim, axis, new_axis=True)
+    return apply_to_sequence(optable.STACK, tensors, dim=joined)
 
 
-def equal(a: Operand, b: Operand) -> bool:
-    """Whether `a` and `b` have the same shape and the same values (PyTorch's `torch.equal`).
+def equal(a: Operand, b: Operand) -> StorageTensor:
+    """`a == b` elementwise, broadcast: a bool tensor (numpy's `np.equal`, the array API's `equal`).
+    Whether two tensors are wholly the same is `lt.array_equal`.
 
     >>> import lazytensor as lt
-    >>> lt.equal(lt.arange(3), [0, 1, 2]), lt.equal(lt.arange(3), lt.arange(4))
+    >>> lt.equal(lt.arange(3), [0, 5, 2]).tolist()
+    [True, False, True]
+    """
+    return apply(optable.EQ, a, b)
+
+
+def array_equal(a: Operand, b: Operand, equal_nan: bool = False) -> bool:
+    """Whether `a` and `b` have the same shape and the same values (numpy's `np.array_equal`,
+    PyTorch's `torch.equal`); NaN equals NaN only with `equal_nan`.
+
+    >>> import lazytensor as lt
+    >>> lt.array_equal(lt.arange(3), [0, 1, 2]), lt.array_equal(lt.arange(3), lt.arange(4))
     (True, False)
     """
-    return elementwise.equal(values_of(a), values_of(b))
+    return elementwise.equal(values_of(a), values_of(b), equal_nan)
+
+
+def unique(
+    t: Operand,
+    return_index: bool = False,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+) -> StorageTensor | tuple[StorageTensor, ...]:
+    """The sorted distinct values, as numpy's `np.unique` (values flattened); with the flags, also
+    the first index of each, where each element went (`inverse`, in the input's shape as numpy 2),
+    and how often each occurs, in that order. Not differentiable.
+
+    >>> import lazytensor as lt
+    >>> lt.unique(lt.tensor([3, 1, 3])).tolist()
+    [1, 3]
+    >>> [u.tolist() for u in lt.unique(lt.tensor([3, 1, 3]), return_inverse=True, return_counts=True)]
+    [[1, 3], [1, 0, 1], [1, 2]]
+    """
+    values = apply(optable.UNIQUE, t)
+    wanted = [
+        part
+        for part, flag in (("index", return_index), ("inverse", return_inverse), ("counts", return_counts))
+        if flag
+    ]
+    if not wanted:
+        return values
+    return (values, *(apply(optable.UNIQUE, t, part=part) for part in wanted))
 
 
 def allclose(

@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from lazytensor import elementwise, indexing, reductions, scatter
+from lazytensor import arrangement, elementwise, indexing, reductions, scatter
 from lazytensor.autograd import BackwardRule, Grads, Saved
 from lazytensor.generic import (
     Buffer,
@@ -196,10 +196,15 @@ def _prod_rule(saved: Saved, g: Buffer) -> Any:
     return _spread(g, saved) * np.transpose(others, np.argsort(order))
 
 
+def _degrees(saved: Saved, x: Buffer) -> Any:
+    """The divisor of a variance: the count of the reduced elements less `ddof`."""
+    return numel([x.shape[axis] for axis in _axes(saved)]) - saved.params.get("ddof", 0)
+
+
 def _var_rule(saved: Saved, g: Buffer) -> Any:
     x = np.asarray(saved.inputs[0])
     axes = _axes(saved)
-    count = numel([x.shape[axis] for axis in axes])
+    count = _degrees(saved, x)
     deviation = x - x.mean(axis=axes, keepdims=True)
     return _spread(g, saved) * 2 * deviation / count
 
@@ -207,7 +212,7 @@ def _var_rule(saved: Saved, g: Buffer) -> Any:
 def _std_rule(saved: Saved, g: Buffer) -> Any:
     x = np.asarray(saved.inputs[0])
     axes = _axes(saved)
-    count = numel([x.shape[axis] for axis in axes])
+    count = _degrees(saved, x)
     deviation = x - x.mean(axis=axes, keepdims=True)
     spread = np.broadcast_to(_kept(saved.output, saved), x.shape) * count
     # where every element is equal the std is 0: take the subgradient 0 (a lone element's is exactly 0)
@@ -468,7 +473,7 @@ def _sort_rule(saved: Saved, g: Buffer) -> Any:
     x = np.asarray(saved.inputs[0])
     rows, back = _scan_lines(x, saved.params.get("dim"))
     grad_rows, _ = _scan_lines(np.asarray(g), saved.params.get("dim"))
-    order = np.argsort(rows, axis=-1, kind=saved.params.get("kind"))
+    order = reductions.argsort(rows, -1, saved.params.get("kind"), saved.params.get("descending", False))
     result = np.zeros(grad_rows.shape, dtype=grad_rows.dtype)
     np.put_along_axis(result, order, grad_rows, axis=-1)
     return back(result)
@@ -503,3 +508,33 @@ UFUNCS.update(
         np.isfinite: ISFINITE,
     }
 )
+
+
+# -- numpy's copying rearrangements: copy, roll, repeat, tile, take, unique -------------------
+
+
+def _roll_rule(saved: Saved, g: Buffer) -> Any:
+    return arrangement.unroll(g, saved.params["shift"], saved.params["dim"])
+
+
+def _repeat_rule(saved: Saved, g: Buffer) -> Any:
+    return arrangement.unrepeat(saved.inputs[0], g, saved.params["repeats"], saved.params["dim"])
+
+
+def _tile_rule(saved: Saved, g: Buffer) -> Any:
+    return arrangement.untile(saved.inputs[0], g, saved.params["reps"])
+
+
+def _take_backward(saved: Saved, g: Buffer) -> Grads:
+    values, indices = saved.inputs
+    return arrangement.untake(values, g, indices, saved.params["dim"]), None
+
+
+COPY = Op("copy", arrangement.copy, _unary(lambda s, g: g), "same")
+ROLL = Op("roll", arrangement.roll, _unary(_roll_rule), "same")
+REPEAT = Op("repeat", arrangement.repeat, _unary(_repeat_rule), "index")
+TILE = Op("tile", arrangement.tile, _unary(_tile_rule), "index")
+TAKE = Op("take", arrangement.take, _take_backward, "index")
+UNIQUE = Op("unique", arrangement.unique, None, "index")  # which element a gradient would go to is a choice
+
+TABLE.update((op.name, op) for op in (COPY, ROLL, REPEAT, TILE, TAKE, UNIQUE))

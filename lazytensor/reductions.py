@@ -54,41 +54,54 @@ def _count(shape: Shape, axes: Shape) -> int:
     return numel([shape[axis] for axis in axes])
 
 
-def sum_values(values: Buffer, axes: Shape, keepdim: bool) -> Buffer:
-    """The sum of a numpy array over `axes` (numpy's dtype: small integers and bool sum as int64)."""
-    return _keep_object(_reduce(np.add, values, axes, keepdim), values)
+def sum_values(values: Buffer, axes: Shape, keepdim: bool, dtype: Any = None) -> Buffer:
+    """The sum of a numpy array over `axes` (numpy's dtype: small integers and bool sum as int64,
+    unless `dtype` names the accumulator and result, as numpy's `dtype=`)."""
+    return _keep_object(_reduce(np.add, values, axes, keepdim, dtype), values)
 
 
-def mean_values(values: Buffer, axes: Shape, keepdim: bool) -> Buffer:
-    """The true mean of a numpy array over `axes`: one sum, divided once by the count."""
-    accumulate = np.float64 if values.dtype.kind in "biu" else None
-    total = _keep_object(_reduce(np.add, values, axes, keepdim, accumulate), values)
-    count = _count(values.shape, axes)
+def _divided(total: Buffer, divisor: int | float, values: Buffer, dtype: Any) -> Buffer:
+    """`total / divisor`, as numpy's mean and var divide (nan or inf where the divisor is 0)."""
     if values.dtype == OBJECT:
-        return _keep_object(total / count, values)
+        return _keep_object(total / divisor, values)
     with np.errstate(invalid="ignore", divide="ignore"):  # numpy's mean of nothing is nan
-        return np.asarray(total / count)
+        quotient = np.asarray(total / divisor)
+    return quotient if dtype is None else quotient.astype(dtype, copy=False)
 
 
-def var_values(values: Buffer, axes: Shape, keepdim: bool) -> Buffer:
-    """The variance (ddof 0) of a numpy array over `axes`: the mean squared distance to the mean."""
-    deviation = values - mean_values(values, axes, keepdim=True)
+def mean_values(values: Buffer, axes: Shape, keepdim: bool, dtype: Any = None) -> Buffer:
+    """The true mean of a numpy array over `axes`: one sum, divided once by the count (summed in
+    `dtype` when given, else in float64 for integers, as numpy)."""
+    accumulate = dtype if dtype is not None else np.float64 if values.dtype.kind in "biu" else None
+    total = _keep_object(_reduce(np.add, values, axes, keepdim, accumulate), values)
+    return _divided(total, _count(values.shape, axes), values, dtype)
+
+
+def var_values(
+    values: Buffer, axes: Shape, keepdim: bool, ddof: int | float = 0, dtype: Any = None
+) -> Buffer:
+    """The variance of a numpy array over `axes`: the squared distances to the mean summed, divided
+    by the count less `ddof` (numpy's degrees of freedom; 0 by default, the standard's `correction`)."""
+    deviation = values - mean_values(values, axes, keepdim=True, dtype=dtype)
     squared = (deviation * deviation.conj()).real if deviation.dtype.kind == "c" else deviation * deviation
-    return mean_values(squared, axes, keepdim)
+    if not ddof:
+        return mean_values(squared, axes, keepdim, dtype)
+    total = _keep_object(_reduce(np.add, squared, axes, keepdim, dtype), values)
+    return _divided(total, max(_count(values.shape, axes) - ddof, 0), values, dtype)
 
 
-def tsum(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
+def tsum(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = None) -> Buffer:
     """The sum over `dim` (an int, a tuple, or None for all axes).
 
     >>> tsum(np.arange(6).reshape(2, 3), 1).tolist()
     [3, 12]
     """
     values, axes, repeats = _without_repeats(t, dim)
-    total = sum_values(values, axes, keepdim)
+    total = sum_values(values, axes, keepdim, dtype)
     return total if repeats == 1 else _keep_object(total * repeats, values)
 
 
-def mean(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
+def mean(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = None) -> Buffer:
     """The arithmetic mean over `dim`: exact for Fractions, float64 for integers.
 
     >>> from fractions import Fraction
@@ -96,17 +109,17 @@ def mean(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     Fraction(5, 12)
     """
     values, axes, _ = _without_repeats(t, dim)  # repeating every element changes no mean
-    return mean_values(values, axes, keepdim)
+    return mean_values(values, axes, keepdim, dtype)
 
 
-def prod(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
+def prod(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = None) -> Buffer:
     """The product over `dim`.
 
     >>> prod(np.arange(1, 5)).item()
     24
     """
     values, axes, repeats = _without_repeats(t, dim)
-    result = _keep_object(_reduce(np.multiply, values, axes, keepdim), values)
+    result = _keep_object(_reduce(np.multiply, values, axes, keepdim, dtype), values)
     return result if repeats == 1 else _keep_object(result**repeats, values)
 
 
@@ -188,24 +201,31 @@ def tany(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     return np.asarray(_reduce(np.logical_or, _truth(values), axes, keepdim))
 
 
-def var(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
-    """The variance over `dim` with numpy's ddof 0 (divided by the count); exact for Fractions.
+def var(
+    t: Values, dim: AxisSpec = None, keepdim: bool = False, ddof: int | float = 0, dtype: Any = None
+) -> Buffer:
+    """The variance over `dim`, divided by the count less `ddof` (numpy's default 0); exact for
+    Fractions.
 
-    >>> var(np.array([1.0, 2.0, 3.0, 4.0])).item()
-    1.25
+    >>> var(np.array([1.0, 2.0, 3.0, 4.0])).item(), var(np.array([1.0, 2.0, 3.0, 4.0]), ddof=1).item()
+    (1.25, 1.6666666666666667)
     """
-    values, axes, _ = _without_repeats(t, dim)  # the variance of repeats is the variance of one copy
-    return var_values(values, axes, keepdim)
+    if ddof:  # the repeats count towards the degrees of freedom: no shortcut
+        values, axes = _prepare(t, dim)
+    else:  # the variance of repeats is the variance of one copy
+        values, axes, _ = _without_repeats(t, dim)
+    return var_values(values, axes, keepdim, ddof, dtype)
 
 
-def std(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
-    """The standard deviation over `dim` (ddof 0): the square root of `var`.
+def std(
+    t: Values, dim: AxisSpec = None, keepdim: bool = False, ddof: int | float = 0, dtype: Any = None
+) -> Buffer:
+    """The standard deviation over `dim` (`ddof` as `var`): the square root of `var`.
 
-    >>> std(np.array([1.0, 3.0])).item()
-    1.0
+    >>> std(np.array([1.0, 3.0])).item(), std(np.array([1.0, 3.0]), ddof=1).item()
+    (1.0, 1.4142135623730951)
     """
-    values, axes, _ = _without_repeats(t, dim)
-    return sqrt(var_values(values, axes, keepdim))
+    return sqrt(var(t, dim, keepdim, ddof, dtype))
 
 
 def _shifted(t: Values, dim: int) -> tuple[Buffer, int]:
@@ -246,24 +266,24 @@ def log_softmax(t: Values, dim: int) -> Buffer:
 # -- ignoring NaN, cumulative, sorting ------------------------------------------------------
 
 
-def nansum(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
+def nansum(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = None) -> Buffer:
     """The sum over `dim`, NaN counted as zero (numpy's `nansum`).
 
     >>> nansum(np.array([1.0, np.nan, 2.0])).item()
     3.0
     """
     values, axes = _prepare(t, dim)
-    return np.asarray(np.nansum(values, axis=axes, keepdims=keepdim))
+    return np.asarray(np.nansum(values, axis=axes, keepdims=keepdim, dtype=dtype))
 
 
-def nanmean(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
+def nanmean(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = None) -> Buffer:
     """The mean over `dim` of the elements that are not NaN (NaN, with numpy's warning, where all are).
 
     >>> nanmean(np.array([[1.0, np.nan], [2.0, 4.0]]), 1).tolist()
     [1.0, 3.0]
     """
     values, axes = _prepare(t, dim)
-    return np.asarray(np.nanmean(values, axis=axes, keepdims=keepdim))
+    return np.asarray(np.nanmean(values, axis=axes, keepdims=keepdim, dtype=dtype))
 
 
 def nanmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
@@ -290,41 +310,56 @@ def _scan_axis(values: Buffer, dim: int | None) -> int | None:
     return None if dim is None else normalize_dim(dim, values.ndim)
 
 
-def cumsum(t: Values, dim: int | None = None) -> Buffer:
+def cumsum(t: Values, dim: int | None = None, dtype: Any = None) -> Buffer:
     """The running sums along `dim` (None: over the flattened values), numpy's `cumsum`.
 
     >>> cumsum(np.array([[1, 2], [3, 4]]), 1).tolist(), cumsum(np.array([[1, 2], [3, 4]])).tolist()
     ([[1, 3], [3, 7]], [1, 3, 6, 10])
     """
     values = np.asarray(t)
-    return np.asarray(np.cumsum(values, axis=_scan_axis(values, dim)))
+    return np.asarray(np.cumsum(values, axis=_scan_axis(values, dim), dtype=dtype))
 
 
-def cumprod(t: Values, dim: int | None = None) -> Buffer:
+def cumprod(t: Values, dim: int | None = None, dtype: Any = None) -> Buffer:
     """The running products along `dim` (None: over the flattened values), numpy's `cumprod`.
 
     >>> cumprod(np.array([1, 2, 3, 4])).tolist()
     [1, 2, 6, 24]
     """
     values = np.asarray(t)
-    return np.asarray(np.cumprod(values, axis=_scan_axis(values, dim)))
+    return np.asarray(np.cumprod(values, axis=_scan_axis(values, dim), dtype=dtype))
 
 
-def sort(t: Values, dim: int | None = -1, kind: str | None = None) -> Buffer:
-    """The values sorted along `dim` (None: flattened first), numpy's `sort`.
+def sort(t: Values, dim: int | None = -1, kind: str | None = None, descending: bool = False) -> Buffer:
+    """The values sorted along `dim` (None: flattened first), numpy's `sort`; `descending` puts the
+    largest first (equal elements keep their order when the sort is stable).
 
-    >>> sort(np.array([[3, 1, 2], [0, 5, 4]])).tolist()
-    [[1, 2, 3], [0, 4, 5]]
+    >>> sort(np.array([[3, 1, 2], [0, 5, 4]])).tolist(), sort(np.array([3, 1, 2]), descending=True).tolist()
+    ([[1, 2, 3], [0, 4, 5]], [3, 2, 1])
     """
     values = np.asarray(t)
-    return np.sort(values, axis=_scan_axis(values, dim), kind=kind)  # type: ignore[arg-type]
+    if not descending:
+        return np.sort(values, axis=_scan_axis(values, dim), kind=kind)  # type: ignore[arg-type]
+    if dim is None:
+        values, dim = values.reshape(-1), 0
+    order = argsort(values, dim, kind, descending=True)
+    return np.take_along_axis(values, order, axis=_scan_axis(values, dim))
 
 
-def argsort(t: Values, dim: int | None = -1, kind: str | None = None) -> Buffer:
-    """The indices that sort the values along `dim` (None: flattened first), numpy's `argsort`.
+def argsort(t: Values, dim: int | None = -1, kind: str | None = None, descending: bool = False) -> Buffer:
+    """The indices that sort the values along `dim` (None: flattened first), numpy's `argsort`;
+    `descending` orders the largest first, equal elements in their first order when stable (the
+    array API's rule): the ascending order of the reversed values, reversed.
 
-    >>> argsort(np.array([3, 1, 2])).tolist()
-    [1, 2, 0]
+    >>> argsort(np.array([3, 1, 2])).tolist(), argsort(np.array([1, 3, 1]), descending=True).tolist()
+    ([1, 2, 0], [1, 0, 2])
     """
     values = np.asarray(t)
-    return np.argsort(values, axis=_scan_axis(values, dim), kind=kind)  # type: ignore[arg-type]
+    axis = _scan_axis(values, dim)
+    if not descending:
+        return np.argsort(values, axis=axis, kind=kind)  # type: ignore[arg-type]
+    if axis is None:
+        values, axis = values.reshape(-1), 0
+    reversed_order = np.argsort(np.flip(values, axis), axis=axis, kind=kind)  # type: ignore[arg-type]
+    found: Buffer = values.shape[axis] - 1 - np.flip(reversed_order, axis)
+    return found

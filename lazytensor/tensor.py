@@ -22,9 +22,11 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, explain, numpy_functions, optable, printer
-from lazytensor.autograd import Node, Saved, Version, Watched
+from lazytensor import autograd, evaluate, explain, keywords, numpy_functions, optable, printer
+from lazytensor.autograd import GradFn, Node, Saved, Version, Watched
 from lazytensor.buffers import check_fits, is_memory_mapped
+from lazytensor.dtypes import as_dtype
+from lazytensor.keywords import UNSET
 from lazytensor.layout import Layout
 from lazytensor.once import once
 from lazytensor.optable import Op
@@ -232,8 +234,17 @@ class AbstractTensor(abc.ABC):
         check_fits(self.numel(), self.dtype.itemsize, f"a copy of shape {self.shape}")
         return StorageTensor.from_array(evaluate.read_copy(self))
 
-    def astype(self, dtype: npt.DTypeLike) -> StorageTensor:
-        """A copy converted to `dtype` (numpy's casting)."""
+    def astype(self, dtype: npt.DTypeLike, *, copy: bool = True) -> AbstractTensor:
+        """A copy converted to `dtype` (numpy's casting); with `copy=False` this tensor itself when it
+        already has that dtype, as numpy.
+
+        >>> import lazytensor as lt
+        >>> t = lt.arange(3)
+        >>> t.astype("float32").dtype, t.astype(t.dtype, copy=False) is t, t.astype(t.dtype) is t
+        (dtype('float32'), True, False)
+        """
+        if not copy and as_dtype(dtype) == self.dtype:
+            return self
         check_fits(self.numel(), np.dtype(dtype).itemsize, f"a copy of shape {self.shape} as {dtype}")
         return StorageTensor.from_array(self.numpy().astype(dtype, order="C"))
 
@@ -365,6 +376,55 @@ class AbstractTensor(abc.ABC):
         """The tensors this one's gradient flows to (the autograd engine's protocol)."""
         return ()
 
+    @property
+    def is_leaf(self) -> bool:
+        """PyTorch's rule: a tensor that does not require grad, or one that does and was made by the
+        user (no operation or view between it and a gradient); `backward` fills `.grad` of leaves.
+
+        >>> import lazytensor as lt
+        >>> w = lt.ones(2, requires_grad=True)
+        >>> w.is_leaf, (w * 2).is_leaf, w[0:1].is_leaf, lt.ones(2).is_leaf
+        (True, False, False, True)
+        """
+        return not self.requires_grad or not self.grad_parents()
+
+    @property
+    def grad_fn(self) -> GradFn | None:
+        """What made this tensor, for the gradient (PyTorch's `grad_fn`): None for a leaf, else a small
+        object naming the operation (or view), with `next_functions` leading to its operands'.
+
+        >>> import lazytensor as lt
+        >>> w = lt.ones(2, requires_grad=True)
+        >>> y = (w * 2).sum()
+        >>> y.grad_fn, y.grad_fn.next_functions[0][0].next_functions
+        (<SumBackward0>, ((<AccumulateGrad>, 0), (None, 0)))
+        """
+        if self.is_leaf:
+            return None
+        return GradFn(self.backward_name, self.grad_inputs)
+
+    @property
+    def backward_name(self) -> str:
+        """The word `grad_fn` names this tensor's step back by: a view's layer name."""
+        return self.layer_name
+
+    def grad_inputs(self) -> tuple[AbstractTensor | None, ...]:
+        """Every operand of the step that made this tensor, None for one that takes no gradient."""
+        return self.grad_parents()
+
+    @property
+    def retains_grad(self) -> bool:
+        """Whether `backward` keeps this non-leaf's gradient in `.grad` (see `retain_grad`)."""
+        return False
+
+    def retain_grad(self) -> None:
+        """Keep this tensor's gradient in `.grad` when `backward` passes through it (PyTorch's
+        `retain_grad`); a leaf keeps its gradient anyway."""
+        raise ValueError(
+            f"retain_grad applies to storage tensors (leaves and results); this is a view of shape "
+            f"{self.shape}: keep the gradient of a result (t * 1) instead"
+        )
+
     def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
         """The gradient of each of `grad_parents()`, from this tensor's gradient."""
         return []
@@ -445,9 +505,44 @@ class AbstractTensor(abc.ABC):
         """The same elements in row-major order under a new shape; one -1 is inferred (a view)."""
         return views.reshape(self, as_shape(shape))
 
-    def view(self, *shape: int | Sequence[int]) -> AbstractTensor:
-        """The same as `reshape`: a view, never a copy."""
-        return self.reshape(*shape)
+    def view(self, *shape: int | Sequence[int] | npt.DTypeLike) -> AbstractTensor:
+        """With a shape, the same as `reshape` (PyTorch's meaning): a view, never a copy. With a dtype
+        (`t.view(np.int32)`), numpy's meaning: the same bytes read as another dtype, sharing storage;
+        a dtype of another size needs the tensor contiguous (ValueError otherwise, as numpy).
+
+        >>> import lazytensor as lt
+        >>> t = lt.tensor([1.0, -0.0])
+        >>> t.view(2, 1).shape, t.view(np.int64).tolist()[1] == -(2**63), t.view("int32").shape
+        ((2, 1), True, (4,))
+        """
+        if len(shape) == 1 and _is_dtype_argument(shape[0]):
+            return self._reinterpreted(shape[0])  # type: ignore[arg-type]
+        return self.reshape(*shape)  # type: ignore[arg-type]
+
+    def _reinterpreted(self, dtype: npt.DTypeLike) -> AbstractTensor:
+        """This tensor's bytes as `dtype`, over a storage tensor on the same memory."""
+        target = keywords.view_dtype("view", self.shape, self.dtype, dtype, self.requires_grad)
+        base = self.base
+        if not base.has_buffer:
+            raise TypeError(
+                f"view({target}) reads memory as another dtype: a {base.layer_name} base has none"
+            )
+        if target.itemsize == self.dtype.itemsize:
+            same = StorageTensor(base.buffer.view(target), base.shape)
+            same.grad_state.version = base.grad_state.version  # one memory, one count of writes
+            return same if self is base else views.restack(self, base, same)
+        layout = self.layout
+        if layout is None or not layout.is_contiguous():
+            raise ValueError(
+                f"view({target}) of a tensor of shape {self.shape}: to change to a dtype of a different "
+                "size, the tensor must be contiguous in storage (call .contiguous() first: a copy)"
+            )
+        size = self.numel()
+        memory = base.buffer[layout.offset : layout.offset + size].view(target)
+        shape = (*self.shape[:-1], memory.size // max(numel(self.shape[:-1]), 1))
+        reread = StorageTensor(memory, shape)
+        reread.grad_state.version = base.grad_state.version
+        return reread
 
     def squeeze(self, dim: int | Sequence[int] | None = None) -> AbstractTensor:
         """Drop size-1 axes: all of them, or the ones named (ValueError if one is not size 1)."""
@@ -469,9 +564,17 @@ class AbstractTensor(abc.ABC):
         """Broadcast to `shape` by numpy's rules (a read-only view)."""
         return views.expand(self, as_shape((shape,)))
 
-    def split(self, size: int | Sequence[int], dim: int = 0) -> tuple[AbstractTensor, ...]:
-        """Views of consecutive pieces of `size` along `dim` (or of the sizes listed)."""
-        return views.split(self, size, dim)
+    def split(
+        self, size: int | Sequence[int], dim: int = UNSET, *, axis: int = UNSET
+    ) -> tuple[AbstractTensor, ...]:
+        """Views of consecutive pieces of `size` along `dim` or `axis` (or of the sizes listed): PyTorch's
+        `split` (numpy's `np.split(t, sections)` counts pieces, and works on tensors too).
+
+        >>> import lazytensor as lt
+        >>> [p.shape for p in lt.zeros(2, 5).split(2, axis=1)]
+        [(2, 2), (2, 2), (2, 1)]
+        """
+        return views.split(self, size, keywords.one_axis("split", self.shape, dim, axis, 0, allow_none=False))
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple[AbstractTensor, ...]:
         """At most `chunks` views of equal size (the last may be smaller) along `dim`."""
@@ -648,20 +751,47 @@ class AbstractTensor(abc.ABC):
         """The matrix product, `self @ other`, with numpy's rules."""
         return apply(optable.MATMUL, self, other)
 
-    def _reduce(self, op: Op, dim: Dims, keepdim: bool, numpy_names: dict[str, Any]) -> StorageTensor:
-        dim, keepdim = _numpy_reduction_names(dim, keepdim, numpy_names)
-        return apply(op, self, dim=dim, keepdim=keepdim)
+    def _reduced(self, op: Op, call: keywords.Call) -> AbstractTensor:
+        """A checked reduction or scan applied, its result written into `out` when one was given
+        (numpy's casting for `out=`), as numpy returns `out`."""
+        result = apply(op, self, **call.params)
+        if call.out is None:
+            return result
+        evaluate.check_writable(call.out)
+        refuse_in_place_grad(f"{op.name}(out=...)", call.out)
+        evaluate.write(call.out, result.numpy())
+        return call.out  # type: ignore[no-any-return]
 
-    def sum(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
-        """The sum over `dim` (None: all axes).
+    def sum(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        dtype: npt.DTypeLike | None = None,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
+        """The sum over `dim` (None: all axes); numpy's `axis=`, `keepdims=`, `dtype=` and `out=` too.
 
         >>> import lazytensor as lt
-        >>> lt.arange(6).reshape(2, 3).sum(1).tolist()
-        [3, 12]
+        >>> t = lt.arange(6).reshape(2, 3)
+        >>> t.sum(1).tolist(), t.sum(axis=0, keepdims=True).tolist(), t.sum(dtype="float32").dtype
+        ([3, 12], [[3, 5, 7]], dtype('float32'))
         """
-        return self._reduce(optable.SUM, dim, keepdim, numpy_names)
+        call = keywords.reduction("sum", self.shape, dim, keepdim, _is_tensor, axis, keepdims, dtype, out)
+        return self._reduced(optable.SUM, call)
 
-    def mean(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def mean(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        dtype: npt.DTypeLike | None = None,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """The true mean over `dim`: one sum divided once by the count, so exact for Fractions.
 
         >>> import lazytensor as lt
@@ -669,21 +799,58 @@ class AbstractTensor(abc.ABC):
         >>> lt.tensor([Fraction(1, 2), Fraction(1, 3)]).mean().item()
         Fraction(5, 12)
         """
-        return self._reduce(optable.MEAN, dim, keepdim, numpy_names)
+        call = keywords.reduction("mean", self.shape, dim, keepdim, _is_tensor, axis, keepdims, dtype, out)
+        return self._reduced(optable.MEAN, call)
 
-    def prod(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def prod(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        dtype: npt.DTypeLike | None = None,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """The product over `dim`."""
-        return self._reduce(optable.PROD, dim, keepdim, numpy_names)
+        call = keywords.reduction("prod", self.shape, dim, keepdim, _is_tensor, axis, keepdims, dtype, out)
+        return self._reduced(optable.PROD, call)
 
-    def max(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def max(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """The largest element over `dim` (NaN wins; ValueError over an empty axis, as in numpy)."""
-        return self._reduce(optable.MAX, dim, keepdim, numpy_names)
+        call = keywords.reduction("max", self.shape, dim, keepdim, _is_tensor, axis, keepdims, out=out)
+        return self._reduced(optable.MAX, call)
 
-    def min(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def min(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """The smallest element over `dim` (NaN wins; ValueError over an empty axis, as in numpy)."""
-        return self._reduce(optable.MIN, dim, keepdim, numpy_names)
+        call = keywords.reduction("min", self.shape, dim, keepdim, _is_tensor, axis, keepdims, out=out)
+        return self._reduced(optable.MIN, call)
 
-    def argmax(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def argmax(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """The index of the first largest element over `dim`; over several axes (or None: all) the
         index counts through them together in row-major order.
 
@@ -692,27 +859,116 @@ class AbstractTensor(abc.ABC):
         >>> t.argmax().item(), t.argmax(0).tolist(), t.argmax(dim=(1, 0)).item()
         (1, [1, 0], 1)
         """
-        return self._reduce(optable.ARGMAX, dim, keepdim, numpy_names)
+        call = keywords.reduction("argmax", self.shape, dim, keepdim, _is_tensor, axis, keepdims, out=out)
+        return self._reduced(optable.ARGMAX, call)
 
-    def argmin(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def argmin(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """The index of the first smallest element over `dim`, as `argmax` counts."""
-        return self._reduce(optable.ARGMIN, dim, keepdim, numpy_names)
+        call = keywords.reduction("argmin", self.shape, dim, keepdim, _is_tensor, axis, keepdims, out=out)
+        return self._reduced(optable.ARGMIN, call)
 
-    def all(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def all(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """Whether every element over `dim` is true."""
-        return self._reduce(optable.ALL, dim, keepdim, numpy_names)
+        call = keywords.reduction("all", self.shape, dim, keepdim, _is_tensor, axis, keepdims, out=out)
+        return self._reduced(optable.ALL, call)
 
-    def any(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def any(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """Whether any element over `dim` is true."""
-        return self._reduce(optable.ANY, dim, keepdim, numpy_names)
+        call = keywords.reduction("any", self.shape, dim, keepdim, _is_tensor, axis, keepdims, out=out)
+        return self._reduced(optable.ANY, call)
 
-    def std(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
-        """The standard deviation over `dim` (ddof 0, as numpy)."""
-        return self._reduce(optable.STD, dim, keepdim, numpy_names)
+    def std(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        dtype: npt.DTypeLike | None = None,
+        out: AbstractTensor | None = None,
+        ddof: float = UNSET,
+        correction: float = UNSET,
+    ) -> AbstractTensor:
+        """The standard deviation over `dim`, divided by the count less `ddof` (numpy's name; the
+        array API's `correction`); 0 by default, as numpy.
 
-    def var(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
-        """The variance over `dim` (ddof 0, as numpy): exact for Fractions."""
-        return self._reduce(optable.VAR, dim, keepdim, numpy_names)
+        >>> import lazytensor as lt
+        >>> t = lt.tensor([1.0, 2.0, 3.0, 4.0])
+        >>> round(t.std().item(), 4), round(t.std(ddof=1).item(), 4), round(t.std(correction=1).item(), 4)
+        (1.118, 1.291, 1.291)
+        """
+        call = keywords.reduction(
+            "std",
+            self.shape,
+            dim,
+            keepdim,
+            _is_tensor,
+            axis,
+            keepdims,
+            dtype,
+            out,
+            ddof=ddof,
+            correction=correction,
+        )
+        return self._reduced(optable.STD, call)
+
+    def var(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        dtype: npt.DTypeLike | None = None,
+        out: AbstractTensor | None = None,
+        ddof: float = UNSET,
+        correction: float = UNSET,
+    ) -> AbstractTensor:
+        """The variance over `dim`, divided by the count less `ddof` (or `correction`): exact for
+        Fractions.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1.0, 2.0, 3.0, 4.0]).var(ddof=1).item()
+        1.6666666666666667
+        """
+        call = keywords.reduction(
+            "var",
+            self.shape,
+            dim,
+            keepdim,
+            _is_tensor,
+            axis,
+            keepdims,
+            dtype,
+            out,
+            ddof=ddof,
+            correction=correction,
+        )
+        return self._reduced(optable.VAR, call)
 
     def exp(self) -> StorageTensor:
         """`e ** x` elementwise (Decimals keep their precision)."""
@@ -804,93 +1060,184 @@ class AbstractTensor(abc.ABC):
         """
         return apply(optable.ISFINITE, self)
 
-    def nansum(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def nansum(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        dtype: npt.DTypeLike | None = None,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """The sum over `dim`, NaN counted as zero.
 
         >>> import lazytensor as lt
         >>> lt.tensor([1.0, float("nan"), 2.0]).nansum().item()
         3.0
         """
-        return self._reduce(optable.NANSUM, dim, keepdim, numpy_names)
+        call = keywords.reduction("nansum", self.shape, dim, keepdim, _is_tensor, axis, keepdims, dtype, out)
+        return self._reduced(optable.NANSUM, call)
 
-    def nanmean(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def nanmean(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        dtype: npt.DTypeLike | None = None,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """The mean over `dim` of the elements that are not NaN.
 
         >>> import lazytensor as lt
         >>> lt.tensor([1.0, float("nan"), 2.0]).nanmean().item()
         1.5
         """
-        return self._reduce(optable.NANMEAN, dim, keepdim, numpy_names)
+        call = keywords.reduction("nanmean", self.shape, dim, keepdim, _is_tensor, axis, keepdims, dtype, out)
+        return self._reduced(optable.NANMEAN, call)
 
-    def nanmax(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def nanmax(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """The largest element over `dim`, NaN ignored.
 
         >>> import lazytensor as lt
         >>> lt.tensor([1.0, float("nan"), 2.0]).nanmax().item()
         2.0
         """
-        return self._reduce(optable.NANMAX, dim, keepdim, numpy_names)
+        call = keywords.reduction("nanmax", self.shape, dim, keepdim, _is_tensor, axis, keepdims, out=out)
+        return self._reduced(optable.NANMAX, call)
 
-    def nanmin(self, dim: Dims = None, keepdim: bool = False, **numpy_names: Any) -> StorageTensor:
+    def nanmin(
+        self,
+        dim: Dims = None,
+        keepdim: bool = False,
+        *,
+        axis: Dims = UNSET,
+        keepdims: bool = UNSET,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
         """The smallest element over `dim`, NaN ignored.
 
         >>> import lazytensor as lt
         >>> lt.tensor([1.0, float("nan"), 2.0]).nanmin().item()
         1.0
         """
-        return self._reduce(optable.NANMIN, dim, keepdim, numpy_names)
+        call = keywords.reduction("nanmin", self.shape, dim, keepdim, _is_tensor, axis, keepdims, out=out)
+        return self._reduced(optable.NANMIN, call)
 
-    def cumsum(self, dim: int | None = None) -> StorageTensor:
-        """The running sums along `dim` (None: over the values flattened, as numpy).
+    def cumsum(
+        self,
+        dim: int | None = UNSET,
+        *,
+        axis: int | None = UNSET,
+        dtype: npt.DTypeLike | None = None,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
+        """The running sums along `dim` or `axis` (None: over the values flattened, as numpy).
 
         >>> import lazytensor as lt
         >>> t = lt.tensor([[1, 2], [3, 4]])
-        >>> t.cumsum(1).tolist(), t.cumsum().tolist()
-        ([[1, 3], [3, 7]], [1, 3, 6, 10])
+        >>> t.cumsum(1).tolist(), t.cumsum().tolist(), t.cumsum(axis=0).tolist()
+        ([[1, 3], [3, 7]], [1, 3, 6, 10], [[1, 2], [4, 6]])
         """
-        return apply(optable.CUMSUM, self, dim=dim)
+        call = keywords.scan("cumsum", self.shape, dim, _is_tensor, axis, dtype, out)
+        return self._reduced(optable.CUMSUM, call)
 
-    def cumprod(self, dim: int | None = None) -> StorageTensor:
-        """The running products along `dim` (None: over the values flattened, as numpy).
+    def cumprod(
+        self,
+        dim: int | None = UNSET,
+        *,
+        axis: int | None = UNSET,
+        dtype: npt.DTypeLike | None = None,
+        out: AbstractTensor | None = None,
+    ) -> AbstractTensor:
+        """The running products along `dim` or `axis` (None: over the values flattened, as numpy).
 
         >>> import lazytensor as lt
         >>> lt.tensor([1, 2, 3, 4]).cumprod().tolist()
         [1, 2, 6, 24]
         """
-        return apply(optable.CUMPROD, self, dim=dim)
+        call = keywords.scan("cumprod", self.shape, dim, _is_tensor, axis, dtype, out)
+        return self._reduced(optable.CUMPROD, call)
 
-    def sort(self, dim: int = -1, kind: str | None = None) -> None:
-        """Sort in place along `dim`, as numpy's `a.sort()`: through a view, the sorted values land in
-        the storage below. `lt.sort(t)` (numpy's `np.sort`) returns a sorted copy instead.
+    def sort(
+        self,
+        dim: int = UNSET,
+        kind: str | None = None,
+        *,
+        axis: int = UNSET,
+        stable: bool | None = None,
+        descending: bool = False,
+    ) -> None:
+        """Sort in place along `dim` (or `axis`), as numpy's `a.sort()`: through a view, the sorted
+        values land in the storage below. `lt.sort(t)` (numpy's `np.sort`) returns a sorted copy
+        instead. `stable=True` keeps equal elements in order; `descending=True` puts the largest first.
 
         >>> import lazytensor as lt
         >>> t = lt.tensor([[3, 1, 2], [9, 7, 8]])
         >>> t[1].sort()
+        >>> t[0].sort(descending=True)
         >>> t.tolist()
-        [[3, 1, 2], [7, 8, 9]]
+        [[3, 2, 1], [7, 8, 9]]
         """
+        params = keywords.sorting("sort", self.shape, dim, axis, kind, stable, descending)
         evaluate.check_writable(self)
         refuse_in_place_grad("sort", self)
-        evaluate.write(self, apply(optable.SORT, self, dim=dim, kind=kind).numpy())
+        evaluate.write(self, apply(optable.SORT, self, **params).numpy())
 
-    def argsort(self, dim: int | None = -1, kind: str | None = None) -> StorageTensor:
-        """The indices that sort the values along `dim` (None: flattened first).
+    def argsort(
+        self,
+        dim: int | None = UNSET,
+        kind: str | None = None,
+        *,
+        axis: int | None = UNSET,
+        stable: bool | None = None,
+        descending: bool = False,
+    ) -> StorageTensor:
+        """The indices that sort the values along `dim` or `axis` (None: flattened first);
+        `descending=True` orders the largest first (equal elements in order when stable).
 
         >>> import lazytensor as lt
-        >>> lt.tensor([3, 1, 2]).argsort().tolist()
-        [1, 2, 0]
+        >>> t = lt.tensor([1, 3, 1])
+        >>> t.argsort().tolist(), t.argsort(descending=True, stable=True).tolist()
+        ([0, 2, 1], [1, 0, 2])
         """
-        return apply(optable.ARGSORT, self, dim=dim, kind=kind)
+        params = keywords.sorting("argsort", self.shape, dim, axis, kind, stable, descending)
+        return apply(optable.ARGSORT, self, **params)
 
-    def flip(self, dim: int | Sequence[int] | None = None) -> AbstractTensor:
-        """The order of the elements reversed along `dim` (None: every axis): a view, `t[::-1]`.
+    def flip(
+        self, dim: int | Sequence[int] | None = UNSET, *, axis: int | Sequence[int] | None = UNSET
+    ) -> AbstractTensor:
+        """The order of the elements reversed along `dim` or `axis` (None: every axis): a view, `t[::-1]`.
 
         >>> import lazytensor as lt
         >>> t = lt.arange(6).reshape(2, 3)
-        >>> t.flip(1).tolist(), t.flip().tolist(), type(t.flip()).__name__
+        >>> t.flip(1).tolist(), t.flip().tolist(), type(t.flip(axis=0)).__name__
         ([[2, 1, 0], [5, 4, 3]], [[5, 4, 3], [2, 1, 0]], 'SlicedTensor')
         """
-        return views.flip(self, dim)
+        return views.flip(self, keywords.axes("flip", self.shape, dim, axis, None))
+
+    def roll(self, shift: int | Sequence[int], dim: Dims = UNSET, *, axis: Dims = UNSET) -> StorageTensor:
+        """The elements shifted by `shift` along `dim` or `axis` (None: over the values flattened),
+        those pushed past the end coming back at the start: numpy's `roll`, PyTorch's `roll`;
+        differentiable.
+
+        >>> import lazytensor as lt
+        >>> t = lt.arange(6).reshape(2, 3)
+        >>> t.roll(1, axis=1).tolist(), t.roll(1).tolist()
+        ([[2, 0, 1], [5, 3, 4]], [[5, 0, 1], [2, 3, 4]])
+        """
+        params = keywords.rolling("roll", self.shape, shift, dim, axis)
+        return apply(optable.ROLL, self, **params)
 
     def nonzero(self) -> tuple[StorageTensor, ...]:
         """The indices of the elements that are not zero, one int tensor per axis (numpy's `nonzero`).
@@ -1116,6 +1463,217 @@ class AbstractTensor(abc.ABC):
         """
         return self.numel() * self.dtype.itemsize
 
+    # -- numpy's names for what a numpy user types ---------------------------------------------
+
+    def copy(self) -> StorageTensor:
+        """A copy of the values in new storage, as numpy's `a.copy()` (PyTorch's `clone()` that keeps
+        the gradient: it is an operation of the table).
+
+        >>> import lazytensor as lt
+        >>> t = lt.arange(3)
+        >>> c = t.copy()
+        >>> c[0] = 9
+        >>> t.tolist(), c.tolist()
+        ([0, 1, 2], [9, 1, 2])
+        """
+        return apply(optable.COPY, self)
+
+    def ravel(self) -> AbstractTensor:
+        """The elements in row-major order as one axis: a view (numpy copies when it must; a view
+        here always writes through).
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 2)
+        >>> t.T.ravel()[1] = 5.0
+        >>> t.tolist()
+        [[0.0, 0.0], [5.0, 0.0]]
+        """
+        return self.reshape(-1)
+
+    def fill(self, value: Any) -> None:
+        """Write `value` into every element, through every layer to storage (numpy's `a.fill`).
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 3)
+        >>> t[:, 1].fill(7)
+        >>> t.tolist()
+        [[0.0, 7.0, 0.0], [0.0, 7.0, 0.0]]
+        """
+        keywords.scalar_value("fill", self.shape, value)
+        evaluate.check_writable(self)
+        refuse_in_place_grad("fill", self)
+        evaluate.write(self, value)
+
+    def dot(self, other: Any) -> StorageTensor:
+        """numpy's `a.dot(b)`: the matrix product for 1-D and 2-D operands, the product with a 0-d one.
+
+        >>> import lazytensor as lt
+        >>> m = lt.tensor([[1, 2], [3, 4]])
+        >>> m.dot(lt.tensor([1, 1])).tolist(), m.dot(2).tolist()
+        ([3, 7], [[2, 4], [6, 8]])
+        """
+        other_ndim = keywords.dot_operands("dot", self.shape, other)
+        if self.ndim == 0 or other_ndim == 0:
+            return apply(optable.MUL, self, other)
+        return apply(optable.MATMUL, self, other)
+
+    def repeat(self, repeats: int | Sequence[int], axis: int | None = None) -> StorageTensor:
+        """Each element repeated `repeats` times along `axis` (None: flattened first), numpy's
+        `a.repeat`; differentiable.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1, 2]).repeat(2).tolist(), lt.tensor([[1, 2]]).repeat([1, 2], axis=1).tolist()
+        ([1, 1, 2, 2], [[1, 2, 2]])
+        """
+        params = keywords.repeating("repeat", self.shape, repeats, axis)
+        return apply(optable.REPEAT, self, **params)
+
+    def tile(self, reps: int | Sequence[int]) -> StorageTensor:
+        """The tensor repeated `reps` times along each axis (numpy's `np.tile`, PyTorch's `t.tile`);
+        differentiable.
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([1, 2]).tile(2).tolist(), lt.tensor([1, 2]).tile((2, 1)).tolist()
+        ([1, 2, 1, 2], [[1, 2], [1, 2]])
+        """
+        return apply(optable.TILE, self, reps=keywords.counts("tile", reps))
+
+    def take(self, indices: Any, axis: int | None = None) -> StorageTensor:
+        """The elements at `indices` along `axis` (None: of the values flattened), numpy's `a.take`:
+        a copy (indexing `t[..., indices]` is the write-through view); differentiable.
+
+        >>> import lazytensor as lt
+        >>> t = lt.tensor([[1, 2], [3, 4]])
+        >>> t.take([3, 0]).tolist(), t.take([1], axis=1).tolist()
+        ([4, 1], [[2], [4]])
+        """
+        index = keywords.indices("take", self.shape, values_of(indices), axis)
+        return apply(optable.TAKE, self, index, dim=axis)
+
+    def put(self, indices: Any, values: Any) -> None:
+        """Write `values` at the flat (row-major) `indices`, numpy's `a.put`: values repeat when
+        fewer than the indices; through a view the writes reach storage.
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 2)
+        >>> t.put([0, 3], 5.0)
+        >>> t.tolist()
+        [[5.0, 0.0], [0.0, 5.0]]
+        """
+        index = keywords.indices("put", (self.numel(),), values_of(indices), None)
+        given = np.asarray(values_of(values)).reshape(-1)
+        if index.size and not given.size:
+            raise ValueError(f"put: no values to write at {index.size} indices")
+        repeated = np.resize(given, index.shape) if index.size else given[:0]
+        evaluate.check_writable(self)
+        refuse_in_place_grad("put", self)
+        self.reshape(-1)[index] = repeated
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> AbstractTensor:
+        """The diagonal `offset` of the planes spanned by `axis1` and `axis2`, as the last axis:
+        numpy's `a.diagonal`, here a write-through view (numpy's is read-only).
+
+        >>> import lazytensor as lt
+        >>> t = lt.arange(9).reshape(3, 3)
+        >>> t.diagonal().tolist(), t.diagonal(1).tolist()
+        ([0, 4, 8], [1, 5])
+        """
+        first, second = keywords.diagonal_axes("diagonal", self.shape, axis1, axis2)
+        rows, columns = self.shape[first], self.shape[second]
+        length = max(0, min(rows, columns - offset) if offset >= 0 else min(rows + offset, columns))
+        start_row, start_column = (0, offset) if offset >= 0 else (-offset, 0)
+        steps = np.arange(length)
+        planes = self.permute(*(a for a in range(self.ndim) if a not in (first, second)), first, second)
+        return views.index_view(planes, (..., steps + start_row, steps + start_column))
+
+    def trace(
+        self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: npt.DTypeLike | None = None
+    ) -> AbstractTensor:
+        """The sum of a diagonal (numpy's `a.trace`); differentiable.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(9).reshape(3, 3).trace().item()
+        12
+        """
+        return self.diagonal(offset, axis1, axis2).sum(-1, dtype=dtype)
+
+    # -- PyTorch's in-place methods: computed, then written through this tensor ----------------
+
+    def add_(self, other: Any, *, alpha: Any = 1) -> Self:
+        """`t += alpha * other`, written through (PyTorch's `add_`); a leaf that requires grad only
+        under `lt.no_grad()`.
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2)
+        >>> t.add_(1).mul_(3).sub_(1, alpha=2).tolist()
+        [1.0, 1.0]
+        """
+        return self._inplace(optable.ADD, other if alpha == 1 else apply(optable.MUL, other, alpha))
+
+    def sub_(self, other: Any, *, alpha: Any = 1) -> Self:
+        """`t -= alpha * other`, written through."""
+        return self._inplace(optable.SUB, other if alpha == 1 else apply(optable.MUL, other, alpha))
+
+    def mul_(self, other: Any) -> Self:
+        """`t *= other`, written through."""
+        return self._inplace(optable.MUL, other)
+
+    def div_(self, other: Any) -> Self:
+        """`t /= other`, written through (an integer tensor refuses, as numpy's casting)."""
+        return self._inplace(optable.TRUEDIV, other)
+
+    def pow_(self, other: Any) -> Self:
+        """`t **= other`, written through."""
+        return self._inplace(optable.POWER, other)
+
+    def neg_(self) -> Self:
+        """`t = -t`, written through."""
+        return self._inplace(optable.MUL, -1)
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Self:
+        """Every element limited to `[min, max]`, written through (PyTorch's `clamp_`).
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([-2.0, 0.5, 3.0]).clamp_(0, 1).tolist()
+        [0.0, 0.5, 1.0]
+        """
+        evaluate.check_writable(self)
+        refuse_in_place_grad("clamp_", self)
+        evaluate.write_result(self, self.clip(min, max).numpy(), "clip")
+        return self
+
+    clip_ = clamp_
+
+    def fill_(self, value: Any) -> Self:
+        """Every element set to `value`, written through; returns this tensor (PyTorch's `fill_`)."""
+        self.fill(value)
+        return self
+
+    def zero_(self) -> Self:
+        """Every element set to 0, written through: `w.grad.zero_()` between steps, as in PyTorch.
+
+        >>> import lazytensor as lt
+        >>> w = lt.ones(2, requires_grad=True)
+        >>> (w * 3).sum().backward()
+        >>> w.grad.zero_().tolist()
+        [0.0, 0.0]
+        """
+        self.fill(0)
+        return self
+
+    def copy_(self, source: Any) -> Self:
+        """`source` (broadcast, cast to this dtype) written into every element (PyTorch's `copy_`).
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 2)
+        >>> t[0].copy_([1, 2]).tolist(), t.tolist()
+        ([1.0, 2.0], [[1.0, 2.0], [0.0, 0.0]])
+        """
+        evaluate.check_writable(self)
+        refuse_in_place_grad("copy_", self, source)
+        evaluate.write(self, values_of(source))
+        return self
+
 
 _NUMPY_NAMES = {entry.name: ufunc.__name__ for ufunc, entry in optable.UFUNCS.items()}
 """numpy's name of each table entry that is a ufunc, for numpy's messages (`'divide'` for truediv)."""
@@ -1167,10 +1725,11 @@ class GradState:
     writes into the buffer (shared with every tensor over the same buffer, as `detach()` makes).
     """
 
-    __slots__ = ("grad", "node", "requires_grad", "version")
+    __slots__ = ("grad", "node", "requires_grad", "retains", "version")
 
     def __init__(self, version: Version | None = None) -> None:
         self.requires_grad = False
+        self.retains = False
         self.grad: StorageTensor | None = None
         self.node: Node | None = None
         self.version = Version() if version is None else version
@@ -1399,6 +1958,65 @@ class StorageTensor(BaseTensor):
         state = self.__dict__.get("grad_state")
         return None if state is None else state.grad
 
+    @grad.setter
+    def grad(self, value: Any) -> None:
+        """`w.grad = None` clears the gradient; a tensor (or array) of `w`'s shape replaces it.
+
+        >>> import lazytensor as lt
+        >>> w = lt.ones(2, requires_grad=True)
+        >>> w.grad = lt.tensor([1.0, 2.0])
+        >>> w.grad.tolist()
+        [1.0, 2.0]
+        >>> w.grad = None
+        >>> w.grad is None
+        True
+        """
+        if value is None:
+            self.grad_state.grad = None
+            return
+        self.grad_state.grad = StorageTensor.from_array(
+            keywords.assigned_grad(self._shape, self.dtype, values_of(value))
+        )
+
+    @property
+    def backward_name(self) -> str:
+        node = self.grad_state.node
+        if node is None:
+            return "AccumulateGrad"
+        return (
+            "".join(part.capitalize() for part in _TORCH_NAMES.get(node.name, node.name).split("_"))
+            + "Backward0"
+        )
+
+    def grad_inputs(self) -> tuple[AbstractTensor | None, ...]:
+        node = self.grad_state.node
+        if node is None:
+            return ()
+        return tuple(
+            p if need and isinstance(p, AbstractTensor) else None
+            for p, need in zip(node.parents, node.saved.needs, strict=True)
+        )
+
+    @property
+    def retains_grad(self) -> bool:
+        state = self.__dict__.get("grad_state")
+        return state is not None and state.retains and state.node is not None
+
+    def retain_grad(self) -> None:
+        """Keep this result's gradient in `.grad` after `backward` (a leaf keeps it anyway).
+
+        >>> import lazytensor as lt
+        >>> w = lt.ones(2, requires_grad=True)
+        >>> h = w * 3
+        >>> h.retain_grad()
+        >>> (h * h).sum().backward()
+        >>> h.grad.tolist(), w.grad.tolist()
+        ([6.0, 6.0], [18.0, 18.0])
+        """
+        if not self.requires_grad:
+            raise RuntimeError(f"retain_grad on a tensor of shape {self._shape} that does not require grad")
+        self.grad_state.retains = True
+
     def requires_grad_(self, requires_grad: bool = True) -> StorageTensor:
         if self.grad_state.node is not None:
             raise ValueError("requires_grad_ applies to leaves, not to the result of an operation")
@@ -1449,6 +2067,34 @@ class StorageTensor(BaseTensor):
         detached = StorageTensor(self.buffer, self._shape)
         detached.grad_state.version = self.grad_state.version  # one buffer, one count of writes
         return detached
+
+
+_frozen_setattr = StorageTensor.__setattr__
+
+
+def _storage_setattr(self: StorageTensor, name: str, value: Any) -> None:
+    """A storage tensor is frozen but for `.grad`, which PyTorch's users assign (`w.grad = None`)."""
+    if name == "grad":
+        StorageTensor.grad.__set__(self, value)  # type: ignore[attr-defined]
+        return
+    _frozen_setattr(self, name, value)
+
+
+StorageTensor.__setattr__ = _storage_setattr  # type: ignore[method-assign, assignment]
+
+_TORCH_NAMES = {"truediv": "div", "power": "pow"}
+"""PyTorch's word for a table entry in `grad_fn` names, where the two differ (`DivBackward0`)."""
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, AbstractTensor)
+
+
+def _is_dtype_argument(arg: Any) -> bool:
+    """Whether the one argument of `t.view(arg)` names a dtype (numpy's meaning) rather than a shape."""
+    if isinstance(arg, str | np.dtype | type):
+        return True
+    return hasattr(arg, "dtype") and not hasattr(arg, "shape")
 
 
 # -- applying an operation of the table -------------------------------------------------------

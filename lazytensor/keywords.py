@@ -1,0 +1,464 @@
+"""numpy's and PyTorch's spellings of one argument (`axis`/`dim`, `keepdims`/`keepdim`,
+`ddof`/`correction`) resolved into one and checked at the public entry point.
+
+A bad argument raises here, before the call descends into the kernels, with numpy's exception
+type and a message naming the operation, the shape and the value; the traceback a user sees is
+their own line, the method they called and this module's one frame.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from lazytensor.dtypes import as_dtype
+from lazytensor.positions import Shape
+
+T = TypeVar("T")
+
+
+class _Unset:
+    """The default of a keyword that has another spelling: so that giving both is an error."""
+
+    def __repr__(self) -> str:
+        return "<unset>"
+
+
+UNSET: Any = _Unset()
+"""A keyword that was not given (distinct from None, which means all axes)."""
+
+AxisArg = int | tuple[int, ...] | None
+
+
+def user_error(check: Callable[..., T]) -> Callable[..., T]:
+    """Run an argument check so that its error's traceback ends at the check's caller: the frames
+    inside the check (and what it calls) say nothing to the user who passed the bad argument."""
+
+    @functools.wraps(check)
+    def checked(*args: Any, **kwargs: Any) -> T:
+        try:
+            return check(*args, **kwargs)
+        except (TypeError, ValueError, IndexError, RuntimeError) as error:
+            raise error.with_traceback(None) from None
+
+    return checked
+
+
+def either(what: str, names: tuple[str, str], values: tuple[Any, Any], default: Any) -> Any:
+    """The value given under one of two spellings of a keyword; TypeError when both are given.
+
+    >>> either("sum", ("dim", "axis"), (UNSET, 1), None)
+    1
+    """
+    first, second = values
+    if first is not UNSET and second is not UNSET:
+        raise TypeError(
+            f"{what}() got both {names[0]}={first!r} and {names[1]}={second!r}: they are one argument"
+        )
+    if first is not UNSET:
+        return first
+    return default if second is UNSET else second
+
+
+def _axis_int(value: Any, what: str) -> int:
+    if isinstance(value, bool | np.bool_):
+        raise TypeError(f"{what}: an axis must be an int, not {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"{what}: an axis must be an int, a tuple of ints or None, got {value!r} ({type(value).__name__})"
+        ) from None
+
+
+def _in_range(axis: int, shape: Shape, what: str) -> int:
+    ndim = len(shape)
+    if not -ndim <= axis < ndim:
+        raise np.exceptions.AxisError(axis, ndim, f"{what} of a tensor of shape {shape}")
+    return axis
+
+
+def single_axis(dim: Any, shape: Shape, what: str) -> int:
+    """One axis, checked against `shape` (negative counts from the end; kept as given).
+
+    >>> single_axis(-1, (2, 3), "cumsum")
+    -1
+    """
+    if isinstance(dim, Iterable) and not isinstance(dim, str | bytes):
+        raise TypeError(f"{what} takes one axis (an int), not {dim!r}")
+    return _in_range(_axis_int(dim, what), shape, what)
+
+
+def check_axis(dim: Any, shape: Shape, what: str) -> AxisArg:
+    """`dim` as the kernels take it (an int, a tuple of distinct ints, or None), or numpy's error:
+    AxisError (an IndexError and a ValueError) out of range, ValueError for a repeated axis,
+    TypeError for anything but ints.
+
+    >>> check_axis([0, -1], (2, 3), "sum")
+    (0, -1)
+    """
+    if dim is None:
+        return None
+    if isinstance(dim, Iterable) and not isinstance(dim, str | bytes):
+        axes = tuple(_in_range(_axis_int(axis, what), shape, what) for axis in dim)
+        if len({axis % len(shape) for axis in axes}) != len(axes):
+            raise ValueError(f"{what} of a tensor of shape {shape}: duplicate value in 'axis' {axes}")
+        return axes
+    return _in_range(_axis_int(dim, what), shape, what)
+
+
+def _flag(value: Any, name: str, what: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(
+            f"{what}: {name} must be True or False, got {value!r} ({type(value).__name__}); "
+            "numpy's other arguments (dtype, out) are keywords here"
+        )
+    return bool(value)
+
+
+def reduced_shape(shape: Shape, dim: AxisArg, keepdim: bool) -> Shape:
+    """The shape a reduction over `dim` gives.
+
+    >>> reduced_shape((2, 3, 4), (0, -1), False), reduced_shape((2, 3), 1, True)
+    ((3,), (2, 1))
+    """
+    ndim = len(shape)
+    axes = range(ndim) if dim is None else {a % ndim for a in ((dim,) if isinstance(dim, int) else dim)}
+    if keepdim:
+        return tuple(1 if axis in axes else size for axis, size in enumerate(shape))
+    return tuple(size for axis, size in enumerate(shape) if axis not in axes)
+
+
+@attrs.frozen
+class Call:
+    """A checked call of a reduction or a scan: the kernel's parameters and where to write (`out`)."""
+
+    params: dict[str, Any]
+    out: Any = None
+
+
+def _check_out(out: Any, shape: Shape, what: str, is_tensor: Callable[[Any], bool]) -> Any:
+    if out is None:
+        return None
+    if not is_tensor(out):
+        raise TypeError(f"{what}: out must be a tensor, got {type(out).__name__}")
+    if tuple(out.shape) != shape:
+        raise ValueError(f"{what}: out has shape {tuple(out.shape)} but the result has shape {shape}")
+    return out
+
+
+def _dtype_param(params: dict[str, Any], dtype: npt.DTypeLike | None) -> None:
+    if dtype is not None:
+        params["dtype"] = as_dtype(dtype)
+
+
+@user_error
+def reduction(
+    what: str,
+    shape: Shape,
+    dim: Any,
+    keepdim: Any,
+    is_tensor: Callable[[Any], bool],
+    axis: Any = UNSET,
+    keepdims: Any = UNSET,
+    dtype: npt.DTypeLike | None = None,
+    out: Any = None,
+    **spread: Any,
+) -> Call:
+    """A reduction's arguments in either spelling, checked: `dim`/`axis`, `keepdim`/`keepdims`,
+    `dtype`, `out`, and for `var`/`std` `ddof`/`correction`.
+
+    >>> reduction("sum", (2, 3), UNSET, UNSET, callable, axis=[1], keepdims=True).params
+    {'dim': (1,), 'keepdim': True}
+    """
+    chosen = check_axis(either(what, ("dim", "axis"), (dim, axis), None), shape, what)
+    kept = _flag(either(what, ("keepdim", "keepdims"), (keepdim, keepdims), False), "keepdim", what)
+    params: dict[str, Any] = {"dim": chosen, "keepdim": kept}
+    _dtype_param(params, dtype)
+    if spread:
+        ddof = either(what, ("ddof", "correction"), (spread["ddof"], spread["correction"]), 0)
+        if isinstance(ddof, bool | np.bool_) or not isinstance(ddof, int | float | np.integer | np.floating):
+            raise TypeError(f"{what}: ddof (correction) must be a number, got {ddof!r}")
+        if ddof:
+            params["ddof"] = ddof
+    return Call(params, _check_out(out, reduced_shape(shape, chosen, kept), what, is_tensor))
+
+
+@user_error
+def scan(
+    what: str,
+    shape: Shape,
+    dim: Any,
+    is_tensor: Callable[[Any], bool],
+    axis: Any = UNSET,
+    dtype: npt.DTypeLike | None = None,
+    out: Any = None,
+) -> Call:
+    """A running sum's or product's arguments, checked: one axis (`dim` or `axis`; None flattens),
+    `dtype`, `out`.
+
+    >>> scan("cumsum", (2, 3), UNSET, callable, axis=-1).params
+    {'dim': -1}
+    """
+    chosen = either(what, ("dim", "axis"), (dim, axis), None)
+    if chosen is not None:
+        chosen = single_axis(chosen, shape, what)
+    params: dict[str, Any] = {"dim": chosen}
+    _dtype_param(params, dtype)
+    result_shape = (int(np.prod(shape)),) if chosen is None else shape
+    return Call(params, _check_out(out, result_shape, what, is_tensor))
+
+
+@user_error
+def one_axis(what: str, shape: Shape, dim: Any, axis: Any, default: Any, allow_none: bool = True) -> Any:
+    """One axis given as `dim` or `axis`, checked against `shape` (None where `allow_none`).
+
+    >>> one_axis("sort", (2, 3), UNSET, 0, -1), one_axis("sort", (2, 3), UNSET, UNSET, -1)
+    (0, -1)
+    """
+    chosen = either(what, ("dim", "axis"), (dim, axis), default)
+    if chosen is None and allow_none:
+        return None
+    if chosen is None:
+        raise TypeError(f"{what} takes one axis (an int), not None")
+    return single_axis(chosen, shape, what)
+
+
+@user_error
+def axes(what: str, shape: Shape, dim: Any, axis: Any, default: Any) -> AxisArg:
+    """One or several axes given as `dim` or `axis`, checked against `shape` (None: every axis).
+
+    >>> axes("flip", (2, 3), UNSET, (0, 1), None)
+    (0, 1)
+    """
+    return check_axis(either(what, ("dim", "axis"), (dim, axis), default), shape, what)
+
+
+@user_error
+def join_axis(what: str, shapes: list[Shape], dim: Any, axis: Any, new_axis: bool) -> int | None:
+    """The axis of `cat`/`stack` given as `dim` or `axis`, checked against the first tensor's shape
+    (`stack` makes a new axis, so one more is allowed); None (cat only) flattens first.
+
+    >>> join_axis("cat", [(2, 3), (2, 3)], UNSET, 1, False)
+    1
+    """
+    chosen = either(what, ("dim", "axis"), (dim, axis), 0)
+    if chosen is None and not new_axis:
+        return None
+    if not shapes:
+        raise ValueError(f"{what} needs at least one tensor to join")
+    first = shapes[0]
+    target = (*first, 1) if new_axis else first
+    if not new_axis and not first:
+        raise ValueError(f"{what}: 0-d tensors have no axis to join along; use stack")
+    return single_axis(chosen, target, what)
+
+
+@user_error
+def sorting(
+    what: str, shape: Shape, dim: Any, axis: Any, kind: str | None, stable: bool | None, descending: Any
+) -> dict[str, Any]:
+    """A sort's arguments, checked: the axis (`dim` or `axis`, default -1, None flattens), numpy's
+    `kind` or the array API's `stable` (not both), and `descending`.
+
+    >>> sorting("sort", (2, 3), UNSET, 0, None, True, False)
+    {'dim': 0, 'kind': 'stable'}
+    """
+    chosen = one_axis(what, shape, dim, axis, -1)
+    if stable is not None and kind is not None:
+        raise ValueError(f"{what}: `kind` and `stable` parameters can't be provided at the same time")
+    if stable is not None:
+        kind = "stable" if _flag(stable, "stable", what) else None
+    params: dict[str, Any] = {"dim": chosen, "kind": kind}
+    if _flag(descending, "descending", what):
+        params["descending"] = True
+    return params
+
+
+@user_error
+def rolling(what: str, shape: Shape, shift: Any, dim: Any, axis: Any) -> dict[str, Any]:
+    """`roll`'s arguments, checked: the shift (an int, or one per axis) and the axes (`dim` or
+    `axis`; None rolls the values flattened).
+
+    >>> rolling("roll", (2, 3), 1, UNSET, (0, 1))
+    {'shift': 1, 'dim': (0, 1)}
+    """
+    chosen = check_axis(either(what, ("dim", "axis"), (dim, axis), None), shape, what)
+    shifts = shift if isinstance(shift, Iterable) else (shift,)
+    checked = tuple(_axis_int(s, f"{what}: shift") for s in shifts)
+    count = 1 if chosen is None or isinstance(chosen, int) else len(chosen)
+    if len(checked) != 1 and len(checked) != count:
+        raise ValueError(f"{what}: {len(checked)} shifts {checked} for {count} axes {chosen}")
+    return {"shift": checked[0] if not isinstance(shift, Iterable) else checked, "dim": chosen}
+
+
+@user_error
+def view_dtype(
+    what: str, shape: Shape, current: np.dtype[Any], dtype: npt.DTypeLike, requires_grad: bool
+) -> np.dtype[Any]:
+    """The dtype of `t.view(dtype)`, checked as numpy checks it: no object dtype on either side,
+    no change of size for a 0-d tensor, and a last axis whose bytes the new size divides.
+
+    >>> view_dtype("view", (2, 4), np.dtype("int32"), "int64", False)
+    dtype('int64')
+    """
+    target = as_dtype(dtype)
+    if requires_grad:
+        raise RuntimeError(
+            f"{what}({target}) of a tensor of shape {shape} that requires grad: reading its memory as "
+            "another dtype has no gradient; call it on t.detach()"
+        )
+    if target.hasobject or current.hasobject:
+        raise TypeError(
+            f"{what}({target}): cannot change the data-type of a tensor of dtype {current} (objects)"
+        )
+    if target.itemsize == current.itemsize:
+        return target
+    if not shape:
+        raise ValueError(
+            f"{what}({target}): a 0-d tensor of dtype {current} can change its dtype only to one of "
+            "the same itemsize"
+        )
+    if shape[-1] * current.itemsize % target.itemsize:
+        raise ValueError(
+            f"{what}({target}) of a tensor of shape {shape} and dtype {current}: the last axis holds "
+            f"{shape[-1] * current.itemsize} bytes, not a multiple of {target.itemsize}"
+        )
+    return target
+
+
+@user_error
+def scalar_value(what: str, shape: Shape, value: Any) -> None:
+    """TypeError unless `value` is one value (numpy's `a.fill` takes a scalar).
+
+    >>> scalar_value("fill", (2,), 1.5)
+    """
+    if np.ndim(value) != 0:
+        raise TypeError(
+            f"{what} of a tensor of shape {shape} takes one value, got one of shape {np.shape(value)}"
+        )
+
+
+@user_error
+def dot_operands(what: str, shape: Shape, other: Any) -> int:
+    """The number of axes of `a.dot(b)`'s second operand, when numpy's `dot` is the matrix product
+    (or the product with a 0-d operand); ValueError for a `b` of 3 or more axes (use `@`).
+
+    >>> dot_operands("dot", (2, 2), [1, 2])
+    1
+    """
+    other_shape = tuple(other.shape) if hasattr(other, "shape") else np.shape(other)
+    ndim = len(other_shape)
+    if ndim > 2 and shape:
+        raise ValueError(
+            f"{what} of shapes {shape} and {other_shape}: "
+            "numpy's dot sums over the second-last axis of a second operand of 3 or more axes; "
+            "lazytensor's dot takes one of at most 2 (use @, which broadcasts the leading axes)"
+        )
+    return ndim
+
+
+def _count(value: Any, what: str) -> int:
+    number = _axis_int(value, what)
+    if number < 0:
+        raise ValueError(f"{what} must not be negative, got {number}")
+    return number
+
+
+@user_error
+def counts(what: str, reps: Any) -> tuple[int, ...]:
+    """Non-negative counts, one or several, as a tuple.
+
+    >>> counts("tile", 2), counts("tile", [2, 1])
+    ((2,), (2, 1))
+    """
+    given = reps if isinstance(reps, Iterable) else (reps,)
+    return tuple(_count(n, f"{what}: a count") for n in given)
+
+
+@user_error
+def repeating(what: str, shape: Shape, repeats: Any, axis: Any) -> dict[str, Any]:
+    """`repeat`'s arguments, checked: the axis (None: flattened) and one count, or one per element
+    along it.
+
+    >>> repeating("repeat", (2, 3), [1, 0, 2], 1)
+    {'repeats': (1, 0, 2), 'dim': 1}
+    """
+    dim = None if axis is None else single_axis(axis, shape, what)
+    many = isinstance(repeats, Iterable)
+    checked = counts(what, repeats)
+    size = int(np.prod(shape)) if dim is None else shape[dim]
+    if many and len(checked) not in (1, size):
+        raise ValueError(
+            f"{what}: {len(checked)} counts for {size} elements along axis {dim} of shape {shape}"
+        )
+    return {"repeats": checked if many else checked[0], "dim": dim}
+
+
+@user_error
+def indices(what: str, shape: Shape, values: Any, axis: Any) -> npt.NDArray[np.intp]:
+    """Integer indices along `axis` (None: of the values flattened), negatives counted from the
+    end, checked in range as numpy's `mode="raise"`.
+
+    >>> indices("take", (2, 3), [-1, 0], 1).tolist()
+    [2, 0]
+    """
+    dim = None if axis is None else single_axis(axis, shape, what)
+    index = np.asarray(values)
+    if index.dtype.kind not in "iu" and not (index.size == 0 and index.dtype.kind == "f"):
+        raise IndexError(f"{what}: indices must be integers, got dtype {index.dtype}")
+    size = int(np.prod(shape)) if dim is None else shape[dim]
+    bad = (index < -size) | (index >= size)
+    if bad.any():
+        first = int(index[bad].reshape(-1)[0])
+        raise IndexError(f"{what}: index {first} is out of bounds for axis {dim} with size {size}")
+    return np.where(index < 0, index + size, index).astype(np.intp)
+
+
+@user_error
+def diagonal_axes(what: str, shape: Shape, axis1: Any, axis2: Any) -> tuple[int, int]:
+    """The two axes whose planes hold the diagonal, made non-negative; they must differ.
+
+    >>> diagonal_axes("diagonal", (2, 3, 4), 0, -1)
+    (0, 2)
+    """
+    if len(shape) < 2:
+        raise ValueError(f"{what} needs a tensor of at least 2 axes, got shape {shape}")
+    first = single_axis(axis1, shape, what) % len(shape)
+    second = single_axis(axis2, shape, what) % len(shape)
+    if first == second:
+        raise ValueError(f"{what}: axis1 and axis2 cannot be the same (both {first})")
+    return first, second
+
+
+@user_error
+def assigned_grad(shape: Shape, dtype: np.dtype[Any], values: Any) -> npt.NDArray[Any]:
+    """The values assigned to `w.grad`, checked: `w`'s shape (ValueError naming both), numbers
+    (TypeError otherwise); as an array of `w`'s floating dtype.
+
+    >>> assigned_grad((2,), np.dtype("float32"), [1, 2]).dtype
+    dtype('float32')
+    """
+    array = np.asarray(values)
+    if array.shape != tuple(shape):
+        raise ValueError(f"assigned grad has shape {array.shape}, but the tensor has shape {tuple(shape)}")
+    if array.dtype.kind not in "biufc":
+        raise TypeError(f"assigned grad has dtype {array.dtype}: a gradient is made of numbers")
+    target = dtype if dtype.kind in "fc" else np.dtype(np.float64)
+    return np.array(array, dtype=target, order="C", copy=True)
+
+
+@user_error
+def device(what: str, given: Any) -> None:
+    """ValueError unless `given` is None or the one device, the CPU (the array API's `device=`).
+
+    >>> device("zeros", "cpu")
+    """
+    if given is not None and str(given) != "cpu":
+        raise ValueError(f"{what}: lazytensor's tensors live on the cpu, not on device {given!r}")
