@@ -1,11 +1,29 @@
 """lazytensor: tensors whose every view is a lazy, inspectable, write-through wrapper."""
 
 from lazytensor import nn, optim, seed
-from lazytensor.autograd import no_grad
-from lazytensor.creation import arange, eye, from_numpy, full, linspace, ones, randn, tensor, trandom, zeros
+from lazytensor.autograd import enable_grad, inference_mode, no_grad
+from lazytensor.creation import (
+    arange,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    randn,
+    tensor,
+    trandom,
+    zeros,
+    zeros_like,
+)
 from lazytensor.functions import (
     allclose,
+    array_equal,
     cat,
+    concatenate,
     equal,
     maximum,
     minimum,
@@ -17,6 +35,7 @@ from lazytensor.functions import (
     tpoint,
     tredux,
     ttransform,
+    unique,
     where,
 )
 from lazytensor.io import from_array, load, open, save
@@ -43,13 +62,20 @@ __all__ = [
     "TransposedTensor",
     "allclose",
     "arange",
+    "array_equal",
     "cat",
+    "concatenate",
+    "empty",
+    "empty_like",
+    "enable_grad",
     "equal",
     "eye",
     "from_array",
     "from_numpy",
     "full",
+    "full_like",
     "get_printoptions",
+    "inference_mode",
     "linspace",
     "load",
     "maximum",
@@ -58,6 +84,7 @@ __all__ = [
     "no_grad",
     "nonzero",
     "ones",
+    "ones_like",
     "open",
     "optim",
     "printoptions",
@@ -76,6 +103,8 @@ __all__ = [
     "trandom",
     "tredux",
     "ttransform",
+    "unique",
     "where",
     "zeros",
+    "zeros_like",
 ]

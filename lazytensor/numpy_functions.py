@@ -261,8 +261,11 @@ def _concatenate(
     doors: Doors, arrays: Sequence[Any], axis: int | None = 0, out: Any = None, **extras: Any
 ) -> Any:
     _no_extras(out=out, **extras)
-    if axis is None or not isinstance(arrays, list | tuple) or not arrays:
+    if not isinstance(arrays, list | tuple) or not arrays:
         raise Fallback
+    if axis is None:  # numpy flattens each first
+        flat = [x.reshape(-1) if doors.is_tensor(x) else np.ravel(x) for x in arrays]
+        return doors.apply(optable.CAT, *flat, dim=0)
     return doors.apply(optable.CAT, *arrays, dim=axis)
 
 
@@ -332,27 +335,96 @@ def _round(doors: Doors, a: Any, decimals: int = 0, out: Any = None) -> Any:
 
 
 @handles("sort")
-def _sort(doors: Doors, a: Any, axis: int | None = -1, kind: str | None = None, **extras: Any) -> Any:
+def _sort(
+    doors: Doors, a: Any, axis: int | None = -1, kind: str | None = None, *, stable: Any = None, **extras: Any
+) -> Any:
     _no_extras(**extras)
+    kind = "stable" if stable else kind
     return doors.apply(optable.SORT, _tensor(doors, a), dim=axis, kind=kind)
 
 
 @handles("argsort")
-def _argsort(doors: Doors, a: Any, axis: int | None = -1, kind: str | None = None, **extras: Any) -> Any:
+def _argsort(
+    doors: Doors, a: Any, axis: int | None = -1, kind: str | None = None, *, stable: Any = None, **extras: Any
+) -> Any:
     _no_extras(**extras)
+    kind = "stable" if stable else kind
     return doors.apply(optable.ARGSORT, _tensor(doors, a), dim=axis, kind=kind)
 
 
-@handles("cumsum", "cumulative_sum")
+@handles("cumsum")
 def _cumsum(doors: Doors, a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
-    _no_extras(dtype=dtype, out=out)
-    return doors.apply(optable.CUMSUM, _tensor(doors, a), dim=axis)
+    if out is not None and not doors.is_tensor(out):
+        raise Fallback
+    return _tensor(doors, a).cumsum(axis=axis, dtype=dtype, out=out)
 
 
-@handles("cumprod", "cumulative_prod")
+@handles("cumprod")
 def _cumprod(doors: Doors, a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
-    _no_extras(dtype=dtype, out=out)
-    return doors.apply(optable.CUMPROD, _tensor(doors, a), dim=axis)
+    if out is not None and not doors.is_tensor(out):
+        raise Fallback
+    return _tensor(doors, a).cumprod(axis=axis, dtype=dtype, out=out)
+
+
+def _cumulative(name: str) -> Handler:
+    """numpy 2's `cumulative_sum`/`cumulative_prod` (the array API's) as the tensor's `cumsum`/`cumprod`
+    (an `include_initial` or an `out=` that is not a tensor runs numpy on the values)."""
+
+    def handler(
+        doors: Doors,
+        x: Any,
+        *,
+        axis: Any = None,
+        dtype: Any = None,
+        out: Any = None,
+        include_initial: bool = False,
+    ) -> Any:
+        if include_initial or (out is not None and not doors.is_tensor(out)):
+            raise Fallback
+        return getattr(_tensor(doors, x), name)(axis=axis, dtype=dtype, out=out)
+
+    return handler
+
+
+handles("cumulative_sum")(_cumulative("cumsum"))
+handles("cumulative_prod")(_cumulative("cumprod"))
+
+
+@handles("roll")
+def _roll(doors: Doors, a: Any, shift: Any, axis: Any = None) -> Any:
+    return _tensor(doors, a).roll(shift, axis=axis)
+
+
+@handles("repeat")
+def _repeat(doors: Doors, a: Any, repeats: Any, axis: int | None = None) -> Any:
+    return _tensor(doors, a).repeat(repeats, axis)
+
+
+@handles("tile")
+def _tile(doors: Doors, A: Any, reps: Any) -> Any:
+    return _tensor(doors, A).tile(reps)
+
+
+@handles("take")
+def _take(
+    doors: Doors, a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: str = "raise"
+) -> Any:
+    if out is not None or mode != "raise":
+        raise Fallback
+    return _tensor(doors, a).take(indices, axis)
+
+
+@handles("diagonal")
+def _diagonal(doors: Doors, a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    return _tensor(doors, a).diagonal(offset, axis1, axis2)
+
+
+@handles("trace")
+def _trace(
+    doors: Doors, a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None
+) -> Any:
+    _no_extras(out=out)
+    return _tensor(doors, a).trace(offset, axis1, axis2, dtype)
 
 
 @handles("dot")
@@ -367,16 +439,18 @@ def _dot(doors: Doors, a: Any, b: Any, out: Any = None) -> Any:
 
 
 def _reduction(name: str, *numpy_names: str) -> None:
-    """A numpy reduction (`np.sum(t, axis=0, keepdims=True)`) as the tensor's method of that name."""
+    """A numpy reduction (`np.sum(t, axis=0, keepdims=True, dtype=..., ddof=...)`) as the tensor's
+    method of that name; an `out=` that is not a tensor runs numpy on the values."""
 
     def handler(doors: Doors, a: Any, axis: Any = None, *rest: Any, **kwargs: Any) -> Any:
         t = _tensor(doors, a)
-        keepdims = bool(kwargs.pop("keepdims", False))
-        if rest or kwargs.pop("ddof", 0) or any(value is not None for value in kwargs.values()):
+        out = kwargs.get("out")
+        if rest or kwargs.get("where") is not None or (out is not None and not doors.is_tensor(out)):
             raise Fallback
         if isinstance(axis, list):
             axis = tuple(axis)
-        return getattr(t, name)(axis, keepdims)
+        given = {key: value for key, value in kwargs.items() if value is not None and key != "where"}
+        return getattr(t, name)(axis=axis, **given)
 
     handles(*(numpy_names or (name,)))(handler)
 

@@ -764,8 +764,8 @@ class AbstractTensor(abc.ABC):
 
     def sum(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -784,8 +784,8 @@ class AbstractTensor(abc.ABC):
 
     def mean(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -804,8 +804,8 @@ class AbstractTensor(abc.ABC):
 
     def prod(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -818,8 +818,8 @@ class AbstractTensor(abc.ABC):
 
     def max(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -831,8 +831,8 @@ class AbstractTensor(abc.ABC):
 
     def min(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -844,8 +844,8 @@ class AbstractTensor(abc.ABC):
 
     def argmax(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -864,8 +864,8 @@ class AbstractTensor(abc.ABC):
 
     def argmin(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -877,8 +877,8 @@ class AbstractTensor(abc.ABC):
 
     def all(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -890,8 +890,8 @@ class AbstractTensor(abc.ABC):
 
     def any(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -903,8 +903,8 @@ class AbstractTensor(abc.ABC):
 
     def std(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -938,8 +938,8 @@ class AbstractTensor(abc.ABC):
 
     def var(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -1062,8 +1062,8 @@ class AbstractTensor(abc.ABC):
 
     def nansum(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -1081,8 +1081,8 @@ class AbstractTensor(abc.ABC):
 
     def nanmean(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -1100,8 +1100,8 @@ class AbstractTensor(abc.ABC):
 
     def nanmax(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,
@@ -1118,8 +1118,8 @@ class AbstractTensor(abc.ABC):
 
     def nanmin(
         self,
-        dim: Dims = None,
-        keepdim: bool = False,
+        dim: Dims = UNSET,
+        keepdim: bool = UNSET,
         *,
         axis: Dims = UNSET,
         keepdims: bool = UNSET,

@@ -127,6 +127,49 @@ def _join(new_axis: bool) -> Recipe:
     return recipe
 
 
+def _spread(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    """A reduction's recipe, with numpy's `ddof=1` half the time when two or more elements are reduced."""
+    arrays, params = _reduction(rng)
+    shape = arrays[0].shape
+    axes = range(len(shape)) if params["dim"] is None else np.atleast_1d(params["dim"]).tolist()
+    if int(np.prod([shape[a] for a in axes])) >= 2 and rng.random() < 0.5:
+        params["ddof"] = 1
+    return arrays, params
+
+
+def _roll(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    shape = _shape(rng, int(rng.integers(1, 4)))
+    if rng.random() < 0.3:
+        return [_values(rng, shape)], {"shift": int(rng.integers(-5, 6)), "dim": None}
+    axes = tuple(axis for axis in range(len(shape)) if rng.random() < 0.6) or (0,)
+    shifts = tuple(int(s) for s in rng.integers(-5, 6, size=len(axes)))
+    return [_values(rng, shape)], {"shift": shifts, "dim": axes}
+
+
+def _repeat(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    shape = _shape(rng, int(rng.integers(1, 4)))
+    dim = None if rng.random() < 0.3 else int(rng.integers(0, len(shape)))
+    size = int(np.prod(shape)) if dim is None else shape[dim]
+    repeats: Any = (
+        int(rng.integers(0, 4)) if rng.random() < 0.4 else tuple(int(r) for r in rng.integers(0, 4, size))
+    )
+    return [_values(rng, shape)], {"repeats": repeats, "dim": dim}
+
+
+def _tile(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    shape = _shape(rng, int(rng.integers(0, 3)))
+    reps = tuple(int(r) for r in rng.integers(1, 4, size=int(rng.integers(1, 4))))
+    return [_values(rng, shape)], {"reps": reps}
+
+
+def _take(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    shape = _shape(rng, int(rng.integers(1, 4)))
+    dim = None if rng.random() < 0.3 else int(rng.integers(0, len(shape)))
+    size = int(np.prod(shape)) if dim is None else shape[dim]
+    index = rng.integers(0, size, size=_shape(rng, int(rng.integers(0, 3))))
+    return [_values(rng, shape), index], {"dim": dim}
+
+
 def _with_a_nan(recipe: Recipe) -> Recipe:
     """The recipe's values with the first element NaN (when there are three or more): the nan-reductions
     skip it, so its gradient is 0 and the others' are those of the plain reduction."""
@@ -167,8 +210,8 @@ RECIPES: dict[str, Recipe] = {
     "prod": _reduction,
     "max": _reduction,
     "min": _reduction,
-    "var": _reduction,
-    "std": _reduction,
+    "var": _spread,
+    "std": _spread,
     "gather": _gather,
     "index_add": _index_add,
     "scatter_add": _scatter_add,
@@ -183,6 +226,11 @@ RECIPES: dict[str, Recipe] = {
     "cumprod": _along,
     "sort": _along,
     "round": _unary(),
+    "copy": _unary(),
+    "roll": _roll,
+    "repeat": _repeat,
+    "tile": _tile,
+    "take": _take,
 }
 
 

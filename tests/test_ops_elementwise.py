@@ -92,7 +92,7 @@ def test_cat_and_stack_errors() -> None:
 
 def test_equal_and_allclose() -> None:
     t = lt.arange(6.0).reshape(2, 3)
-    assert lt.equal(t.T.T, t) and not lt.equal(t, t.T) and not lt.equal(t, t + 1)
+    assert lt.array_equal(t.T.T, t) and not lt.array_equal(t, t.T) and not lt.array_equal(t, t + 1)
     assert lt.allclose(t, t + 1e-9) and not lt.allclose(t, t + 1e-3)
     assert lt.allclose(lt.tensor([Fraction(1, 3)]), [1 / 3])
     assert lt.allclose(lt.tensor([Decimal("0.1")]), lt.tensor([Decimal("0.1000000000001")]))

@@ -116,7 +116,7 @@ def test_reductions_of_0d_tensors() -> None:
 
 def test_dim_out_of_range_is_axis_error_naming_dim_and_ndim() -> None:
     for method in ["sum", "mean", "max", "argmax", "std", "all"]:
-        with pytest.raises(np.exceptions.AxisError, match=r"axis -3 .* 2 axes"):
+        with pytest.raises(np.exceptions.AxisError, match=r"axis -3 is out of bounds for array of dimension 2"):  # noqa: E501
             getattr(lt.zeros(2, 3), method)(-3)
     with pytest.raises(np.exceptions.AxisError):
         lt.zeros(2).softmax(1)
@@ -171,5 +171,5 @@ def test_numpy_reduction_functions_accept_tensors() -> None:
     out = np.zeros(2)  # numpy's own keywords (out=, dtype=) run numpy on the values
     np.sum(t, axis=0, out=out)
     np.testing.assert_allclose(out, ref.sum(axis=0))
-    with pytest.raises(TypeError, match="unsupported reduction arguments"):
+    with pytest.raises(TypeError, match="out must be a tensor, got ndarray"):
         t.sum(out=np.zeros(2))
