@@ -605,6 +605,15 @@ class AbstractTensor(abc.ABC):
         return views.OuterIndexer(self)
 
     def __getitem__(self, key: Any) -> Any:
+        """`t[key]` by numpy's rules: a view, or for a key naming one element a numpy scalar, as numpy
+        gives; but a 0-d view when the tensor requires grad, so that `w[0] * 2` keeps its gradient.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(3.0)[1], lt.ones(3, requires_grad=True)[1].shape
+        (np.float64(1.0), ())
+        """
+        if self.requires_grad and autograd.is_grad_enabled():
+            return views.index_view(self, key)
         if _is_element_key(key, len(self.shape)):
             fused = self._fused_values
             if fused is not None:
