@@ -135,6 +135,26 @@ def reduced_shape(shape: Shape, dim: AxisArg, keepdim: bool) -> Shape:
     return tuple(size for axis, size in enumerate(shape) if axis not in axes)
 
 
+_NO_IDENTITY = {"max": "maximum", "min": "minimum", "nanmax": "fmax", "nanmin": "fmin"}
+"""The reductions that have no value over nothing, and numpy's ufunc named in its error."""
+
+
+def _refuse_empty(what: str, shape: Shape, dim: AxisArg) -> None:
+    """ValueError, numpy's, for a reduction without an identity over an axis of size 0."""
+    if what not in _NO_IDENTITY and what not in ("argmax", "argmin"):
+        return
+    ndim = len(shape)
+    axes = range(ndim) if dim is None else [a % ndim for a in ((dim,) if isinstance(dim, int) else dim)]
+    if all(shape[axis] for axis in axes):
+        return
+    if what in _NO_IDENTITY:
+        raise ValueError(
+            f"zero-size array to reduction operation {_NO_IDENTITY[what]} which has no identity "
+            f"({what} of a tensor of shape {shape} over axis {dim})"
+        )
+    raise ValueError(f"attempt to get {what} of an empty sequence ({what} of a tensor of shape {shape})")
+
+
 @attrs.frozen
 class Call:
     """A checked call of a reduction or a scan: the kernel's parameters and where to write (`out`)."""
@@ -179,6 +199,7 @@ def reduction(
     """
     chosen = check_axis(either(what, ("dim", "axis"), (dim, axis), None), shape, what)
     kept = _flag(either(what, ("keepdim", "keepdims"), (keepdim, keepdims), False), "keepdim", what)
+    _refuse_empty(what, shape, chosen)
     params: dict[str, Any] = {"dim": chosen, "keepdim": kept}
     _dtype_param(params, dtype)
     if spread:
@@ -257,7 +278,22 @@ def join_axis(what: str, shapes: list[Shape], dim: Any, axis: Any, new_axis: boo
     target = (*first, 1) if new_axis else first
     if not new_axis and not first:
         raise ValueError(f"{what}: 0-d tensors have no axis to join along; use stack")
-    return single_axis(chosen, target, what)
+    joined = single_axis(chosen, target, what)
+    along = joined % len(target)
+    for i, shape in enumerate(shapes[1:], start=1):
+        if new_axis and shape != first:
+            raise ValueError(
+                f"{what}: tensor 0 of shape {first} and tensor {i} of shape {shape} must have the same shape"
+            )
+        others = len(shape) == len(first) and all(
+            size == want for axis, (size, want) in enumerate(zip(shape, first, strict=True)) if axis != along
+        )
+        if not new_axis and not others:
+            raise ValueError(
+                f"{what}: tensor 0 of shape {first} and tensor {i} of shape {shape} "
+                f"must have the same sizes except along dim {along}"
+            )
+    return joined
 
 
 @user_error

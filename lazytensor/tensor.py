@@ -1011,13 +1011,15 @@ class AbstractTensor(abc.ABC):
         """Every element limited to `[lo, hi]` (None: that side open)."""
         return apply(optable.CLIP, self, lo=values_of(lo), hi=values_of(hi))
 
-    def softmax(self, dim: int) -> StorageTensor:
-        """`exp(x) / sum(exp(x))` along `dim`, numerically stable."""
-        return apply(optable.SOFTMAX, self, dim=dim)
+    def softmax(self, dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
+        """`exp(x) / sum(exp(x))` along `dim` (or scipy's `axis`), numerically stable."""
+        chosen = keywords.one_axis("softmax", self.shape, dim, axis, None, allow_none=False)
+        return apply(optable.SOFTMAX, self, dim=chosen)
 
-    def log_softmax(self, dim: int) -> StorageTensor:
-        """`log(softmax(x))` along `dim`, numerically stable."""
-        return apply(optable.LOG_SOFTMAX, self, dim=dim)
+    def log_softmax(self, dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
+        """`log(softmax(x))` along `dim` (or `axis`), numerically stable."""
+        chosen = keywords.one_axis("log_softmax", self.shape, dim, axis, None, allow_none=False)
+        return apply(optable.LOG_SOFTMAX, self, dim=chosen)
 
     def gather(self, dim: int, index: Any) -> StorageTensor:
         """PyTorch's gather: `out[i][j] = self[index[i][j]][j]` for dim 0."""
@@ -1199,8 +1201,7 @@ class AbstractTensor(abc.ABC):
         [[3, 2, 1], [7, 8, 9]]
         """
         params = keywords.sorting("sort", self.shape, dim, axis, kind, stable, descending)
-        evaluate.check_writable(self)
-        refuse_in_place_grad("sort", self)
+        _check_in_place("sort", self)
         evaluate.write(self, apply(optable.SORT, self, **params).numpy())
 
     def argsort(
@@ -1261,6 +1262,7 @@ class AbstractTensor(abc.ABC):
 
     # -- in-place operators: the result computed, then written through this tensor -------------
 
+    @keywords.user_error  # what goes wrong here is the operands': the traceback ends at the user's line
     def _inplace(self, entry: Op, other: Any) -> Self:
         """`self op= other`: check, compute by the table's entry, write through every layer to
         storage (numpy's `same_kind` casting, the result's shape must be ours), return `self`."""
@@ -1509,8 +1511,7 @@ class AbstractTensor(abc.ABC):
         [[0.0, 7.0, 0.0], [0.0, 7.0, 0.0]]
         """
         keywords.scalar_value("fill", self.shape, value)
-        evaluate.check_writable(self)
-        refuse_in_place_grad("fill", self)
+        _check_in_place("fill", self)
         evaluate.write(self, value)
 
     def dot(self, other: Any) -> StorageTensor:
@@ -1574,8 +1575,7 @@ class AbstractTensor(abc.ABC):
         if index.size and not given.size:
             raise ValueError(f"put: no values to write at {index.size} indices")
         repeated = np.resize(given, index.shape) if index.size else given[:0]
-        evaluate.check_writable(self)
-        refuse_in_place_grad("put", self)
+        _check_in_place("put", self)
         self.reshape(-1)[index] = repeated
 
     def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> AbstractTensor:
@@ -1646,8 +1646,7 @@ class AbstractTensor(abc.ABC):
         >>> lt.tensor([-2.0, 0.5, 3.0]).clamp_(0, 1).tolist()
         [0.0, 0.5, 1.0]
         """
-        evaluate.check_writable(self)
-        refuse_in_place_grad("clamp_", self)
+        _check_in_place("clamp_", self)
         evaluate.write_result(self, self.clip(min, max).numpy(), "clip")
         return self
 
@@ -1655,7 +1654,9 @@ class AbstractTensor(abc.ABC):
 
     def fill_(self, value: Any) -> Self:
         """Every element set to `value`, written through; returns this tensor (PyTorch's `fill_`)."""
-        self.fill(value)
+        keywords.scalar_value("fill_", self.shape, value)
+        _check_in_place("fill_", self)
+        evaluate.write(self, value)
         return self
 
     def zero_(self) -> Self:
@@ -1667,7 +1668,8 @@ class AbstractTensor(abc.ABC):
         >>> w.grad.zero_().tolist()
         [0.0, 0.0]
         """
-        self.fill(0)
+        _check_in_place("zero_", self)
+        evaluate.write(self, 0)
         return self
 
     def copy_(self, source: Any) -> Self:
@@ -1678,8 +1680,7 @@ class AbstractTensor(abc.ABC):
         >>> t[0].copy_([1, 2]).tolist(), t.tolist()
         ([1.0, 2.0], [[1.0, 2.0], [0.0, 0.0]])
         """
-        evaluate.check_writable(self)
-        refuse_in_place_grad("copy_", self, source)
+        _check_in_place("copy_", self, source)
         evaluate.write(self, values_of(source))
         return self
 
@@ -1699,6 +1700,14 @@ def refuse_in_place_grad(name: str, *operands: Any) -> None:
                 f"in-place {name} on a tensor of shape {x.shape} that requires grad is not "
                 "differentiable: use an out-of-place operation, or lt.no_grad() for an update"
             )
+
+
+@keywords.user_error  # a refused write's traceback ends at the user's line
+def _check_in_place(name: str, target: AbstractTensor, *operands: Any) -> None:
+    """ValueError if a write through `target` cannot reach storage; RuntimeError if it would write
+    into a leaf that requires grad outside `no_grad()`, or change what the gradient graph needs."""
+    evaluate.check_writable(target)
+    refuse_in_place_grad(name, target, *operands)
 
 
 def _is_element_key(key: Any, ndim: int) -> bool:
@@ -2081,6 +2090,7 @@ class StorageTensor(BaseTensor):
 _frozen_setattr = StorageTensor.__setattr__
 
 
+@keywords.user_error  # a wrong gradient's error is the user's assignment, not this module's frames
 def _storage_setattr(self: StorageTensor, name: str, value: Any) -> None:
     """A storage tensor is frozen but for `.grad`, which PyTorch's users assign (`w.grad = None`)."""
     if name == "grad":
@@ -2089,7 +2099,7 @@ def _storage_setattr(self: StorageTensor, name: str, value: Any) -> None:
     _frozen_setattr(self, name, value)
 
 
-StorageTensor.__setattr__ = _storage_setattr  # type: ignore[method-assign, assignment]
+StorageTensor.__setattr__ = _storage_setattr  # type: ignore[method-assign]
 
 _TORCH_NAMES = {"truediv": "div", "power": "pow"}
 """PyTorch's word for a table entry in `grad_fn` names, where the two differ (`DivBackward0`)."""
