@@ -405,8 +405,8 @@ class AbstractTensor(abc.ABC):
 
     @property
     def backward_name(self) -> str:
-        """The word `grad_fn` names this tensor's step back by: a view's layer name."""
-        return self.layer_name
+        """The name `grad_fn` gives this tensor's step back: a view's layer name (`TransposedBackward0`)."""
+        return f"{self.layer_name}Backward0"
 
     def grad_inputs(self) -> tuple[AbstractTensor | None, ...]:
         """Every operand of the step that made this tensor, None for one that takes no gradient."""
