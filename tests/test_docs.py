@@ -25,6 +25,7 @@ DOCTESTED_PAGES = (
     "docs/index.md",
     "docs/concepts.md",
     "docs/indexing.md",
+    "docs/numpy.md",
     "docs/operators.md",
     "docs/autograd.md",
     "docs/gnn.md",
