@@ -11,9 +11,8 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -90,6 +89,8 @@ def single_axis(dim: Any, shape: Shape, what: str) -> int:
     >>> single_axis(-1, (2, 3), "cumsum")
     -1
     """
+    if type(dim) is int and -len(shape) <= dim < len(shape):  # the common case, first
+        return dim
     if isinstance(dim, Iterable) and not isinstance(dim, str | bytes):
         raise TypeError(f"{what} takes one axis (an int), not {dim!r}")
     return _in_range(_axis_int(dim, what), shape, what)
@@ -105,6 +106,8 @@ def check_axis(dim: Any, shape: Shape, what: str) -> AxisArg:
     """
     if dim is None:
         return None
+    if type(dim) is int and -len(shape) <= dim < len(shape):  # the common case, first
+        return dim
     if isinstance(dim, Iterable) and not isinstance(dim, str | bytes):
         axes = tuple(_in_range(_axis_int(axis, what), shape, what) for axis in dim)
         if len({axis % len(shape) for axis in axes}) != len(axes):
@@ -114,6 +117,8 @@ def check_axis(dim: Any, shape: Shape, what: str) -> AxisArg:
 
 
 def _flag(value: Any, name: str, what: str) -> bool:
+    if value is True or value is False:
+        return value
     if not isinstance(value, bool | np.bool_):
         raise TypeError(
             f"{what}: {name} must be True or False, got {value!r} ({type(value).__name__}); "
@@ -137,11 +142,12 @@ def reduced_shape(shape: Shape, dim: AxisArg, keepdim: bool) -> Shape:
 
 _NO_IDENTITY = {"max": "maximum", "min": "minimum", "nanmax": "fmax", "nanmin": "fmin"}
 """The reductions that have no value over nothing, and numpy's ufunc named in its error."""
+_EMPTY_REFUSED = frozenset((*_NO_IDENTITY, "argmax", "argmin"))
 
 
 def _refuse_empty(what: str, shape: Shape, dim: AxisArg) -> None:
     """ValueError, numpy's, for a reduction without an identity over an axis of size 0."""
-    if what not in _NO_IDENTITY and what not in ("argmax", "argmin"):
+    if what not in _EMPTY_REFUSED:
         return
     ndim = len(shape)
     axes = range(ndim) if dim is None else [a % ndim for a in ((dim,) if isinstance(dim, int) else dim)]
@@ -155,8 +161,7 @@ def _refuse_empty(what: str, shape: Shape, dim: AxisArg) -> None:
     raise ValueError(f"attempt to get {what} of an empty sequence ({what} of a tensor of shape {shape})")
 
 
-@attrs.frozen
-class Call:
+class Call(NamedTuple):
     """A checked call of a reduction or a scan: the kernel's parameters and where to write (`out`)."""
 
     params: dict[str, Any]
@@ -164,8 +169,7 @@ class Call:
 
 
 def _check_out(out: Any, shape: Shape, what: str, is_tensor: Callable[[Any], bool]) -> Any:
-    if out is None:
-        return None
+    """`out` when it is a tensor of the result's shape (checked by the caller only when given)."""
     if not is_tensor(out):
         raise TypeError(f"{what}: out must be a tensor, got {type(out).__name__}")
     if tuple(out.shape) != shape:
@@ -208,6 +212,8 @@ def reduction(
             raise TypeError(f"{what}: ddof (correction) must be a number, got {ddof!r}")
         if ddof:
             params["ddof"] = ddof
+    if out is None:
+        return Call(params)
     return Call(params, _check_out(out, reduced_shape(shape, chosen, kept), what, is_tensor))
 
 
@@ -232,6 +238,8 @@ def scan(
         chosen = single_axis(chosen, shape, what)
     params: dict[str, Any] = {"dim": chosen}
     _dtype_param(params, dtype)
+    if out is None:
+        return Call(params)
     result_shape = (int(np.prod(shape)),) if chosen is None else shape
     return Call(params, _check_out(out, result_shape, what, is_tensor))
 

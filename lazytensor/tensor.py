@@ -612,13 +612,13 @@ class AbstractTensor(abc.ABC):
         >>> lt.arange(3.0)[1], lt.ones(3, requires_grad=True)[1].shape
         (np.float64(1.0), ())
         """
-        if self.requires_grad and autograd.is_grad_enabled():
-            return views.index_view(self, key)
         if _is_element_key(key, len(self.shape)):
             fused = self._fused_values
-            if fused is not None:
+            if fused is not None and not self.requires_grad:
                 with contextlib.suppress(OverflowError):  # past C's ints: our parser names the index
                     return fused[key]  # an element of a fused stack: numpy's own indexing and checks
+        if self.requires_grad and autograd.is_grad_enabled():
+            return views.index_view(self, key)
         return views.getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:

@@ -116,7 +116,9 @@ def test_reductions_of_0d_tensors() -> None:
 
 def test_dim_out_of_range_is_axis_error_naming_dim_and_ndim() -> None:
     for method in ["sum", "mean", "max", "argmax", "std", "all"]:
-        with pytest.raises(np.exceptions.AxisError, match=r"axis -3 is out of bounds for array of dimension 2"):  # noqa: E501
+        with pytest.raises(
+            np.exceptions.AxisError, match=r"axis -3 is out of bounds for array of dimension 2"
+        ):
             getattr(lt.zeros(2, 3), method)(-3)
     with pytest.raises(np.exceptions.AxisError):
         lt.zeros(2).softmax(1)
