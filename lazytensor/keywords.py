@@ -331,7 +331,7 @@ def rolling(what: str, shape: Shape, shift: Any, dim: Any, axis: Any) -> dict[st
     `axis`; None rolls the values flattened).
 
     >>> rolling("roll", (2, 3), 1, UNSET, (0, 1))
-    {'shift': 1, 'dim': (0, 1)}
+    {'shift': 1, 'axis': (0, 1)}
     """
     chosen = check_axis(either(what, ("dim", "axis"), (dim, axis), None), shape, what)
     shifts = shift if isinstance(shift, Iterable) else (shift,)
@@ -339,7 +339,7 @@ def rolling(what: str, shape: Shape, shift: Any, dim: Any, axis: Any) -> dict[st
     count = 1 if chosen is None or isinstance(chosen, int) else len(chosen)
     if len(checked) != 1 and len(checked) != count:
         raise ValueError(f"{what}: {len(checked)} shifts {checked} for {count} axes {chosen}")
-    return {"shift": checked[0] if not isinstance(shift, Iterable) else checked, "dim": chosen}
+    return {"shift": checked[0] if not isinstance(shift, Iterable) else checked, "axis": chosen}
 
 
 @user_error
@@ -432,7 +432,7 @@ def repeating(what: str, shape: Shape, repeats: Any, axis: Any) -> dict[str, Any
     along it.
 
     >>> repeating("repeat", (2, 3), [1, 0, 2], 1)
-    {'repeats': (1, 0, 2), 'dim': 1}
+    {'repeats': (1, 0, 2), 'axis': 1}
     """
     dim = None if axis is None else single_axis(axis, shape, what)
     many = isinstance(repeats, Iterable)
@@ -442,7 +442,7 @@ def repeating(what: str, shape: Shape, repeats: Any, axis: Any) -> dict[str, Any
         raise ValueError(
             f"{what}: {len(checked)} counts for {size} elements along axis {dim} of shape {shape}"
         )
-    return {"repeats": checked if many else checked[0], "dim": dim}
+    return {"repeats": checked if many else checked[0], "axis": dim}
 
 
 @user_error

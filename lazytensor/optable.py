@@ -514,20 +514,20 @@ UFUNCS.update(
 
 
 def _roll_rule(saved: Saved, g: Buffer) -> Any:
-    return arrangement.unroll(g, saved.params["shift"], saved.params["dim"])
+    return arrangement.unroll(g, saved.params["shift"], saved.params.get("axis"))
 
 
 def _repeat_rule(saved: Saved, g: Buffer) -> Any:
-    return arrangement.unrepeat(saved.inputs[0], g, saved.params["repeats"], saved.params["dim"])
+    return arrangement.unrepeat(saved.inputs[0], g, saved.params["repeats"], saved.params.get("axis", 0))
 
 
 def _tile_rule(saved: Saved, g: Buffer) -> Any:
-    return arrangement.untile(saved.inputs[0], g, saved.params["reps"])
+    return arrangement.untile(saved.inputs[0], g, saved.params["repetitions"])
 
 
 def _take_backward(saved: Saved, g: Buffer) -> Grads:
     values, indices = saved.inputs
-    return arrangement.untake(values, g, indices, saved.params["dim"]), None
+    return arrangement.untake(values, g, indices, saved.params.get("axis")), None
 
 
 COPY = Op("copy", arrangement.copy, _unary(lambda s, g: g), "same")

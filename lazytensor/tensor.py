@@ -1536,6 +1536,8 @@ class AbstractTensor(abc.ABC):
         ([1, 1, 2, 2], [[1, 2, 2]])
         """
         params = keywords.repeating("repeat", self.shape, repeats, axis)
+        if params["axis"] is None:  # numpy flattens first
+            return apply(optable.REPEAT, self.reshape(-1), repeats=params["repeats"], axis=0)
         return apply(optable.REPEAT, self, **params)
 
     def tile(self, reps: int | Sequence[int]) -> StorageTensor:
@@ -1546,7 +1548,7 @@ class AbstractTensor(abc.ABC):
         >>> lt.tensor([1, 2]).tile(2).tolist(), lt.tensor([1, 2]).tile((2, 1)).tolist()
         ([1, 2, 1, 2], [[1, 2], [1, 2]])
         """
-        return apply(optable.TILE, self, reps=keywords.counts("tile", reps))
+        return apply(optable.TILE, self, repetitions=keywords.counts("tile", reps))
 
     def take(self, indices: Any, axis: int | None = None) -> StorageTensor:
         """The elements at `indices` along `axis` (None: of the values flattened), numpy's `a.take`:
@@ -1558,7 +1560,7 @@ class AbstractTensor(abc.ABC):
         ([4, 1], [[2], [4]])
         """
         index = keywords.indices("take", self.shape, values_of(indices), axis)
-        return apply(optable.TAKE, self, index, dim=axis)
+        return apply(optable.TAKE, self, index, axis=axis)
 
     def put(self, indices: Any, values: Any) -> None:
         """Write `values` at the flat (row-major) `indices`, numpy's `a.put`: values repeat when

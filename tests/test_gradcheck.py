@@ -140,10 +140,10 @@ def _spread(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
 def _roll(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
     shape = _shape(rng, int(rng.integers(1, 4)))
     if rng.random() < 0.3:
-        return [_values(rng, shape)], {"shift": int(rng.integers(-5, 6)), "dim": None}
+        return [_values(rng, shape)], {"shift": int(rng.integers(-5, 6)), "axis": None}
     axes = tuple(axis for axis in range(len(shape)) if rng.random() < 0.6) or (0,)
     shifts = tuple(int(s) for s in rng.integers(-5, 6, size=len(axes)))
-    return [_values(rng, shape)], {"shift": shifts, "dim": axes}
+    return [_values(rng, shape)], {"shift": shifts, "axis": axes}
 
 
 def _repeat(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
@@ -153,13 +153,13 @@ def _repeat(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
     repeats: Any = (
         int(rng.integers(0, 4)) if rng.random() < 0.4 else tuple(int(r) for r in rng.integers(0, 4, size))
     )
-    return [_values(rng, shape)], {"repeats": repeats, "dim": dim}
+    return [_values(rng, shape)], {"repeats": repeats, "axis": dim}
 
 
 def _tile(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
     shape = _shape(rng, int(rng.integers(0, 3)))
     reps = tuple(int(r) for r in rng.integers(1, 4, size=int(rng.integers(1, 4))))
-    return [_values(rng, shape)], {"reps": reps}
+    return [_values(rng, shape)], {"repetitions": reps}
 
 
 def _take(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
@@ -167,7 +167,7 @@ def _take(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
     dim = None if rng.random() < 0.3 else int(rng.integers(0, len(shape)))
     size = int(np.prod(shape)) if dim is None else shape[dim]
     index = rng.integers(0, size, size=_shape(rng, int(rng.integers(0, 3))))
-    return [_values(rng, shape), index], {"dim": dim}
+    return [_values(rng, shape), index], {"axis": dim}
 
 
 def _with_a_nan(recipe: Recipe) -> Recipe:
