@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, generic, optable
+from lazytensor import autograd, chunkforms, evaluate
+from lazytensor.chunkforms import NoChunkedForm
 from lazytensor.layout import Layout
 from lazytensor.once import once
 from lazytensor.optable import Op
@@ -499,18 +500,30 @@ class ArrayBase(BaseTensor):
                 "bring the tensor into memory first (t.compute())"
             )
         if not self.backend.lazy:  # zarr: computed now, through dask, one chunk at a time
-            return self._dask_twin.apply_lazily(entry, operands, params).compute()
+            return self._eager_through_dask(entry, operands, params)
+        if isinstance(entry.chunked, NoChunkedForm):
+            raise TypeError(
+                f"{entry.name} has no chunked form, so it cannot run on a dask-backed tensor "
+                f"(shape {self._shape}) without computing it whole: {entry.chunked.reason}; bring the "
+                "operands into memory first (t.compute()), or write it with dask"
+            )
         da = require("dask.array", "dask")
-        inputs = tuple(_lazy_operand(x) for x in operands)
-        lazy = _LAZY.get(entry.name)
-        if lazy is None:  # no lazy form: compute the operands, run the numpy kernel
-            arrays = tuple(x.compute() if _is_dask(x) else x for x in inputs)
-            return StorageTensor.from_array(np.ascontiguousarray(entry.kernel(*arrays, **params)))
-        result = lazy(da, entry, inputs, params)
-        return ArrayBase(result) if _is_dask(result) else StorageTensor.from_array(np.array(result))
+        result = entry.chunked.build(da, entry.kernel, tuple(_lazy_operand(x) for x in operands), params)
+        return ArrayBase(result) if chunkforms.is_dask(result) else StorageTensor.from_array(np.array(result))
+
+    def _eager_through_dask(
+        self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]
+    ) -> AbstractTensor:
+        """An operation on a base that reads on request (zarr): its result is in memory, computed
+        through dask one chunk at a time; an operation without a chunked form reads the operands as
+        a memory-mapped file is read, the views' values only."""
+        if isinstance(entry.chunked, NoChunkedForm):
+            values = tuple(values_of(x) for x in operands)
+            return StorageTensor.from_array(np.array(entry.kernel(*values, **params)))
+        return self._dask_twin.apply_lazily(entry, operands, params).compute()
 
     def computed(self, t: AbstractTensor) -> AbstractTensor:
-        return StorageTensor.from_array(evaluate.read_copy(t))
+        return StorageTensor.from_array(np.array(evaluate.read(t), order="C"))  # 0-d stays 0-d
 
     def postcompute(self, lazy: Any) -> tuple[Any, tuple[Any, ...]]:
         finalize, args = lazy.__dask_postcompute__()
@@ -531,118 +544,8 @@ def _rebuild(graph: Any, rebuild: Any, args: tuple[Any, ...], rename: Any = None
     return ArrayBase(rebuild(graph, *args, rename=rename))
 
 
-def _is_dask(x: Any) -> bool:
-    return hasattr(x, "__dask_graph__") and not isinstance(x, AbstractTensor)
-
-
 def _lazy_operand(x: Any) -> Any:
     """An operand for a lazy operation: a dask-backed tensor's dask array, else its numpy values."""
     if isinstance(x, AbstractTensor) and x.base.defers_operations:
         return x._lazy_values
     return values_of(x)
-
-
-# -- the lazy forms of the table's operations on dask arrays ------------------------------------
-
-_UFUNC_OF = {entry.name: ufunc for ufunc, entry in optable.UFUNCS.items() if entry.name != "matmul"}
-_REDUCTIONS = ("sum", "mean", "prod", "max", "min", "var", "std", "all", "any")
-
-
-def _ufunc(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    return _UFUNC_OF[entry.name](*inputs)
-
-
-def _reduction(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    dim = params.get("dim")
-    axis = tuple(dim) if isinstance(dim, list) else dim
-    return getattr(da, entry.name)(inputs[0], axis=axis, keepdims=params.get("keepdim", False))
-
-
-def _arg_reduction(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    x, dim = inputs[0], params.get("dim")
-    result = getattr(da, entry.name)(x if dim is not None else x.reshape(-1), axis=0 if dim is None else dim)
-    return da.expand_dims(result, dim) if params.get("keepdim") and dim is not None else result
-
-
-def _result_dtype(kernel: Any, params: dict[str, Any], inputs: tuple[Any, ...]) -> np.dtype[Any]:
-    """The dtype a per-block kernel gives: `dtype` when the caller names it, else the kernel's on one
-    element of each input's dtype (ones: a callable that divides by its argument works), else the
-    first input's. The probe calls a user's callable once more: pass `dtype=` to avoid it."""
-    if params.get("dtype") is not None:
-        named: np.dtype[Any] = np.dtype(params["dtype"])
-        return named
-    samples = tuple(np.ones((1,) * np.ndim(x), dtype=np.result_type(x)) for x in inputs)
-    try:
-        probed: np.dtype[Any] = np.asarray(kernel(*samples, **params)).dtype
-        return probed
-    except Exception:  # the callable's own error belongs to the real call, on the real values
-        return np.dtype(np.result_type(inputs[0]))
-
-
-def _transform(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    """`ttransform` per block: the callable runs where the block is (a worker of a cluster)."""
-    x = inputs[0]
-    dtype = _result_dtype(generic.transform, params, inputs)
-    return x.map_blocks(functools.partial(generic.transform, **params), dtype=dtype, meta=_meta(x, dtype))
-
-
-def _point(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    """`tpoint` per block of the broadcast operands."""
-    x, y = da.broadcast_arrays(*(v if _is_dask(v) else da.asarray(v) for v in inputs))
-    dtype = _result_dtype(generic.point, params, inputs)
-    kernel = functools.partial(generic.point, **params)
-    return da.map_blocks(kernel, x, y, dtype=dtype, meta=_meta(x, dtype))
-
-
-def _fold(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    """`tredux` per block: the folded axis made one chunk, so any callable folds in order."""
-    x = inputs[0]
-    axis = params["dim"] % x.ndim if x.ndim else 0
-    whole = x.rechunk({axis: -1})
-    dtype = _result_dtype(generic.fold, params, inputs)
-    kernel = functools.partial(generic.fold, **params)
-    if params.get("keepdim"):
-        chunks = tuple((1,) if i == axis else c for i, c in enumerate(whole.chunks))
-        return whole.map_blocks(kernel, chunks=chunks, dtype=dtype, meta=_meta(x, dtype))
-    return whole.map_blocks(kernel, drop_axis=axis, dtype=dtype, meta=_meta(x, dtype))
-
-
-def _meta(x: Any, dtype: np.dtype[Any]) -> Buffer:
-    return np.empty((0,) * max(np.ndim(x), 1), dtype=dtype)
-
-
-def _relu(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    return da.maximum(inputs[0], 0)
-
-
-def _sigmoid(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    x = inputs[0]
-    return x.map_blocks(entry.kernel)
-
-
-def _softmax(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    x, dim = inputs[0], params["dim"]
-    shifted = x - x.max(axis=dim, keepdims=True)
-    if entry.name == "log_softmax":
-        return shifted - da.log(da.exp(shifted).sum(axis=dim, keepdims=True))
-    e = da.exp(shifted)
-    return e / e.sum(axis=dim, keepdims=True)
-
-
-_LAZY: dict[str, Any] = {
-    **dict.fromkeys(_UFUNC_OF, _ufunc),
-    **dict.fromkeys(_REDUCTIONS, _reduction),
-    "argmax": _arg_reduction,
-    "argmin": _arg_reduction,
-    "matmul": lambda da, entry, inputs, params: da.matmul(*inputs),
-    "where": lambda da, entry, inputs, params: da.where(*inputs),
-    "clip": lambda da, entry, inputs, params: da.clip(inputs[0], params.get("lo"), params.get("hi")),
-    "relu": _relu,
-    "sigmoid": _sigmoid,
-    "softmax": _softmax,
-    "log_softmax": _softmax,
-    "ttransform": _transform,
-    "tpoint": _point,
-    "tredux": _fold,
-}
-"""Table entries by name whose dask form is known; any other entry computes its operands first."""
