@@ -20,11 +20,12 @@ optional: they are imported when a base of theirs is met.
 
 from __future__ import annotations
 
+import enum
 import functools
 import importlib
 import importlib.util
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -42,8 +43,11 @@ Key = tuple[slice | int, ...]
 OuterKey = tuple[slice | Indices, ...]
 
 BOX_FACTOR = 16
-"""A backend without orthogonal or point selection reads the bounding box of the points only when it
-holds at most this many times the points; else it reads the points one by one."""
+"""A backend without the selection a read needs reads the bounding box of the points in one request
+when it holds at most this many times the points; else one bounding box per chunk touched."""
+
+VIRTUAL_CHUNK = 1 << 16
+"""Elements in one block of the grid that groups point reads of a backend that declares no chunks."""
 
 
 def require(module: str, extra: str) -> Any:
@@ -56,41 +60,67 @@ def require(module: str, extra: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         raise ImportError(
-            f"this needs the optional dependency {module.split('.')[0]}: pip install 'lazytensor[{extra}]'"
+            f"this needs the optional dependency {module.split('.')[0]}: from a lazytensor checkout, "
+            f"pip install -e '.[{extra}]'"
         ) from None
 
 
-# -- backends: how one kind of array answers a request ----------------------------------------
+# -- backends: what one kind of array supports, and how it answers a request ------------------
+
+
+class Indexing(enum.IntEnum):
+    """The selections a backend answers in one request (xarray's `IndexingSupport`): each level
+    includes the ones below."""
+
+    BASIC = 1
+    """Ints and slices."""
+    OUTER = 2
+    """One sorted index array (or slice) per axis, selected orthogonally (`oindex`)."""
+    VECTORIZED = 3
+    """Points: one index array per axis, read together (`vindex`)."""
+
+
+BACKENDS: list[type[Backend]] = []
+"""Every backend class, in the order defined: `backend_of` asks the last first."""
 
 
 class Backend:
-    """A generic array-like (h5py, ...): basic slicing only, so orthogonal and point selections are
-    a bounding box when it is small, else one request per point."""
+    """What a kind of array-like supports, declared, and how it answers requests. `ArrayBase` plans
+    every read from the declaration (`indexing`, `chunks`), never from the class of the array.
 
-    kind = "array"
-    lazy = False
+    This one is any array-like with `shape`, `dtype` and `__getitem__` (an h5py dataset): basic
+    slicing only. A new backend is one subclass: `accepts` says which arrays are its own, the
+    class attributes declare what they support, and `outer`/`points` answer the selections its
+    `indexing` claims (subclasses are registered when defined).
+    """
+
+    kind: ClassVar[str] = "array"
+    """The backend's name in headers, `explain()` and errors."""
+    indexing: ClassVar[Indexing] = Indexing.BASIC
+    lazy: ClassVar[bool] = False
+    """Whether requests give lazy (dask) arrays: operations then build graphs."""
+    through_dask: ClassVar[bool] = False
+    """Whether operations run through dask chunk by chunk (when dask is installed)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        BACKENDS.append(cls)
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        """Whether `array` is of this backend's kind (the generic backend takes any array-like)."""
+        return True
 
     def basic(self, array: Any, key: Key) -> Any:
         return array[key]
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
-        per_axis = [
-            np.arange(*k.indices(n)) if isinstance(k, slice) else k
-            for k, n in zip(keys, array.shape, strict=True)
-        ]
-        box = tuple(slice(int(k.min()), int(k.max()) + 1) for k in per_axis)
-        if numel(tuple(b.stop - b.start for b in box)) <= BOX_FACTOR * numel(tuple(map(len, per_axis))):
-            block = np.asarray(array[box])
-            return block[np.ix_(*(k - b.start for k, b in zip(per_axis, box, strict=True)))]
-        grid = np.meshgrid(*per_axis, indexing="ij")
-        return self.points(array, tuple(g.reshape(-1) for g in grid)).reshape(tuple(map(len, per_axis)))
+        """An orthogonal selection, for a backend whose `indexing` is at least OUTER."""
+        raise TypeError(f"a {self.kind} array does not declare orthogonal selection")
 
     def points(self, array: Any, coords: tuple[Indices, ...]) -> Any:
-        box = tuple(slice(int(c.min()), int(c.max()) + 1) for c in coords)
-        if numel(tuple(b.stop - b.start for b in box)) <= BOX_FACTOR * len(coords[0]):
-            block = np.asarray(array[box])
-            return block[tuple(c - b.start for c, b in zip(coords, box, strict=True))]
-        return np.array([array[tuple(int(c[i]) for c in coords)] for i in range(len(coords[0]))])
+        """A point selection, for a backend whose `indexing` is VECTORIZED."""
+        raise TypeError(f"a {self.kind} array does not declare point selection")
 
     def set_basic(self, array: Any, key: Key, values: Buffer) -> None:
         array[key] = values
@@ -103,10 +133,11 @@ class Backend:
         return np.asarray(values)
 
     def chunks(self, array: Any) -> Shape | None:
+        """The shape of one chunk (reads group by chunk), or None."""
         chunks = getattr(array, "chunks", None)
         return (
             int_tuple(chunks)
-            if isinstance(chunks, tuple) and all(isinstance(c, int) for c in chunks)
+            if isinstance(chunks, tuple) and chunks and all(isinstance(c, int) for c in chunks)
             else None
         )
 
@@ -121,13 +152,14 @@ class Backend:
 
 class NumpyBackend(Backend):
     kind = "numpy"
+    indexing = Indexing.VECTORIZED
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        return isinstance(array, np.ndarray)
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
-        per_axis = [
-            np.arange(*k.indices(n)) if isinstance(k, slice) else k
-            for k, n in zip(keys, array.shape, strict=True)
-        ]
-        return array[np.ix_(*per_axis)]
+        return array[np.ix_(*_per_axis(keys, array.shape))]
 
     def points(self, array: Any, coords: tuple[Indices, ...]) -> Any:
         return array[coords]
@@ -140,7 +172,15 @@ class NumpyBackend(Backend):
 
 
 class ZarrBackend(Backend):
+    """zarr arrays: orthogonal (`oindex`) and point (`vindex`) selections, chunks, writable."""
+
     kind = "zarr"
+    indexing = Indexing.VECTORIZED
+    through_dask = True
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        return all(hasattr(array, name) for name in ("oindex", "vindex", "store_path"))
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
         return array.oindex[keys]
@@ -163,8 +203,15 @@ class ZarrBackend(Backend):
 
 
 class DaskBackend(Backend):
+    """dask arrays: every request is a lazy dask array; operations build graphs."""
+
     kind = "dask"
+    indexing = Indexing.VECTORIZED
     lazy = True
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        return hasattr(array, "__dask_graph__") and hasattr(array, "vindex")
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
         for axis, key in enumerate(keys):  # dask takes one index array per request
@@ -188,6 +235,36 @@ class DaskBackend(Backend):
         return "dask arrays are read-only: write into a copy (lt.tensor(t.numpy())) or into the source"
 
 
+class XarrayBackend(Backend):
+    """An xarray `DataArray` over a lazily loaded file (netCDF, zarr, HDF5): orthogonal selections
+    (xarray's own for index arrays), read when asked. One over dask is read as its dask array
+    (`lt.from_array` unwraps it)."""
+
+    kind = "xarray"
+    indexing = Indexing.OUTER
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        return hasattr(array, "dims") and hasattr(array, "variable") and hasattr(array, "isel")
+
+    def basic(self, array: Any, key: Key) -> Any:
+        return array[key].values
+
+    def outer(self, array: Any, keys: OuterKey) -> Any:
+        return array[keys].values
+
+    def chunks(self, array: Any) -> Shape | None:
+        encoded = array.encoding.get("chunksizes") or array.encoding.get("chunks")
+        return int_tuple(encoded) if encoded and len(encoded) == array.ndim else None
+
+    def where(self, array: Any) -> str | None:
+        source = array.encoding.get("source")
+        return f"{source}:{array.name}" if source else None
+
+    def read_only(self, array: Any) -> str | None:
+        return "an xarray DataArray is read through lazytensor, not written: write to its source"
+
+
 @functools.cache
 def has_dask() -> bool:
     """Whether dask (the `dask` extra) is installed."""
@@ -195,19 +272,79 @@ def has_dask() -> bool:
 
 
 def backend_of(array: Any) -> Backend:
-    """The backend that answers requests for `array`, by the module its type comes from.
+    """The backend that answers requests for `array`: the last-defined backend class that accepts it.
 
-    >>> backend_of(np.zeros(2)).kind
-    'numpy'
+    >>> backend_of(np.zeros(2)).kind, backend_of(np.zeros(2)).indexing.name
+    ('numpy', 'VECTORIZED')
     """
-    module = type(array).__module__.split(".")[0]
-    if module == "zarr":
-        return ZarrBackend()
-    if module == "dask":
-        return DaskBackend()
-    if isinstance(array, np.ndarray):
-        return NumpyBackend()
+    for backend in reversed(BACKENDS):
+        if backend.accepts(array):
+            return backend()
     return Backend()
+
+
+def _per_axis(keys: OuterKey, shape: Shape) -> list[Indices]:
+    return [np.arange(*k.indices(n)) if isinstance(k, slice) else k for k, n in zip(keys, shape, strict=True)]
+
+
+def virtual_chunks(shape: Shape) -> Shape:
+    """A grid to group point reads by when a backend declares no chunks: row-major blocks of about
+    `VIRTUAL_CHUNK` elements (trailing axes whole while they fit).
+
+    >>> virtual_chunks((1000, 1000)), virtual_chunks((10, 20))
+    ((65, 1000), (10, 20))
+    """
+    chunks = [1] * len(shape)
+    room = VIRTUAL_CHUNK
+    for axis in reversed(range(len(shape))):
+        size = max(shape[axis], 1)
+        chunks[axis] = max(1, min(size, room))
+        room //= size
+        if room < 1:
+            break
+    return tuple(chunks)
+
+
+def outer_by_request(backend: Backend, array: Any, keys: OuterKey, shape: Shape) -> Any:
+    """An orthogonal selection planned from what `backend` declares: its own `outer` when it
+    supports it, else its bounding box when that is small, else its points grouped by chunk."""
+    if backend.indexing >= Indexing.OUTER:
+        return backend.outer(array, keys)
+    per_axis = _per_axis(keys, shape)
+    box = tuple(slice(int(k.min()), int(k.max()) + 1) for k in per_axis)
+    if numel(tuple(b.stop - b.start for b in box)) <= BOX_FACTOR * numel(tuple(map(len, per_axis))):
+        block = np.asarray(backend.basic(array, box))
+        return block[np.ix_(*(k - b.start for k, b in zip(per_axis, box, strict=True)))]
+    grid = np.meshgrid(*per_axis, indexing="ij")
+    points = points_by_request(backend, array, tuple(g.reshape(-1) for g in grid), shape)
+    return points.reshape(tuple(map(len, per_axis)))
+
+
+def points_by_request(backend: Backend, array: Any, coords: tuple[Indices, ...], shape: Shape) -> Any:
+    """A point selection planned from what `backend` declares: its own `points` when it supports
+    them, else the bounding box of the points when that is small, else one request per chunk
+    touched (the bounding box of the points inside it), never one per point."""
+    if backend.indexing >= Indexing.VECTORIZED:
+        return backend.points(array, coords)
+    box = tuple(slice(int(c.min()), int(c.max()) + 1) for c in coords)
+    if numel(tuple(b.stop - b.start for b in box)) <= BOX_FACTOR * len(coords[0]):
+        block = np.asarray(backend.basic(array, box))
+        return block[tuple(c - b.start for c, b in zip(coords, box, strict=True))]
+    chunks = backend.chunks(array) or virtual_chunks(shape)
+    grid = tuple(-(-n // c) for n, c in zip(shape, chunks, strict=True))
+    chunk_of = np.ravel_multi_index(tuple(c // n for c, n in zip(coords, chunks, strict=True)), grid)
+    order = np.argsort(chunk_of, kind="stable")
+    starts = np.flatnonzero(np.diff(chunk_of[order], prepend=-1))
+    ends = np.append(starts[1:], len(order))
+    values = np.empty(len(coords[0]), dtype=np.dtype(array.dtype))
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        chosen = order[start:end]
+        picked = tuple(c[chosen] for c in coords)
+        low = tuple(int(p.min()) for p in picked)
+        key = tuple(slice(lo, int(p.max()) + 1) for lo, p in zip(low, picked, strict=True))
+        block = backend.to_numpy(backend.basic(array, key))
+        values[chosen] = block[tuple(p - lo for p, lo in zip(picked, low, strict=True))]
+    return values
 
 
 # -- lowering a layout or flat indices to requests --------------------------------------------
@@ -350,13 +487,15 @@ class ArrayBase(BaseTensor):
     def defers_operations(self) -> bool:  # type: ignore[override]
         """dask: operations build graphs; zarr: they run through dask chunk by chunk (when dask is
         installed), so none loads the whole array at once."""
-        return self.backend.lazy or (isinstance(self.backend, ZarrBackend) and has_dask())
+        return self.backend.lazy or (self.backend.through_dask and has_dask())
 
     @once
     def _dask_twin(self) -> ArrayBase:
-        """A dask-backed base over the same zarr array, one dask chunk per zarr chunk."""
+        """A dask-backed base over the same array, one dask chunk per chunk of the array."""
         da = require("dask.array", "dask")
-        return ArrayBase(da.from_array(self.array, chunks=self.array.chunks, name=f"zarr-{id(self.array):x}"))
+        chunks = self.backend.chunks(self.array) or "auto"
+        name = f"{self.backend.kind}-{id(self.array):x}"
+        return ArrayBase(da.from_array(self.array, chunks=chunks, name=name))
 
     @property
     def storage_note(self) -> str | None:
@@ -426,9 +565,10 @@ class ArrayBase(BaseTensor):
         per_axis = [np.unique(c) for c in coords]
         if math.prod(len(p) for p in per_axis) == len(unique):  # row-major order of the product = unique
             keys = tuple(_as_slice(p, n) for p, n in zip(per_axis, self._shape, strict=True))
-            values = self.backend.outer(self.array, keys).reshape(-1)
+            values = outer_by_request(self.backend, self.array, keys, self._shape).reshape(-1)
         else:
-            values = self.backend.points(self.array, tuple(np.asarray(c, dtype=np.intp) for c in coords))
+            coords_intp = tuple(np.asarray(c, dtype=np.intp) for c in coords)
+            values = points_by_request(self.backend, self.array, coords_intp, self._shape)
         if len(unique) == indices.size and np.array_equal(unique, indices.reshape(-1)):
             return values.reshape(indices.shape)
         return values[inverse.reshape(-1)].reshape(indices.shape)
