@@ -136,7 +136,11 @@ def _blockwise(
 
     dtype = result_dtype(per_block, operands, {})
     ndim = max(np.ndim(x) for x in operands)
-    return da.map_blocks(per_block, *operands, dtype=dtype, meta=meta(ndim, dtype))
+    # numpy's broadcasting in blockwise's index notation: axes numbered from the last, as
+    # dask's own elementwise operations do; blockwise aligns the chunks of equal axes
+    indexed = [(x, tuple(range(x.ndim))[::-1] if is_dask(x) else None) for x in operands]
+    pairs = [part for pair in indexed for part in pair]
+    return da.blockwise(per_block, tuple(range(ndim))[::-1], *pairs, dtype=dtype, meta=meta(ndim, dtype))
 
 
 def blockwise(operand_params: Sequence[str] = ()) -> ChunkedForm:

@@ -24,7 +24,7 @@ from typing import Any, BinaryIO, Literal, cast
 import attrs
 import numpy as np
 
-from lazytensor.bases import ArrayBase, require
+from lazytensor.bases import ArrayBase, XarrayBackend, require
 from lazytensor.creation import from_numpy
 from lazytensor.tensor import AbstractTensor
 from lazytensor.views import TransposedTensor
@@ -332,18 +332,22 @@ def save(path: PathLike, t: AbstractTensor) -> None:
 
 
 def from_array(array: Any) -> AbstractTensor:
-    """A tensor over any array-like (a zarr array, a dask array, an h5py dataset, a numpy array) that
-    reads nothing until asked: every view stacks on it, reads touch only the chunks they need.
+    """A tensor over any array-like (a zarr array, a dask array, an h5py dataset, an xarray
+    DataArray, a numpy array) that reads nothing until asked: every view stacks on it, reads touch
+    only the chunks they need.
 
     A zarr-backed tensor writes through its views into the store; a dask-backed one is
     read-only and keeps operations lazy until `.numpy()`, `.compute()`, a print or
-    `dask.compute(t)`.
+    `dask.compute(t)`. An xarray DataArray over dask is its dask array; one over a file is read
+    lazily through xarray (names of dimensions are not kept).
 
     >>> import numpy as np, lazytensor as lt
     >>> t = lt.from_array(np.arange(12).reshape(3, 4))
     >>> t.T[::2, 1:].tolist(), t.base.layer_name
     ([[4, 8], [6, 10]], 'Numpy')
     """
+    if XarrayBackend.accepts(array) and array.chunks is not None:
+        return ArrayBase(array.data)
     return ArrayBase(array)
 
 
