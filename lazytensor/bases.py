@@ -235,6 +235,20 @@ class DaskBackend(Backend):
         return "dask arrays are read-only: write into a copy (lt.tensor(t.numpy())) or into the source"
 
 
+class Hdf5Backend(Backend):
+    """h5py datasets: basic slicing (h5py's own fancy indexing takes one increasing list per
+    request, so points are planned by chunk instead), chunks when the dataset is chunked."""
+
+    kind = "hdf5"
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        return all(hasattr(array, name) for name in ("read_direct", "file", "chunks"))
+
+    def read_only(self, array: Any) -> str | None:
+        return "the HDF5 file was opened read-only" if array.file.mode == "r" else None
+
+
 class XarrayBackend(Backend):
     """An xarray `DataArray` over a lazily loaded file (netCDF, zarr, HDF5): orthogonal selections
     (xarray's own for index arrays), read when asked. One over dask is read as its dask array
