@@ -1,21 +1,24 @@
 """Array-like bases: any object with `shape`, `dtype` and numpy-style `__getitem__` (a zarr array,
-a dask array, an h5py dataset, a numpy array) at the bottom of a stack, never read until asked.
+a dask array, an h5py dataset, an xarray DataArray, a numpy array) at the bottom of a stack,
+never read until asked.
 
 An `ArrayBase` has no flat buffer: its `layout` is the row-major layout of its shape, so
 every view stacks and fuses on it exactly as on a `StorageTensor`, and its flat
 indices are *virtual* (row-major positions of the array). Reads and writes come to it
 as a fused `Layout` or as an array of flat indices, and it lowers them to as few
-backend requests as it can:
+backend requests as the array's backend declares it can answer (`Backend.indexing`):
 
 - a layout whose strides are a permutation and sub-slicing of the array's row-major
   strides becomes one request of per-axis slices (then a transpose and flips in memory);
-- flat indices that form an outer product become one orthogonal request (`oindex`);
-- anything else one point request (`vindex`) of the distinct points.
+- flat indices that form an outer product become one orthogonal request (OUTER);
+- anything else one point request of the distinct points (VECTORIZED);
+- a backend that only slices gets the bounding box of a selection when it is small, else one
+  request per chunk touched (its declared chunks, or a virtual grid): never one per point.
 
-Never a bounding box much larger than the selection. A dask base is lazy all the way:
-reads build a dask array of the view (computed once, in one `dask.compute`), and the
-operations of the table on it build dask graphs (`apply_lazily`). zarr and dask are
-optional: they are imported when a base of theirs is met.
+A dask base is lazy all the way: reads build a dask array of the view (computed once, in one
+`dask.compute`), and the operations of the table on it build dask graphs from each entry's
+declared chunked form, or refuse (`apply_lazily`). zarr, dask, h5py and xarray are optional:
+they are imported when a base of theirs is met.
 """
 
 from __future__ import annotations
