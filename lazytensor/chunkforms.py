@@ -193,9 +193,15 @@ def dask_function(name: str, reduction: bool = False) -> ChunkedForm:
     return ChunkedForm(functools.partial(_dask_function, name, reduction))
 
 
-def _whole_axis(da: Any, kernel: Callable[..., Any], inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+def _whole_axis(
+    default_dim: int | None,
+    da: Any,
+    kernel: Callable[..., Any],
+    inputs: tuple[Any, ...],
+    params: dict[str, Any],
+) -> Any:
     x = inputs[0]
-    dim = params.get("dim")
+    dim = params.get("dim", default_dim)
     if dim is None or x.ndim == 0:  # numpy's dim=None: the flattened values, in one block
         whole = x.reshape(-1).rechunk(-1)
     else:
@@ -204,15 +210,16 @@ def _whole_axis(da: Any, kernel: Callable[..., Any], inputs: tuple[Any, ...], pa
     return whole.map_blocks(functools.partial(kernel, **params), dtype=dtype, meta=meta(whole.ndim, dtype))
 
 
-def whole_axis() -> ChunkedForm:
+def whole_axis(default_dim: int | None = -1) -> ChunkedForm:
     """The kernel on blocks that each hold the whole `dim` axis (rechunked so; `dim=None`: the
-    flattened values in one block): exact for any operation along one axis that keeps the
-    operand's shape (`sort`, `argsort`). Memory: one block holds a whole line of the axis.
+    flattened values in one block; no `dim`: the kernel's default, `default_dim`): exact for any
+    operation along one axis that keeps the operand's shape (`sort`, `argsort`). Memory: one
+    block holds a whole line of the axis.
 
-    >>> whole_axis().build.__name__
-    '_whole_axis'
+    >>> whole_axis().build.args
+    (-1,)
     """
-    return ChunkedForm(_whole_axis)
+    return ChunkedForm(functools.partial(_whole_axis, default_dim))
 
 
 # -- forms of particular entries ------------------------------------------------------------------

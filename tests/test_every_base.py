@@ -47,17 +47,27 @@ def _ints(*shape: int) -> np.ndarray:
 
 
 def _unary() -> list[Case]:
-    return [([_floats(3, 4)], {}), ([_floats(5)], {})]
+    return [([_floats(3, 4)], {}), ([_floats(5)], {}), ([_ints(3, 4) + 1], {})]
 
 
 def _binary() -> list[Case]:
-    return [([_floats(3, 4), _floats(4)], {}), ([_floats(2, 3), 2.5], {}), ([_floats(4), _floats(3, 1)], {})]
+    return [
+        ([_floats(3, 4), _floats(4)], {}),
+        ([_floats(2, 3), 2.5], {}),
+        ([_floats(4), _floats(3, 1)], {}),
+        ([_ints(3, 4).astype(np.int32) + 1, 3], {}),
+    ]
 
 
 def _reductions(make: Callable[..., np.ndarray] = _floats) -> list[Case]:
     dims: list[Any] = [None, 0, -1, [0, 1]]
     cases = [([make(3, 4)], {"dim": dim, "keepdim": keep}) for dim in dims for keep in (False, True)]
-    return [*cases, ([make(2, 3, 2)], {"dim": 1}), ([make(5)], {})]
+    return [
+        *cases,
+        ([make(2, 3, 2)], {"dim": 1}),
+        ([make(5)], {}),
+        ([_ints(3, 4).astype(np.int16) + 1], {"dim": 0}),
+    ]
 
 
 def _arg_reductions() -> list[Case]:
@@ -99,8 +109,8 @@ CASES: dict[str, Callable[[], list[Case]]] = {
     ),
     "cumsum": lambda: _along((None, 0, 1)),
     "cumprod": lambda: _along((None, 0, 1)),
-    "sort": lambda: _along((-1, 0, None)),
-    "argsort": lambda: _along((-1, 0, None)),
+    "sort": lambda: [*_along((-1, 0, None)), ([_floats(3, 4)], {})],
+    "argsort": lambda: [*_along((-1, 0, None)), ([_floats(3, 4)], {})],
     "gather": lambda: [([_floats(3, 4), _rng.integers(0, 3, size=(2, 4))], {"dim": 0})],
     "index_add": lambda: [([_floats(3, 4), np.array([0, 2, 0]), _floats(3, 4)], {"dim": 0})],
     "scatter_add": lambda: [([_floats(3, 4), _rng.integers(0, 3, size=(2, 4)), _floats(2, 4)], {"dim": 0})],
