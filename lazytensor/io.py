@@ -398,6 +398,8 @@ def open(
             "create it with zarr or h5py and pass the array to lt.from_array"
         )
     if name.endswith(".npy"):
+        if key is not None:
+            raise ValueError(f"{name}: a .npy file holds one array, so there is no {key!r} in it")
         return load(name)
     if not os.path.exists(name):
         raise FileNotFoundError(errno.ENOENT, "no .npy file, HDF5 or netCDF file or zarr store here", name)

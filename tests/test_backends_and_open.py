@@ -231,6 +231,17 @@ def test_open_reads_and_writes_zarr_v2_and_v3(tmp_path: Path, zarr_format: int) 
     assert lt.open(store).sum().item() == 15.0
 
 
+def test_open_takes_an_array_inside_a_zarr_group_by_its_path(tmp_path: Path) -> None:
+    store = tmp_path / "g.zarr"
+    zarr.open_group(str(store), mode="w").create_array("sub/a", shape=(3,), dtype="f8", fill_value=4.0)
+    assert lt.open(store, "sub/a").tolist() == [4.0, 4.0, 4.0]
+    with pytest.raises(ValueError, match=r"g\.zarr: not a \.npy file nor a zarr array"):
+        lt.open(store)
+    lt.save(tmp_path / "t.npy", lt.arange(3))
+    with pytest.raises(ValueError, match=r"t\.npy: a \.npy file holds one array, so there is no 'x' in it"):
+        lt.open(tmp_path / "t.npy", "x")
+
+
 @pytest.mark.parametrize("mode", ["w", "w-", "a", "x", "rw"])
 def test_open_never_creates_or_truncates(tmp_path: Path, mode: str) -> None:
     store = tmp_path / "z.zarr"
