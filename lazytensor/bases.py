@@ -657,6 +657,9 @@ class ArrayBase(BaseTensor):
                 "bring the tensor into memory first (t.compute())"
             )
         if not self.backend.lazy:  # zarr: computed now, through dask, one chunk at a time
+            lazy = _lazy_base_among(operands)  # unless a dask operand keeps the whole result lazy
+            if lazy is not None:
+                return lazy.apply_lazily(entry, operands, params)
             return self._eager_through_dask(entry, operands, params)
         if isinstance(entry.chunked, NoChunkedForm):
             raise TypeError(
@@ -699,6 +702,14 @@ def _finish(results: Any, finalize: Any, args: tuple[Any, ...]) -> StorageTensor
 def _rebuild(graph: Any, rebuild: Any, args: tuple[Any, ...], rename: Any = None) -> ArrayBase:
     """dask's rebuild after `dask.persist(t)`: a dask-backed tensor over the persisted array."""
     return ArrayBase(rebuild(graph, *args, rename=rename))
+
+
+def _lazy_base_among(operands: tuple[Any, ...]) -> ArrayBase | None:
+    """The base of the first operand on a lazy (dask) base, or None."""
+    for x in operands:
+        if isinstance(x, AbstractTensor) and isinstance(x.base, ArrayBase) and x.base.backend.lazy:
+            return x.base
+    return None
 
 
 def _lazy_operand(x: Any) -> Any:

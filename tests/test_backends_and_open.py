@@ -84,6 +84,15 @@ def test_zarr_with_dask_runs_a_refused_operation_on_the_view_s_values() -> None:
     assert rows.tolist() == [[12.0, 7.0, 8.0, 15.0, 16.0, 11.0]]
 
 
+def test_zarr_and_dask_operands_together_stay_lazy() -> None:
+    z = zarr.create_array(store={}, shape=(4, 6), chunks=(2, 2), dtype="f8")
+    z[...] = np.arange(24.0).reshape(4, 6)
+    d = lt.from_array(da.ones((6,), chunks=3))
+    total = lt.from_array(z) + d
+    assert total.base.defers_operations and total.base.layer_name == "Dask"
+    assert total.tolist() == (np.arange(24.0).reshape(4, 6) + 1).tolist()
+
+
 def test_a_refused_operation_on_dask_says_what_to_do() -> None:
     t = lt.from_array(da.zeros((4, 3), chunks=2))
     with pytest.raises(TypeError, match=r"index_add .*dask-backed tensor \(shape \(4, 3\)\).*t\.compute\(\)"):
