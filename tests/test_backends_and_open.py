@@ -268,6 +268,8 @@ def test_open_never_creates_or_truncates(tmp_path: Path, mode: str) -> None:
         lt.open(tmp_path / "new.zarr", mode=mode)
     assert _snapshot(store) == before and not (tmp_path / "new.zarr").exists()
     assert lt.open(store, mode="r").tolist() == [1.0, 2.0, 3.0]
+    assert lt.open(store).sum().item() == 6.0  # opening read-write and reading writes nothing either
+    assert _snapshot(store) == before
 
 
 def test_a_failed_open_changes_nothing(tmp_path: Path) -> None:
