@@ -366,30 +366,6 @@ def _cumprod(doors: Doors, a: Any, axis: int | None = None, dtype: Any = None, o
     return _tensor(doors, a).cumprod(axis=axis, dtype=dtype, out=out)
 
 
-def _cumulative(name: str) -> Handler:
-    """numpy 2's `cumulative_sum`/`cumulative_prod` (the array API's) as the tensor's `cumsum`/`cumprod`
-    (an `include_initial` or an `out=` that is not a tensor runs numpy on the values)."""
-
-    def handler(
-        doors: Doors,
-        x: Any,
-        *,
-        axis: Any = None,
-        dtype: Any = None,
-        out: Any = None,
-        include_initial: bool = False,
-    ) -> Any:
-        if include_initial or (out is not None and not doors.is_tensor(out)):
-            raise Fallback
-        return getattr(_tensor(doors, x), name)(axis=axis, dtype=dtype, out=out)
-
-    return handler
-
-
-handles("cumulative_sum")(_cumulative("cumsum"))
-handles("cumulative_prod")(_cumulative("cumprod"))
-
-
 @handles("roll")
 def _roll(doors: Doors, a: Any, shift: Any, axis: Any = None) -> Any:
     return _tensor(doors, a).roll(shift, axis=axis)
@@ -425,6 +401,24 @@ def _trace(
 ) -> Any:
     _no_extras(out=out)
     return _tensor(doors, a).trace(offset, axis1, axis2, dtype)
+
+
+def _cumulative(entry: optable.Op) -> Handler:
+    """The array API's `cumulative_sum`/`cumulative_prod`: `cumsum` without flattening (an axis is
+    required above one dimension), `include_initial` and `dtype`/`out` left to numpy."""
+
+    def handler(doors: Doors, x: Any, /, *, axis: int | None = None, **extras: Any) -> Any:
+        t = _tensor(doors, x)
+        _no_extras(**{key: value or None for key, value in extras.items()})
+        if axis is None and t.ndim > 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
+        return doors.apply(entry, t.reshape(1) if t.ndim == 0 else t, dim=axis)
+
+    return handler
+
+
+handles("cumulative_sum")(_cumulative(optable.CUMSUM))
+handles("cumulative_prod")(_cumulative(optable.CUMPROD))
 
 
 @handles("dot")
