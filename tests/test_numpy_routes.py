@@ -167,6 +167,32 @@ def _dotting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     return lambda f, x: f[name](x, other)
 
 
+@st.composite
+def _rearranging(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    """roll, repeat, tile, take: numpy's arguments, an axis or None, counts and indices in range."""
+    axis = draw(_axis(ndim))
+    size = a.size if axis is None else a.shape[axis]
+    if name == "roll":
+        shift = draw(st.integers(-4, 4))
+        return lambda f, x: f[name](x, shift, axis=axis)
+    if name == "repeat":
+        repeats = draw(st.integers(0, 3) | st.lists(st.integers(0, 2), min_size=size, max_size=size))
+        return lambda f, x: f[name](x, repeats, axis=axis)
+    if name == "tile":
+        reps = draw(st.integers(0, 2) | st.lists(st.integers(1, 2), min_size=1, max_size=3).map(tuple))
+        return lambda f, x: f[name](x, reps)
+    indices = draw(st.lists(st.integers(-size, size - 1), max_size=4)) if size else []
+    return lambda f, x: f[name](x, np.array(indices, dtype=np.intp), axis=axis)
+
+
+@st.composite
+def _diagonals(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    """diagonal and trace: an offset and two axes (the same twice, or too few axes: numpy's error)."""
+    offset = draw(st.integers(-3, 3))
+    axes = draw(st.lists(st.integers(-max(ndim, 1), max(ndim, 1) - 1), min_size=2, max_size=2))
+    return lambda f, x: f[name](x, offset, *axes)
+
+
 CASES: dict[str, Callable[[str, int, np.ndarray], st.SearchStrategy[Call]]] = {
     **dict.fromkeys(("sum", "mean", "prod", "std", "var", "argmax", "argmin", "all", "any"), _reduction),
     **dict.fromkeys(("nansum", "nanmean", "nanmax", "nanmin", "max", "amax", "min", "amin"), _reduction),
@@ -184,6 +210,8 @@ CASES: dict[str, Callable[[str, int, np.ndarray], st.SearchStrategy[Call]]] = {
     **dict.fromkeys(("concatenate", "concat", "stack", "vstack", "row_stack", "hstack"), _joining),
     **dict.fromkeys(("where", "clip", "round", "around"), _elementwise),
     "dot": _dotting,
+    **dict.fromkeys(("roll", "repeat", "tile", "take"), _rearranging),
+    **dict.fromkeys(("diagonal", "trace"), _diagonals),
 }
 
 
