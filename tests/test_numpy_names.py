@@ -239,3 +239,41 @@ def test_swapaxes_is_a_view() -> None:
     t = lt.arange(6).reshape(2, 3)
     assert t.swapaxes(0, 1).shares_storage(t)
     np.testing.assert_array_equal(t.swapaxes(0, -1).numpy(), np.arange(6).reshape(2, 3).swapaxes(0, -1))
+
+
+def test_the_idioms_the_issue_found_raising_now_behave_as_numpy() -> None:
+    """Issue 27's list ("these raise: ..."), each against numpy (or docs/numpy.md's difference)."""
+    a = np.arange(6.0).reshape(2, 3)
+    x = lt.tensor(a)
+    same = np.testing.assert_array_equal
+    same(x.cumsum(axis=0).numpy(), a.cumsum(axis=0))
+    same(lt.cat([x, x], axis=1).numpy(), np.concatenate([a, a], axis=1))
+    same(lt.stack([x, x], axis=1).numpy(), np.stack([a, a], axis=1))
+    np.testing.assert_allclose(x.std(ddof=1).numpy(), a.std(ddof=1))
+    assert x.sum(dtype=np.float32).dtype == a.sum(dtype=np.float32).dtype
+    same(lt.concatenate([x, x]).numpy(), np.concatenate([a, a]))
+    same(lt.zeros_like(x).numpy(), np.zeros_like(a))
+    assert lt.empty((2, 3)).shape == np.empty((2, 3)).shape
+    same(lt.unique(lt.tensor([3, 1, 3])).numpy(), np.unique([3, 1, 3]))
+    same(x.copy().numpy(), a.copy())
+    same(x.ravel().numpy(), a.ravel())
+    filled, reference = x.copy(), a.copy()
+    filled.fill(0)
+    reference.fill(0)
+    same(filled.numpy(), reference)
+    m, v = lt.tensor([[1.0, 2.0], [3.0, 4.0]]), lt.tensor([1.0, -1.0])
+    same(m.dot(v).numpy(), m.numpy().dot(v.numpy()))
+    same(lt.tensor([1, 2]).repeat(2).numpy(), np.array([1, 2]).repeat(2))
+    same(x.view(np.int64).numpy(), a.view(np.int64))
+
+
+def test_the_autograd_habits_the_issue_found_raising_now_behave_as_pytorch() -> None:
+    w = lt.ones(2, requires_grad=True)
+    (w * 2).sum().backward()
+    w.grad.zero_()
+    w.grad = None
+    assert w.grad is None and w.is_leaf and (w * 2).grad_fn is not None
+    with lt.no_grad(), lt.enable_grad():
+        assert (w * 2).requires_grad
+    with lt.inference_mode():
+        assert not (w * 2).requires_grad
