@@ -265,10 +265,10 @@ def softmax(log: bool = False) -> ChunkedForm:
 def _scan(
     name: str, da: Any, kernel: Callable[..., Any], inputs: tuple[Any, ...], params: dict[str, Any]
 ) -> Any:
-    x, dim = inputs[0], params.get("dim")
+    x, dim, dtype = inputs[0], params.get("dim"), params.get("dtype")
     if dim is None:
-        return getattr(da, name)(x.reshape(-1))
-    return getattr(da, name)(x, axis=normalize_dim(dim, x.ndim))
+        return getattr(da, name)(x.reshape(-1), dtype=dtype)
+    return getattr(da, name)(x, axis=normalize_dim(dim, x.ndim), dtype=dtype)
 
 
 def scan(name: str) -> ChunkedForm:

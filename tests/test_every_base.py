@@ -113,8 +113,8 @@ CASES: dict[str, Callable[[], list[Case]]] = {
     ],
     "var": lambda: [*_reductions(), ([_floats(3, 4)], {"dim": 1, "keepdim": False, "ddof": 1})],
     "std": lambda: [*_reductions(), ([_floats(3, 4)], {"dim": None, "keepdim": True, "ddof": 1})],
-    "cumsum": lambda: _along((None, 0, 1)),
-    "cumprod": lambda: _along((None, 0, 1)),
+    "cumsum": lambda: [*_along((None, 0, 1)), ([_ints(3, 4)], {"dim": 1, "dtype": np.dtype("float32")})],
+    "cumprod": lambda: [*_along((None, 0, 1)), ([_ints(3, 4)], {"dim": None, "dtype": np.dtype("float64")})],
     "sort": lambda: [
         *_along((-1, 0, None)),
         ([_floats(3, 4)], {}),
