@@ -432,6 +432,10 @@ def _dot(doors: Doors, a: Any, b: Any, out: Any = None) -> Any:
     return doors.apply(optable.MATMUL, a, b)
 
 
+_REDUCTION_KEYWORDS = frozenset(("keepdims", "dtype", "out", "ddof", "correction"))
+"""The keywords of numpy's reductions that the tensor's methods take as numpy does."""
+
+
 def _reduction(name: str, *numpy_names: str) -> None:
     """A numpy reduction (`np.sum(t, axis=0, keepdims=True, dtype=..., ddof=...)`) as the tensor's
     method of that name; an `out=` that is not a tensor runs numpy on the values."""
@@ -439,11 +443,11 @@ def _reduction(name: str, *numpy_names: str) -> None:
     def handler(doors: Doors, a: Any, axis: Any = None, *rest: Any, **kwargs: Any) -> Any:
         t = _tensor(doors, a)
         out = kwargs.get("out")
-        if rest or kwargs.get("where") is not None or (out is not None and not doors.is_tensor(out)):
-            raise Fallback
+        given = {key: value for key, value in kwargs.items() if value is not None}
+        if rest or set(given) - _REDUCTION_KEYWORDS or (out is not None and not doors.is_tensor(out)):
+            raise Fallback  # numpy's other keywords (initial=, where=, mean=) run numpy on the values
         if isinstance(axis, list):
             axis = tuple(axis)
-        given = {key: value for key, value in kwargs.items() if value is not None and key != "where"}
         return getattr(t, name)(axis=axis, **given)
 
     handles(*(numpy_names or (name,)))(handler)

@@ -259,3 +259,15 @@ def test_joins_splits_flips_and_rolls_take_axis_as_numpy(shape: tuple[int, ...],
     )
     pieces = t.split(2, axis=axis)
     np.testing.assert_array_equal(np.concatenate([p.numpy() for p in pieces], axis=axis), values)
+
+
+def test_numpys_reduction_functions_pass_their_keywords_to_the_methods() -> None:
+    values = np.arange(6.0).reshape(2, 3)
+    t = lt.tensor(values, requires_grad=True)
+    result = np.std(t, axis=0, ddof=1)
+    assert result.requires_grad  # the method ran: the table's entry, with its gradient
+    np.testing.assert_allclose(result.numpy(), np.std(values, axis=0, ddof=1))
+    assert np.sum(t, dtype=np.float32).dtype == np.float32
+    with lt.no_grad():  # keywords the methods do not take run numpy on the values
+        assert np.max(t, initial=10).item() == 10.0
+        assert np.sum(t, where=np.array([True, False, True])).item() == 10.0
