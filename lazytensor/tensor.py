@@ -2202,13 +2202,21 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
             values.append(x.values() if fused is None else fused)
     inputs = tuple(values)
     needs = _needs(entry, bases)
-    if not needs:
-        return _unrecorded(entry, operands, bases, inputs, params)
-    result = _result(entry.kernel(*inputs, **params), inputs)
+    try:  # free unless raised: a kernel's error is about the operands, so it ends at the caller's door
+        if not needs:
+            return _unrecorded(entry, operands, bases, inputs, params)
+        result = _result(entry.kernel(*inputs, **params), inputs)
+    except _USER_ERRORS as error:
+        raise error.with_traceback(None) from None
     saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
     result.grad_state.requires_grad = True
     result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
     return result
+
+
+_USER_ERRORS = (TypeError, ValueError, IndexError)
+"""What a kernel raises about its operands (shapes, dtypes, indices): shown from the door the user
+called (`t + u`, `t.sum()`), not from inside the kernel."""
 
 
 def _needs(entry: Op, bases: list[BaseTensor | None]) -> tuple[bool, ...]:
