@@ -467,7 +467,10 @@ class AbstractTensor(abc.ABC):
 
     def permute(self, *axes: int | Sequence[int]) -> AbstractTensor:
         """Reorder the axes: axis `i` of the result is axis `axes[i]` of this tensor (a view)."""
-        return views.permute(self, as_shape(axes))
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.permute(self, as_shape(axes))
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def transpose(self, *axes: int | Sequence[int]) -> AbstractTensor:
         """A view with the axes reordered: no argument reverses them (numpy's `a.transpose()`), two
@@ -480,14 +483,20 @@ class AbstractTensor(abc.ABC):
         """
         if not axes:
             return views.reverse_axes(self)
-        if len(axes) == 2 and not any(isinstance(axis, Sequence) for axis in axes):
-            dim0, dim1 = as_shape(axes)
-            return views.swapaxes(self, dim0, dim1)
-        return views.permute(self, as_shape(axes))
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            if len(axes) == 2 and not any(isinstance(axis, Sequence) for axis in axes):
+                dim0, dim1 = as_shape(axes)
+                return views.swapaxes(self, dim0, dim1)
+            return views.permute(self, as_shape(axes))
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def swapaxes(self, dim0: int, dim1: int) -> AbstractTensor:
         """Swap two axes (a view)."""
-        return views.swapaxes(self, dim0, dim1)
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.swapaxes(self, dim0, dim1)
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     @property
     def T(self) -> AbstractTensor:
@@ -503,7 +512,10 @@ class AbstractTensor(abc.ABC):
 
     def reshape(self, *shape: int | Sequence[int]) -> AbstractTensor:
         """The same elements in row-major order under a new shape; one -1 is inferred (a view)."""
-        return views.reshape(self, as_shape(shape))
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.reshape(self, as_shape(shape))
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def view(self, *shape: int | Sequence[int] | npt.DTypeLike) -> AbstractTensor:
         """With a shape, the same as `reshape` (PyTorch's meaning): a view, never a copy. With a dtype
@@ -546,23 +558,38 @@ class AbstractTensor(abc.ABC):
 
     def squeeze(self, dim: int | Sequence[int] | None = None) -> AbstractTensor:
         """Drop size-1 axes: all of them, or the ones named (ValueError if one is not size 1)."""
-        return views.squeeze(self, dim)
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.squeeze(self, dim)
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def unsqueeze(self, dim: int) -> AbstractTensor:
         """Insert a size-1 axis at `dim` (a view)."""
-        return views.unsqueeze(self, dim)
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.unsqueeze(self, dim)
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> AbstractTensor:
         """Merge the axes `start_dim..end_dim` into one (a view)."""
-        return views.flatten(self, start_dim, end_dim)
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.flatten(self, start_dim, end_dim)
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def expand(self, *shape: int | Sequence[int]) -> AbstractTensor:
         """Broadcast to a larger shape, -1 keeping a size (a read-only view)."""
-        return views.expand(self, as_shape(shape))
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.expand(self, as_shape(shape))
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def broadcast_to(self, shape: Sequence[int]) -> AbstractTensor:
         """Broadcast to `shape` by numpy's rules (a read-only view)."""
-        return views.expand(self, as_shape((shape,)))
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.expand(self, as_shape((shape,)))
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def split(
         self, size: int | Sequence[int], dim: int = UNSET, *, axis: int = UNSET
@@ -578,11 +605,17 @@ class AbstractTensor(abc.ABC):
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple[AbstractTensor, ...]:
         """At most `chunks` views of equal size (the last may be smaller) along `dim`."""
-        return views.chunk(self, chunks, dim)
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.chunk(self, chunks, dim)
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def unbind(self, dim: int = 0) -> tuple[AbstractTensor, ...]:
         """Views of every index along `dim`, that axis removed."""
-        return views.unbind(self, dim)
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.unbind(self, dim)
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def slice(self, specs: Sequence[Any]) -> AbstractTensor:
         """The seeds' per-axis selection: None = all, int = that index kept as a size-1 axis,
@@ -619,10 +652,16 @@ class AbstractTensor(abc.ABC):
                     return fused[key]  # an element of a fused stack: numpy's own indexing and checks
         if self.requires_grad and autograd.is_grad_enabled():
             return views.index_view(self, key)
-        return views.getitem(self, key)
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            return views.getitem(self, key)
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        views.setitem(self, key, value)
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            views.setitem(self, key, value)
+        except _USER_ERRORS as error:
+            raise error.with_traceback(None) from None
 
     # -- operations: each one entry of the table, applied ----------------------------------
 
