@@ -180,13 +180,16 @@ class AbstractTensor(abc.ABC):
         """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None.
         When the layer below already has its own, numpy derives this one from it (a transpose or a
         slice of an array costs less than building a strided view from the layout). None also for
-        an array-like base, whose values are read afresh each time."""
+        an array-like base, whose values are read afresh each time. Only a view of storage is kept:
+        a copy (a numpy scalar, say) would go stale at the next write to the base."""
         if self.layout is None or not self.base.has_buffer:
             return None
         below = getattr(self, "wrapped", None)
         known = None if below is None else below.__dict__.get("_fused_values")
         derived = None if known is None else self.view_of(known)
-        return evaluate.read(self) if derived is None else derived
+        if isinstance(derived, np.ndarray) and derived.base is not None:
+            return derived
+        return evaluate.read(self)
 
     def view_of(self, below: Buffer) -> Buffer | None:
         """This layer as a numpy view of the fused array below it, when numpy has that view cheaply

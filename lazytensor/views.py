@@ -401,9 +401,9 @@ class SlicedTensor(View):
     def view_of(self, below: Buffer) -> Buffer | None:
         if any(isinstance(spec, np.ndarray) for spec in self.specs):
             return None  # numpy would copy a list index: build the view from the layout
-        view: Buffer = below[
-            tuple(spec.as_slice() if isinstance(spec, Range) else spec for spec in self.specs)
-        ]
+        # the trailing `...` keeps an all-int key a 0-d view: numpy would return a scalar, a copy
+        key = (*(spec.as_slice() if isinstance(spec, Range) else spec for spec in self.specs), Ellipsis)
+        view: Buffer = below[key]
         return view
 
     def describe(self) -> str:
