@@ -55,7 +55,7 @@ def _values(data: st.DataObject, shape: tuple[int, ...], dtype: np.dtype[Any]) -
     """A scalar, or an array of `shape` (or one that broadcasts to it), of small integers."""
     if data.draw(st.booleans()) or not shape:
         value = data.draw(st.integers(-50, 50))
-        return value if dtype == object else dtype.type(value)
+        return value if dtype.hasobject else dtype.type(value)
     target = shape[data.draw(st.integers(0, len(shape))) :]  # a trailing part broadcasts
     n = math.prod(target)
     values = np.array(data.draw(st.lists(st.integers(-50, 50), min_size=n, max_size=n)))
@@ -175,7 +175,9 @@ class ViewWriteSequences(RuleBasedStateMachine):
         result = in_place_op(t, operand)
         assert result is t, f"{text}: {op} must return the same view"
         result = plain_op(before[indices.reshape(-1)].reshape(indices.shape), operand_values)
-        self.storage[indices.reshape(-1)] = np.broadcast_to(np.asarray(result, self.dtype), indices.shape).reshape(-1)
+        self.storage[indices.reshape(-1)] = np.broadcast_to(
+            np.asarray(result, self.dtype), indices.shape
+        ).reshape(-1)
 
     def _check_storage(self, expected: np.ndarray, text: str) -> None:
         np.testing.assert_array_equal(self.storage, expected, err_msg=text)
@@ -206,7 +208,6 @@ def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
 
 ViewWriteSequences.TestCase.settings = settings(max_examples=150, stateful_step_count=30)
 TestViewWriteSequences = ViewWriteSequences.TestCase
-
 
 
 @pytest.mark.parametrize(
