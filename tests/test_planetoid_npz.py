@@ -14,12 +14,11 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import graphs
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-import graphs  # examples/ is on sys.path (conftest)
 
 
 def _good() -> dict[str, np.ndarray]:
