@@ -1319,6 +1319,18 @@ class StorageTensor(BaseTensor):
     def __attrs_post_init__(self) -> None:
         self.__dict__["_fused_values"] = self.buffer.reshape(self._shape)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The state to pickle: the buffer and the rest, never the cached view of the buffer (pickled
+        on its own it would come back as a copy, stale at the first write)."""
+        state = dict(self.__dict__)
+        state.pop("_fused_values", None)
+        state.pop("_lazy_values", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.__attrs_post_init__()
+
     @classmethod
     def from_array(cls, array: Buffer) -> StorageTensor:
         """Wrap an array: without copying when it is C-contiguous, else through a row-major copy."""

@@ -105,6 +105,19 @@ class View(AbstractTensor):
         view.__attrs_post_init__()
         return view
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the tensor at the bottom plus each layer's class and parameters, gathered by a
+        loop (pickle's own recursion fails on a stack of thousands of layers) and without any
+        cached values: unpickling rebuilds the layers over the one unpickled base."""
+        layers: list[tuple[type[View], tuple[Any, ...]]] = []
+        layer: AbstractTensor = self
+        while isinstance(layer, View):
+            names = _field_names(type(layer))[1:]
+            layers.append((type(layer), tuple(getattr(layer, name) for name in names)))
+            layer = layer.wrapped
+        layers.reverse()
+        return (_unpickle_stack, (layer, tuple(layers)))
+
     def with_wrapped(self, wrapped: AbstractTensor) -> View:
         """The same wrapper over another tensor of the same shape."""
         params = (getattr(self, name) for name in _field_names(type(self))[1:])
@@ -115,6 +128,23 @@ class View(AbstractTensor):
 
     def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
         return [(self.wrapped, autograd.view_backward(self, grad))]
+
+
+def _unpickle_stack(
+    bottom: AbstractTensor, layers: Sequence[tuple[type[View], tuple[Any, ...]]]
+) -> AbstractTensor:
+    """The stack `View.__reduce__` took apart: each layer, bottom first, over the one below (a loop).
+
+    >>> import pickle
+    >>> import lazytensor as lt
+    >>> t = lt.arange(6).reshape(2, 3).T[1:]
+    >>> pickle.loads(pickle.dumps(t)).tolist()
+    [[1, 4], [2, 5]]
+    """
+    tensor = bottom
+    for cls, params in layers:
+        tensor = cls.trusted(tensor, *params)
+    return tensor
 
 
 # -- TransposedTensor -------------------------------------------------------------------------
