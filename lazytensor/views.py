@@ -528,11 +528,26 @@ class ExpandedTensor(View):
     def describe(self) -> str:
         return f"new shape {self._shape}"
 
+    def repeats_elements(self) -> bool:
+        """Whether two positions of this view are one element: a new or stretched axis of size > 1."""
+        if numel(self._shape) == 0:
+            return False
+        below = (1,) * self._lead + self.wrapped.shape
+        return any(old == 1 and size > 1 for size, old in zip(self._shape, below, strict=True))
+
     @property
     def read_only_reason(self) -> str:
+        """Always a reason: an expand is read-only, as numpy's `broadcast_to`, even one that repeats
+        no element (the message then says so, and where to write instead)."""
+        if self.repeats_elements():
+            return (
+                f"cannot write through an expanded view: shape {self._shape} is a broadcast of "
+                f"{self.wrapped.shape}, so its positions share elements (use .clone() first)"
+            )
         return (
-            f"cannot write through an expanded view: shape {self._shape} is a broadcast of "
-            f"{self.wrapped.shape}, so its positions share elements (use .clone() first)"
+            f"cannot write through an expanded view: shape {self._shape} repeats no element of "
+            f"{self.wrapped.shape}, but expanded views are read-only, as numpy's broadcast_to "
+            "(write to the tensor it expands, or use .clone() first)"
         )
 
 
