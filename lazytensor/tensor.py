@@ -22,7 +22,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, explain, numpy_functions, optable, printer
+from lazytensor import autograd, evaluate, explain, find_nonzero, numpy_functions, optable, printer
 from lazytensor.autograd import Node, Saved, Version, Watched
 from lazytensor.buffers import check_fits, is_memory_mapped
 from lazytensor.layout import Layout
@@ -904,7 +904,7 @@ class AbstractTensor(abc.ABC):
         """
         if self.ndim == 0:
             raise ValueError("nonzero of a 0-d tensor: index it as t[None] first, as numpy asks")
-        return tuple(StorageTensor.from_array(np.ascontiguousarray(i)) for i in np.nonzero(self.numpy()))
+        return tuple(StorageTensor.from_array(i) for i in find_nonzero.nonzero(self.numpy()))
 
     # -- in-place operators: the result computed, then written through this tensor -------------
 
