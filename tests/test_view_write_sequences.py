@@ -33,7 +33,12 @@ IN_PLACE: dict[str, tuple[Callable[[Any, Any], Any], Callable[[Any, Any], Any]]]
     "+=": (operator.iadd, operator.add),
     "-=": (operator.isub, operator.sub),
     "*=": (operator.imul, operator.mul),
+    "/=": (operator.itruediv, operator.truediv),
+    "//=": (operator.ifloordiv, operator.floordiv),
+    "%=": (operator.imod, operator.mod),
 }
+DIVISIONS = {"float64": "/=", "int64": "//=", "object": "%="}
+"""The division each dtype takes (by a nonzero scalar: no warnings, no infinities)."""
 OPERATIONS = {"rules": 0, "checks": 0}
 
 
@@ -154,13 +159,16 @@ class ViewWriteSequences(RuleBasedStateMachine):
             t[key] = value
         self.storage[target] = value
 
-    @rule(data=st.data(), op=st.sampled_from(sorted(IN_PLACE)), other_view=st.booleans())
+    @rule(data=st.data(), op=st.sampled_from(["+=", "-=", "*=", "division"]), other_view=st.booleans())
     def in_place(self, data: st.DataObject, op: str, other_view: bool) -> None:
         """`t op= x` with a scalar, or with another view that broadcasts to `t` (read in full first)."""
         OPERATIONS["rules"] += 1
-        in_place_op, plain_op = IN_PLACE[op]
         t, indices, writable, text = self._pick(data)
         operand: Any = _values(data, indices.shape, self.dtype)
+        if op == "division":
+            op, other_view = DIVISIONS[self.dtype.name], False
+            operand = data.draw(st.sampled_from([-3, -2, 2, 3, 7]))
+        in_place_op, plain_op = IN_PLACE[op]
         operand_values = operand
         if other_view:
             u, u_indices, _, _ = self._pick(data)
