@@ -180,9 +180,16 @@ class AbstractTensor(abc.ABC):
         """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None.
         When the layer below already has its own, numpy derives this one from it (a transpose or a
         slice of an array costs less than building a strided view from the layout). None also for
-        an array-like base, whose values are read afresh each time. Only a view of storage is kept:
+        an array-like base, whose values are read afresh each time, and for a shape of more than
+        2**63 bytes, which numpy cannot view (its elements are read through the layout). Only a view
+        of storage is kept:
         a copy (a numpy scalar, say) would go stale at the next write to the base."""
-        if self.layout is None or not self.base.has_buffer:
+        layout = self.layout
+        if (
+            layout is None
+            or not self.base.has_buffer
+            or not evaluate.numpy_can_view(layout, self.dtype.itemsize)
+        ):
             return None
         below = getattr(self, "wrapped", None)
         known = None if below is None else below.__dict__.get("_fused_values")

@@ -162,3 +162,16 @@ def test_ctrl_c_stops_finding_nonzero_elements_between_blocks() -> None:
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=120)
     assert "KeyboardInterrupt" in err and "find_nonzero.py" in err and "finished" not in out
+
+
+def test_an_expand_beyond_what_numpy_can_view_prints_and_reads_its_elements() -> None:
+    """(10**9, 10**9, 3) float64 spans more than 2**63 bytes: numpy cannot even make the broadcast
+    view, which used to end every print and read in numpy's raw ValueError."""
+    e = lt.tensor([1.0, 2.0, 3.0]).expand(10**9, 10**9, 3)
+    assert "[999999999, :, :]" in repr(e)
+    assert e[5, 7, 2] == 3.0 and e[[1, 2], 5].tolist() == [[1.0, 2.0, 3.0]] * 2
+    assert e.T[::-1][0, :2, 1].tolist() == [3.0, 3.0]
+    with pytest.raises(MemoryError, match=r"numpy view of shape \(1000000000, 1000000000, 3\)"):
+        e.sum()
+    with pytest.raises(MemoryError, match=r"numpy view of shape \(1000000000, 1000000000, 3\)"):
+        e.nonzero()
