@@ -528,7 +528,7 @@ class ExpandedTensor(View):
     def describe(self) -> str:
         return f"new shape {self._shape}"
 
-    def repeats_elements(self) -> bool:
+    def _repeats_elements(self) -> bool:
         """Whether two positions of this view are one element: a new or stretched axis of size > 1."""
         if numel(self._shape) == 0:
             return False
@@ -539,7 +539,7 @@ class ExpandedTensor(View):
     def read_only_reason(self) -> str:
         """Always a reason: an expand is read-only, as numpy's `broadcast_to`, even one that repeats
         no element (the message then says so, and where to write instead)."""
-        if self.repeats_elements():
+        if self._repeats_elements():
             return (
                 f"cannot write through an expanded view: shape {self._shape} is a broadcast of "
                 f"{self.wrapped.shape}, so its positions share elements (use .clone() first)"
