@@ -8,7 +8,8 @@ could prime a cache (`numpy()`, `item()`, `tolist()`, an element, the print) and
 base and through any view (`t[key] = v`, `set`, in-place operators, a view combined with another).
 A write through a view with an expanded layer is refused and changes nothing.
 
-`OPERATIONS` counts the rules and the checks run (the closing note's outcome table quotes them).
+`OPERATIONS` counts the sequences, the rules and the checks run (the closing note's outcome table
+quotes them).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ IN_PLACE: dict[str, tuple[Callable[[Any, Any], Any], Callable[[Any, Any], Any]]]
 }
 DIVISIONS = {"float64": "/=", "int64": "//=", "object": "%="}
 """The division each dtype takes (by a nonzero scalar: no warnings, no infinities)."""
-OPERATIONS = {"rules": 0, "checks": 0}
+OPERATIONS = {"sequences": 0, "rules": 0, "checks": 0}
 
 
 def _zero_d_ops(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[str, Any, Any, bool] | None:
@@ -72,6 +73,7 @@ class ViewWriteSequences(RuleBasedStateMachine):
 
     @initialize(shape=shapes(max_dims=3, max_side=4), dtype=st.sampled_from(["float64", "int64", "object"]))
     def start(self, shape: tuple[int, ...], dtype: str) -> None:
+        OPERATIONS["sequences"] += 1
         self.dtype = np.dtype(dtype)
         n = math.prod(shape)
         values = np.arange(n).astype(self.dtype)
