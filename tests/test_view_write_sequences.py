@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import operator
+import signal
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +42,12 @@ IN_PLACE: dict[str, tuple[Callable[[Any, Any], Any], Callable[[Any, Any], Any]]]
 DIVISIONS = {"float64": "/=", "int64": "//=", "object": "%="}
 """The division each dtype takes (by a nonzero scalar: no warnings, no infinities)."""
 OPERATIONS = {"sequences": 0, "rules": 0, "checks": 0}
+SEQUENCE_SECONDS = 60.0
+"""Each sequence runs under this limit (a few milliseconds is usual): a hang is a failure, not a stall."""
+
+
+def _hung(signum: int, frame: Any) -> None:
+    raise TimeoutError(f"a view/write sequence ran over {SEQUENCE_SECONDS:g} s")
 
 
 def _zero_d_ops(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[str, Any, Any, bool] | None:
@@ -74,6 +81,8 @@ class ViewWriteSequences(RuleBasedStateMachine):
     @initialize(shape=shapes(max_dims=3, max_side=4), dtype=st.sampled_from(["float64", "int64", "object"]))
     def start(self, shape: tuple[int, ...], dtype: str) -> None:
         OPERATIONS["sequences"] += 1
+        self.previous_alarm = signal.signal(signal.SIGALRM, _hung)
+        signal.setitimer(signal.ITIMER_REAL, SEQUENCE_SECONDS)  # a hang fails the sequence
         self.dtype = np.dtype(dtype)
         n = math.prod(shape)
         values = np.arange(n).astype(self.dtype)
@@ -83,6 +92,11 @@ class ViewWriteSequences(RuleBasedStateMachine):
         self.pool: list[tuple[Any, np.ndarray, bool, str]] = [
             (self.base, np.arange(n).reshape(shape), True, f"base{shape} {dtype}")
         ]
+
+    def teardown(self) -> None:
+        if hasattr(self, "previous_alarm"):
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous_alarm)
 
     def _model(self, indices: np.ndarray) -> np.ndarray:
         """The model's values at `indices`, always an array (numpy gives a scalar for 0-d indices)."""
