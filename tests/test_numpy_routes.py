@@ -193,6 +193,20 @@ def _diagonals(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     return lambda f, x: f[name](x, offset, *axes)
 
 
+@st.composite
+def _finding(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    """The values themselves (zeros among them) or a comparison; count_nonzero also along axes."""
+    threshold = draw(st.none() | st.integers(-3, 6))
+    axis, keepdims = draw(_axis(ndim)), draw(st.booleans())
+
+    def operand(x: Any) -> Any:
+        return x if threshold is None else x > threshold
+
+    if name == "count_nonzero":
+        return lambda f, x: f[name](operand(x), axis=axis, keepdims=keepdims)
+    return lambda f, x: f[name](operand(x))
+
+
 CASES: dict[str, Callable[[str, int, np.ndarray], st.SearchStrategy[Call]]] = {
     **dict.fromkeys(("sum", "mean", "prod", "std", "var", "argmax", "argmin", "all", "any"), _reduction),
     **dict.fromkeys(("nansum", "nanmean", "nanmax", "nanmin", "max", "amax", "min", "amin"), _reduction),
@@ -212,6 +226,7 @@ CASES: dict[str, Callable[[str, int, np.ndarray], st.SearchStrategy[Call]]] = {
     "dot": _dotting,
     **dict.fromkeys(("roll", "repeat", "tile", "take"), _rearranging),
     **dict.fromkeys(("diagonal", "trace"), _diagonals),
+    **dict.fromkeys(("nonzero", "argwhere", "count_nonzero"), _finding),
 }
 
 
