@@ -506,3 +506,48 @@ def device(what: str, given: Any) -> None:
     """
     if given is not None and str(given) != "cpu":
         raise ValueError(f"{what}: lazytensor's tensors live on the cpu, not on device {given!r}")
+
+
+@user_error
+def retyped_positions(
+    what: str,
+    shape: Shape,
+    storage: npt.NDArray[np.intp],
+    current: np.dtype[Any],
+    target: np.dtype[Any],
+    buffer_size: int,
+) -> tuple[npt.NDArray[np.intp], int]:
+    """Where each element of `t.view(target)` sits in the storage read as `target` from element
+    `first` on (returned with it), given where each of `t`'s elements sits (`storage`, of `shape`):
+    numpy's rule, the last axis must be one run of memory (any strides for the others); for a
+    larger dtype every run starts at the same remainder modulo the ratio of the sizes.
+
+    >>> where, first = retyped_positions(
+    ...     "view", (2, 2), np.array([[0, 1], [4, 5]]), np.dtype("int64"), np.dtype("int32"), 6
+    ... )
+    >>> where.tolist(), first
+    ([[0, 1, 2, 3], [8, 9, 10, 11]], 0)
+    """
+    last = shape[-1]
+    if last > 1 and not bool((np.diff(storage, axis=-1) == 1).all()):
+        raise ValueError(
+            f"{what}({target}) of a tensor of shape {shape}: to change to a dtype of a different size, "
+            "the last axis must be contiguous in storage (call .contiguous() first: a copy)"
+        )
+    old, new = current.itemsize, target.itemsize
+    if old % new and new % old:
+        raise ValueError(f"{what}({target}): itemsizes {old} and {new} do not divide one another")
+    if new < old:
+        ratio = old // new
+        spread = storage[..., np.newaxis] * ratio + np.arange(ratio)
+        return spread.reshape((*shape[:-1], last * ratio)), 0
+    ratio = new // old
+    starts = storage[..., ::ratio]
+    first = int(starts.reshape(-1)[0] % ratio) if starts.size else 0
+    if bool(((starts - first) % ratio).any()):
+        raise ValueError(
+            f"{what}({target}) of a tensor of shape {shape}: its rows start at different remainders "
+            f"modulo {ratio} elements of {current} in storage (call .contiguous() first: a copy)"
+        )
+    found: npt.NDArray[np.intp] = (starts - first) // ratio
+    return found, first

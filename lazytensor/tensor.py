@@ -538,7 +538,10 @@ class AbstractTensor(abc.ABC):
         ((2, 1), True, (4,))
         """
         if len(shape) == 1 and _is_dtype_argument(shape[0]):
-            return self._reinterpreted(shape[0])  # type: ignore[arg-type]
+            try:  # free unless raised: a bad argument's traceback ends at the caller's line
+                return self._reinterpreted(shape[0])  # type: ignore[arg-type]
+            except (*_USER_ERRORS, RuntimeError) as error:
+                raise error.with_traceback(None) from None
         return self.reshape(*shape)  # type: ignore[arg-type]
 
     def _reinterpreted(self, dtype: npt.DTypeLike) -> AbstractTensor:
@@ -554,17 +557,20 @@ class AbstractTensor(abc.ABC):
             same.grad_state.version = base.grad_state.version  # one memory, one count of writes
             return same if self is base else views.restack(self, base, same)
         layout = self.layout
-        if layout is None or not layout.is_contiguous():
-            raise ValueError(
-                f"view({target}) of a tensor of shape {self.shape}: to change to a dtype of a different "
-                "size, the tensor must be contiguous in storage (call .contiguous() first: a copy)"
-            )
-        size = self.numel()
-        memory = base.buffer[layout.offset : layout.offset + size].view(target)
-        shape = (*self.shape[:-1], memory.size // max(numel(self.shape[:-1]), 1))
-        reread = StorageTensor(memory, shape)
-        reread.grad_state.version = base.grad_state.version
-        return reread
+        if layout is not None and layout.is_contiguous():  # one run of memory: a storage tensor on it
+            memory = base.buffer[layout.offset : layout.offset + self.numel()].view(target)
+            shape = (*self.shape[:-1], self.shape[-1] * self.dtype.itemsize // target.itemsize)
+            reread = StorageTensor(memory, shape)
+            reread.grad_state.version = base.grad_state.version
+            return reread
+        positions, first = keywords.retyped_positions(
+            "view", self.shape, evaluate.storage_indices(self), self.dtype, target, base.buffer.size
+        )
+        count = (base.buffer.size - first) * self.dtype.itemsize // target.itemsize
+        memory = base.buffer[first : first + count * target.itemsize // self.dtype.itemsize].view(target)
+        whole = StorageTensor(memory, (count,))
+        whole.grad_state.version = base.grad_state.version
+        return views.index_view(whole, (positions,))  # rows anywhere, each row's bytes one run
 
     def squeeze(self, dim: int | Sequence[int] | None = None) -> AbstractTensor:
         """Drop size-1 axes: all of them, or the ones named (ValueError if one is not size 1)."""

@@ -277,3 +277,40 @@ def test_the_autograd_habits_the_issue_found_raising_now_behave_as_pytorch() -> 
         assert (w * 2).requires_grad
     with lt.inference_mode():
         assert not (w * 2).requires_grad
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    shape=shapes(max_dims=3, max_side=4).filter(len),
+    source=st.sampled_from(["float64", "int32", "int16"]),
+    target=st.sampled_from(["int8", "int16", "int32", "int64", "float32", "complex128"]),
+    data=st.data(),
+)
+def test_view_of_a_dtype_reinterprets_any_basic_view_as_numpy(
+    shape: Any, source: str, target: str, data: st.DataObject
+) -> None:
+    """Any basic slice (last axis stepped or not, other axes reversed or strided) read as another
+    dtype: numpy's values, or numpy's refusal as a ValueError; writes reach the storage. The one
+    difference (docs/numpy.md): to a larger dtype, rows that start at different offsets modulo
+    the new size are refused (one retyped storage cannot hold both)."""
+    values = np.arange(np.prod(shape)).astype(source).reshape(shape)
+    key = tuple(
+        slice(data.draw(st.integers(0, 1)), None, data.draw(st.sampled_from([1, 1, 2, -1]))) for _ in shape
+    )
+    try:
+        expected = values[key].view(target)
+    except ValueError:
+        with pytest.raises(ValueError):
+            lt.tensor(values)[key].view(target)
+        return
+    t = lt.tensor(values)
+    try:
+        view = t[key].view(target)
+    except ValueError as error:
+        assert "start at different remainders" in str(error)
+        return
+    np.testing.assert_array_equal(view.numpy(), expected)
+    reference = values.copy()
+    reference[key].view(target)[...] = 1
+    view[...] = np.ones(view.shape, dtype=target)
+    np.testing.assert_array_equal(t.numpy(), reference)
