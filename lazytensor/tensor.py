@@ -248,7 +248,8 @@ class AbstractTensor(abc.ABC):
         return printer.to_string(self)
 
     def __str__(self) -> str:
-        return printer.to_string(self)
+        """The print; a 0-d tensor is its number, as numpy writes it (`print(t.sum())` shows `66`)."""
+        return printer.tensor_str(self)
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
         """rich's protocol: the print as renderables, so tensors compose in tables and panels."""

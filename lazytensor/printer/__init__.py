@@ -28,6 +28,7 @@ from lazytensor.printer.notebook import notebook_mimebundle
 from lazytensor.printer.options import PrintOptions, current_options, line_width
 from lazytensor.printer.prompt import pretty, register_ipython, running_shell, shows_html
 from lazytensor.printer.render import output_console, render_plain
+from lazytensor.printer.scalar import scalar_text
 from lazytensor.printer.separators import separators_string
 from lazytensor.printer.shown import DimsSpec, resolve_dims
 from lazytensor.printer.summary import StatsReport, SummaryLine
@@ -45,6 +46,7 @@ __all__ = [
     "summary",
     "tensor_mimebundle",
     "tensor_pretty",
+    "tensor_str",
     "to_string",
     "tprint",
 ]
@@ -87,6 +89,20 @@ def to_string(t: AbstractTensor, dims: DimsSpec = None, style: str | None = None
         return separators_string(t, dims, **separator_args)
     printable = TensorPrint(t, resolve_dims(t, dims), resolved)
     return render_plain(printable, line_width(resolved))
+
+
+def tensor_str(t: AbstractTensor) -> str:
+    """`str(t)`: a 0-d tensor is its number, as numpy's `str` writes that scalar; any other is its print.
+
+    `repr(t)` of a 0-d tensor stays the one informative line (shape, dtype, value, layers).
+
+    >>> import lazytensor as lt
+    >>> tensor_str(lt.arange(12).sum()), repr(lt.arange(12).sum())
+    ('66', 'tensor () int64 66')
+    """
+    if len(t.shape) == 0:
+        return scalar_text(t.numpy())
+    return to_string(t)
 
 
 def tprint(t: AbstractTensor, dims: DimsSpec = None, **options: Any) -> None:

@@ -4,14 +4,17 @@ Every 2-D slice of a tensor of 3 or more axes is labelled with its index
 (`[1, 0, :, :]`); slices of the next axis out stand side by side while the width
 allows, axes further out are stacked with a rule. Summarised axes show `…`, `⋮`
 and `⋱` where items are left out, and columns that do not fit the width are
-dropped from the middle.
+dropped from the middle. A print too tall for the screen keeps only its first
+and last slices, with `⋮ N more slices ⋮` between.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import attrs
+import numpy as np
 from rich.style import Style
 from rich.text import Span, Text
 
@@ -112,6 +115,8 @@ class SliceGrid:
     selection: Selection
     painter: CellPainter
     width: int
+    edge_slices: int | None = None
+    """Print only the first and last this many 2-D slices (a note counts the rest); None prints all."""
 
     @property
     def ndim(self) -> int:
@@ -122,7 +127,9 @@ class SliceGrid:
             return [self._scalar()]
         if self.ndim == 1:
             return list(self._vector())
-        return self._outer(0, ())
+        if self.ndim == 2:
+            return list(self._block((), self._columns()).lines)
+        return self._stacked(self._kept_slices())
 
     def _scalar(self) -> Text:
         text, style = self.painter.piece(())
@@ -178,29 +185,67 @@ class SliceGrid:
     def _columns(self) -> Columns:
         return fit_columns(self.selection.axes[-1], self.painter.cells.width, self.width)
 
-    def _outer(self, level: int, outer: tuple[int, ...]) -> list[Line]:
-        if self.ndim == 2:
-            return list(self._block((), self._columns()).lines)
-        if level == self.ndim - 3:
-            return self._side_by_side(outer)
+    def _all_slices(self) -> list[tuple[int, ...]]:
+        """The shown positions of every 2-D slice (over the leading axes), in order."""
+        leading = self.selection.axes[:-2]
+        return list(itertools.product(*(range(axis.head + axis.tail) for axis in leading)))
+
+    def _kept_slices(self) -> list[tuple[int, ...] | None]:
+        """The slices printed: all, or the first and last `edge_slices` with None where the rest are cut."""
+        slices: list[tuple[int, ...] | None] = list(self._all_slices())
+        keep = self.edge_slices
+        if keep is None or 2 * keep >= len(slices):
+            return slices
+        return [*slices[:keep], None, *slices[len(slices) - keep :]]
+
+    def _flat_index(self, outer: tuple[int, ...]) -> int:
+        """Where a slice is among all of the tensor's slices (its leading indices in row-major order)."""
+        leading = self.selection.axes[:-2]
+        indices = [axis.indices[p] for axis, p in zip(leading, outer, strict=True)]
+        return int(np.ravel_multi_index(indices, [axis.size for axis in leading]))
+
+    def _between(self, before: tuple[int, ...], after: tuple[int, ...]) -> Line:
+        """What separates two stacked rows of slices: a note of the slices left out, or a rule."""
+        level = next(k for k, (a, b) in enumerate(zip(before, after, strict=True)) if a != b)
         axis = self.selection.axes[level]
-        rule = Rule(RULES[min(self.ndim - 4 - level, len(RULES) - 1)])
+        if axis.omitted and before[level] == axis.head - 1 and after[level] == axis.head:
+            return Text(f"⋮ {axis.omitted:,} slices along axis {axis.axis} omitted", style=DIM)
+        return Rule(RULES[min(self.ndim - 4 - level, len(RULES) - 1)])
+
+    def _stacked(self, slices: list[tuple[int, ...] | None]) -> list[Line]:
+        """Rows of slices side by side (one per position of the axes further out), stacked."""
+        groups: list[list[tuple[int, ...]]] = []
+        cut_before: set[int] = set()
+        for outer in slices:
+            if outer is None:
+                cut_before.add(len(groups))
+                groups.append([])
+            elif groups and groups[-1] and groups[-1][-1][:-1] == outer[:-1]:
+                groups[-1].append(outer)
+            else:
+                groups.append([outer])
         lines: list[Line] = []
-        for p in range(axis.head + axis.tail):
-            if p and axis.omitted and p == axis.head:
-                message = f"⋮ {axis.omitted:,} slices along axis {axis.axis} omitted"
-                lines.append(Text(message, style=DIM))
-            elif p:
-                lines.append(rule)
-            lines.extend(self._outer(level + 1, (*outer, p)))
+        previous: tuple[int, ...] | None = None
+        for k, group in enumerate(groups):
+            if not group:
+                continue
+            if previous is not None and k - 1 in cut_before:
+                left_out = self._flat_index(group[0]) - self._flat_index(previous) - 1
+                lines.append(Text(f"⋮ {left_out:,} more slices ⋮", style=DIM))
+            elif previous is not None:
+                lines.append(self._between(previous, group[0]))
+            lines.extend(self._side_by_side(group))
+            previous = group[-1]
         return lines
 
-    def _side_by_side(self, outer: tuple[int, ...]) -> list[Line]:
+    def _side_by_side(self, group: list[tuple[int, ...]]) -> list[Line]:
         axis = self.selection.axes[-3]
         columns = self._columns()
-        blocks = [self._block((*outer, p), columns) for p in range(axis.head + axis.tail)]
-        if axis.omitted:
-            blocks.insert(axis.head, Block.of([Text(f"… {axis.omitted:,} more", style=DIM)]))
+        blocks: list[Block] = []
+        for outer in group:
+            if blocks and axis.omitted and outer[-1] == axis.head:
+                blocks.append(Block.of([Text(f"… {axis.omitted:,} more", style=DIM)]))
+            blocks.append(self._block(outer, columns))
         lines: list[Line] = []
         for row in self._pack(blocks):
             if lines:
@@ -239,3 +284,38 @@ def draw_rules(lines: list[Line]) -> list[Text]:
     """The lines with every `Rule` drawn as wide as the widest text line."""
     width = max((line.cell_len for line in lines if isinstance(line, Text)), default=1)
     return [Text(line.character * width, style=DIM) if isinstance(line, Rule) else line for line in lines]
+
+
+def fit_height(selection: Selection, painter: CellPainter, width: int, room: int) -> list[Text]:
+    """The values' lines in at most `room` lines when they can be: all slices if they fit, else the
+    most edge slices that fit (one at each end at least), found by bisection.
+
+    >>> import lazytensor as lt
+    >>> from lazytensor.printer.numberformat import format_values
+    >>> from lazytensor.printer.options import PrintOptions
+    >>> from lazytensor.printer.shown import read_shown, select_shown
+    >>> selection = select_shown(lt.arange(60).reshape(10, 3, 2), None, PrintOptions())
+    >>> painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
+    >>> [line.plain for line in fit_height(selection, painter, 20, 9)]
+    ['[0, :, :]    [1, :, :]', '0  1         6   7', '2  3         8   9', '4  5        10  11', '⋮ 6 more slices ⋮', '[8, :, :]    [9, :, :]', '48  49       54  55', '50  51       56  57', '52  53       58  59']
+    """
+
+    def lines(edge: int | None) -> list[Text]:
+        return draw_rules(SliceGrid(selection, painter, width, edge).body())
+
+    every = lines(None)
+    count = 1
+    for axis in selection.axes[:-2]:
+        count *= axis.head + axis.tail
+    if len(every) <= room or len(selection.axes) < 3 or count <= 2:
+        return every
+    low, high = 1, count // 2  # the most edge slices that fit lie in [low, high]
+    best = lines(1)
+    while low < high:
+        middle = (low + high + 1) // 2
+        tried = lines(middle)
+        if len(tried) <= room:
+            low, best = middle, tried
+        else:
+            high = middle - 1
+    return best if low > 1 or len(best) <= room else lines(1)

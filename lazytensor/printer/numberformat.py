@@ -258,7 +258,7 @@ def unicode_text(codes: Any) -> str:
     does), with a code point Python cannot hold (over 0x10FFFF) written as its escape, never an error.
 
     >>> unicode_text(np.array([104, 105, 0x110000, 0, 0], dtype=np.uint32))
-    'hi\U00110000'
+    'hi\\U00110000'
     """
     units = [int(code) for code in codes]
     while units and units[-1] == 0:

@@ -16,10 +16,10 @@ from rich.segment import Segment
 from rich.text import Span, Text
 
 from lazytensor.printer.cells import CellPainter
-from lazytensor.printer.grid import SliceGrid, draw_rules
+from lazytensor.printer.grid import fit_height
 from lazytensor.printer.header import Header, header
 from lazytensor.printer.numberformat import format_values
-from lazytensor.printer.options import PrintOptions, current_options
+from lazytensor.printer.options import PrintOptions, current_options, max_lines
 from lazytensor.printer.shown import read_shown, select_shown
 from lazytensor.printer.styles import DIM
 from lazytensor.printer.summary import summary_text
@@ -60,8 +60,8 @@ class TensorPrint:
         if shown.size == 0:
             return head, [Text("(no elements)", style=DIM)]
         cells = format_values(shown, self.options.precision, self.options.sci_mode)
-        grid = SliceGrid(selection, CellPainter(cells, self.options.heatmap), width)
-        body = draw_rules(grid.body())
+        room = max_lines(self.options) - len(head.lines()) - 1
+        body = fit_height(selection, CellPainter(cells, self.options.heatmap), width, room)
         for line in body:
             line.rstrip()
         return head, body
