@@ -297,7 +297,7 @@ def fit_height(selection: Selection, painter: CellPainter, width: int, room: int
     >>> selection = select_shown(lt.arange(60).reshape(10, 3, 2), None, PrintOptions())
     >>> painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
     >>> [line.plain for line in fit_height(selection, painter, 20, 9)]
-    ['[0, :, :]    [1, :, :]', '0  1         6   7', '2  3         8   9', '4  5        10  11', '⋮ 6 more slices ⋮', '[8, :, :]    [9, :, :]', '48  49       54  55', '50  51       56  57', '52  53       58  59']
+    ['[0, :, :]', ' 0   1', ' 2   3', ' 4   5', '⋮ 8 more slices ⋮', '[9, :, :]', '54  55', '56  57', '58  59']
     """
 
     def lines(edge: int | None) -> list[Text]:

@@ -74,11 +74,13 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     entries: list[tuple[str, str]] = []
     finite = values[np.isfinite(values)] if kind in "fc" else values
     if kind != "c" and finite.size:
+        with np.errstate(over="ignore", invalid="ignore"):  # values near the float limit: an inf std, no warning
+            mean, std = finite.mean(dtype=np.float64), finite.std(dtype=np.float64)
         entries += [
             ("min", format_number(finite.min(), precision)),
             ("max", format_number(finite.max(), precision)),
-            ("mean", format_number(finite.mean(dtype=np.float64), precision)),
-            ("std", format_number(finite.std(dtype=np.float64), precision)),
+            ("mean", format_number(mean, precision)),
+            ("std", format_number(std, precision)),
         ]
     entries.append(("zeros", str(int(np.count_nonzero(values == 0)))))
     if kind in "fc":
