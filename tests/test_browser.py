@@ -1,11 +1,13 @@
 """The notebook in a real browser: executed with nbclient, exported with nbconvert, rendered in the
 system's headless Chromium (Debian's `chromium` package; Playwright drives it and downloads nothing).
 
-Checked through the DOM and layout, not pixels: no tensor row wraps at 560 px nor at 1,200 px (each
-`<pre>` is exactly as tall as its lines), the text contrast of negatives, NaN, heatmap cells and
-the other coloured classes is at least 4.5:1 (WCAG AA) in light and dark themes (JupyterLab's
-own, VS Code's `body.vscode-dark`, and `prefers-color-scheme: dark` elsewhere), and the plain text
-is what shows, also where a renderer strips every style.
+Checked through the DOM and layout, not pixels, under every template nbconvert ships (lab, classic,
+basic): no tensor row wraps at 560 px nor at 1,200 px (each `<pre>` is exactly as tall as its
+lines), the 2-D slices that stand side by side wrap as blocks to the width (more rows at 560 px,
+none past the edge), the text contrast of plain text, negatives, NaN, heatmap cells and the other
+coloured classes is at least 4.5:1 (WCAG AA) in light and dark themes (JupyterLab's own, VS Code's
+`body.vscode-dark`, and `prefers-color-scheme: dark` elsewhere, classic's `pre { color: black }`
+included), and the plain text is what shows, also where a renderer strips every style.
 
 Deselected by default (`-m "not browser"` in pyproject); `.ci/run` installs Chromium and runs
 `pytest -m browser`.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import pathlib
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,6 +46,9 @@ PAGES: dict[str, tuple[str, str, str, str]] = {
     "vscode dark": ("basic", "light", "dark", VSCODE_DARK),
     "plain page, prefers dark": ("basic", "light", "dark", ""),
     "plain page, prefers light": ("basic", "light", "light", ""),
+    "classic": ("classic", "light", "light", ""),
+    "classic, prefers dark": ("classic", "light", "dark", ""),
+    "jupyterlab light, prefers dark": ("lab", "light", "dark", ""),
     "styles stripped (GitHub)": ("basic", "light", "light", STRIP_STYLES),
 }
 THEMED = [name for name in PAGES if "stripped" not in name]
@@ -60,6 +66,13 @@ MEASURE_LINES = """() => [...document.querySelectorAll('.lt-out pre')].map(pre =
 MEASURE_OVERFLOW = """() => [...document.querySelectorAll('.lt-out')].map(out => ({
     scrollWidth: out.scrollWidth, clientWidth: out.clientWidth, overflowX: getComputedStyle(out).overflowX,
 }))"""
+
+MEASURE_PANELS = """() => [...document.querySelectorAll('.lt-out .lt-panels')].map(row => {
+    const box = row.getBoundingClientRect();
+    const panels = [...row.children].map(panel => panel.getBoundingClientRect());
+    return {left: box.left, right: box.right, display: getComputedStyle(row).display,
+            panels: panels.map(p => ({left: p.left, right: p.right, top: p.top}))};
+})"""
 
 MEASURE_COLOURS = """(selector) => [...document.querySelectorAll(selector)].map(span => {
     let element = span, background = 'rgba(0, 0, 0, 0)';
@@ -147,8 +160,25 @@ def test_no_tensor_row_wraps(browser: Any, pages: dict[str, str], name: str, wid
         assert all(out["overflowX"] == "auto" for out in overflow)  # wider than the area: it scrolls
         if width == 1200:  # 120 columns fit a window of 1,200 px: a row of slices never drops a line
             assert all(out["scrollWidth"] <= out["clientWidth"] + 1 for out in overflow), overflow
-        else:
-            assert any(out["scrollWidth"] > out["clientWidth"] + 1 for out in overflow)
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", THEMED)
+def test_side_by_side_slices_wrap_as_blocks(browser: Any, pages: dict[str, str], name: str, width: int) -> None:
+    page = open_page(browser, pages[name], name, width)
+    rows = page.evaluate(MEASURE_PANELS)
+    assert rows and all(row["display"] == "flex" for row in rows)
+    for row in rows:
+        for panel in row["panels"]:
+            first_in_its_row = abs(panel["left"] - row["left"]) < 1
+            assert first_in_its_row or panel["right"] <= row["right"] + 1, (name, width, row)  # never past the edge
+    lines_of_panels = [len({round(panel["top"]) for panel in row["panels"]}) for row in rows]
+    plain_rows = [len(re.findall(r"^\[", text, flags=re.M)) for text in plain_outputs()]
+    if width == 560:  # narrower than the 120 columns of the plain text: more rows of slices
+        assert max(lines_of_panels) >= 3, lines_of_panels
+    else:
+        assert sum(lines_of_panels) <= sum(plain_rows), (lines_of_panels, plain_rows)
     page.close()
 
 
@@ -158,10 +188,10 @@ def test_coloured_text_reads_at_wcag_aa(browser: Any, pages: dict[str, str], nam
     measured = {
         selector: page.evaluate(MEASURE_COLOURS, f".lt-out {selector}")
         for selector in (".lt-neg", ".lt-nan", ".lt-heat", ".lt-inf", ".lt-label", ".lt-dim", ".lt-zero",
-                         ".lt-dtype", ".lt-chain", ".lt-warn", ".lt-hint")
+                         ".lt-dtype", ".lt-chain", ".lt-warn", ".lt-hint", "pre")
     }  # fmt: skip
-    for selector in (".lt-neg", ".lt-nan", ".lt-heat", ".lt-inf", ".lt-warn"):
-        assert measured[selector], f"no {selector} on the page"
+    for selector in (".lt-neg", ".lt-nan", ".lt-heat", ".lt-inf", ".lt-warn", "pre"):
+        assert measured[selector], f"no {selector} on the page"  # `pre`: the plain text, in no span
     for spans in measured.values():
         for span in spans:
             background, background_alpha = _rgb(span["background"])
@@ -176,7 +206,10 @@ def test_coloured_text_reads_at_wcag_aa(browser: Any, pages: dict[str, str], nam
 def test_the_plain_text_is_what_shows(browser: Any, pages: dict[str, str], name: str) -> None:
     page = open_page(browser, pages[name], name, 1200)
     shown = page.evaluate("() => [...document.querySelectorAll('.lt-out')].map(out => out.innerText)")
-    assert [_lines(text) for text in shown] == [_lines(text) for text in plain_outputs()]
+    assert len(shown) == len(plain_outputs())
+    for text, plain in zip(shown, plain_outputs(), strict=True):  # side-by-side slices wrap: same words
+        assert _lines(text)[:2] == _lines(plain)[:2]
+        assert Counter(text.split()) == Counter(plain.split())
     page.close()
 
 

@@ -69,6 +69,17 @@ class Block:
 
 
 @attrs.frozen
+class Panels:
+    """2-D slices that stand side by side while the width allows: packed into rows of text for a
+    terminal, or left as blocks that a notebook wraps to its own width."""
+
+    blocks: tuple[Block, ...]
+
+
+Part = Text | Rule | Panels
+
+
+@attrs.frozen
 class Columns:
     """The shown columns of every 2-D slice: positions in the shown values, and where `…` goes."""
 
@@ -123,6 +134,17 @@ class SliceGrid:
         return len(self.selection.axes)
 
     def body(self) -> list[Line]:
+        """The values as lines at this grid's width: side-by-side slices packed into rows."""
+        lines: list[Line] = []
+        for part in self.parts():
+            if isinstance(part, Panels):
+                lines.extend(self._packed(part))
+            else:
+                lines.append(part)
+        return lines
+
+    def parts(self) -> list[Part]:
+        """The values as lines, rules, and runs of slices that stand side by side."""
         if self.ndim == 0:
             return [self._scalar()]
         if self.ndim == 1:
@@ -212,7 +234,7 @@ class SliceGrid:
             return Text(f"⋮ {axis.omitted:,} slices along axis {axis.axis} omitted", style=DIM)
         return Rule(RULES[min(self.ndim - 4 - level, len(RULES) - 1)])
 
-    def _stacked(self, slices: list[tuple[int, ...] | None]) -> list[Line]:
+    def _stacked(self, slices: list[tuple[int, ...] | None]) -> list[Part]:
         """Rows of slices side by side (one per position of the axes further out), stacked."""
         groups: list[list[tuple[int, ...]]] = []
         cut_before: set[int] = set()
@@ -224,7 +246,7 @@ class SliceGrid:
                 groups[-1].append(outer)
             else:
                 groups.append([outer])
-        lines: list[Line] = []
+        lines: list[Part] = []
         previous: tuple[int, ...] | None = None
         for k, group in enumerate(groups):
             if not group:
@@ -234,11 +256,11 @@ class SliceGrid:
                 lines.append(Text(f"⋮ {left_out:,} more slices ⋮", style=DIM))
             elif previous is not None:
                 lines.append(self._between(previous, group[0]))
-            lines.extend(self._side_by_side(group))
+            lines.append(self._side_by_side(group))
             previous = group[-1]
         return lines
 
-    def _side_by_side(self, group: list[tuple[int, ...]]) -> list[Line]:
+    def _side_by_side(self, group: list[tuple[int, ...]]) -> Panels:
         axis = self.selection.axes[-3]
         columns = self._columns()
         blocks: list[Block] = []
@@ -246,8 +268,12 @@ class SliceGrid:
             if blocks and axis.omitted and outer[-1] == axis.head:
                 blocks.append(Block.of([Text(f"… {axis.omitted:,} more", style=DIM)]))
             blocks.append(self._block(outer, columns))
+        return Panels(tuple(blocks))
+
+    def _packed(self, panels: Panels) -> list[Line]:
+        """Side-by-side slices as rows of text that fit the width, a blank line between rows."""
         lines: list[Line] = []
-        for row in self._pack(blocks):
+        for row in self._pack(list(panels.blocks)):
             if lines:
                 lines.append(Text())
             lines.extend(self._join(row))
@@ -287,8 +313,13 @@ def draw_rules(lines: list[Line]) -> list[Text]:
 
 
 def fit_height(selection: Selection, painter: CellPainter, width: int, room: int) -> list[Text]:
-    """The values' lines in at most `room` lines when they can be: all slices if they fit, else the
-    most edge slices that fit (one at each end at least), found by bisection.
+    """The lines of `fit_grid`'s grid, rules drawn."""
+    return draw_rules(fit_grid(selection, painter, width, room).body())
+
+
+def fit_grid(selection: Selection, painter: CellPainter, width: int, room: int) -> SliceGrid:
+    """The grid of the values in at most `room` lines when it can be: all slices if they fit, else
+    the most edge slices that fit (one at each end at least), found by bisection.
 
     >>> import lazytensor as lt
     >>> from lazytensor.printer.numberformat import format_values
@@ -300,22 +331,19 @@ def fit_height(selection: Selection, painter: CellPainter, width: int, room: int
     ['[0, :, :]', ' 0   1', ' 2   3', ' 4   5', '⋮ 8 more slices ⋮', '[9, :, :]', '54  55', '56  57', '58  59']
     """
 
-    def lines(edge: int | None) -> list[Text]:
-        return draw_rules(SliceGrid(selection, painter, width, edge).body())
+    def height(edge: int | None) -> int:
+        return len(SliceGrid(selection, painter, width, edge).body())
 
-    every = lines(None)
     count = 1
     for axis in selection.axes[:-2]:
         count *= axis.head + axis.tail
-    if len(every) <= room or len(selection.axes) < 3 or count <= 2:
-        return every
-    low, high = 1, count // 2  # the most edge slices that fit lie in [low, high]
-    best = lines(1)
+    if len(selection.axes) < 3 or count <= 2 or height(None) <= room:
+        return SliceGrid(selection, painter, width)
+    low, high = 1, count // 2  # the most edge slices that fit lie in [low, high] (or there is only 1)
     while low < high:
         middle = (low + high + 1) // 2
-        tried = lines(middle)
-        if len(tried) <= room:
-            low, best = middle, tried
+        if height(middle) <= room:
+            low = middle
         else:
             high = middle - 1
-    return best if low > 1 or len(best) <= room else lines(1)
+    return SliceGrid(selection, painter, width, low)

@@ -5,7 +5,9 @@ output area), is `notebook_width` (120) columns wide unless `linewidth` is set, 
 takes its colours from CSS classes (see `render.NOTEBOOK_CSS`), so a dark theme gets
 dark-theme colours. The layer chain of a view opens into its `explain()` tree (an
 HTML `<details>`, no JavaScript). The text is the plain print, so where a renderer
-strips styles it still reads the same. The output stays small whatever the tensor:
+strips styles it still reads the same. The 2-D slices that stand side by side
+are blocks of their own (`<pre class="lt-panel">` in a wrapping flex row), so a
+narrow notebook lays them out in as many rows as its width needs. The output stays small whatever the tensor:
 a print over `MAX_CHARACTERS` is summarised harder, then cut.
 """
 
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING
 import attrs
 from rich.text import Text
 
+from lazytensor.printer.grid import Panels, Rule, SliceGrid
 from lazytensor.printer.header import Header
 from lazytensor.printer.options import PrintOptions, notebook_line_width
 from lazytensor.printer.render import notebook_html, pre_html, renderable_html, texts_html
@@ -36,6 +39,8 @@ class NotebookPrint:
     header: Header
     body: tuple[Text, ...]
     one_line: bool
+    grid: SliceGrid | None = None
+    """The grid the body was drawn from, when the body is all of it (not cut down); None otherwise."""
 
     def lines(self) -> list[Text]:
         if self.one_line:
@@ -77,7 +82,7 @@ def notebook_print(
     printable = TensorPrint(t, dims, options)
     for tried in _harder(options):
         printable = TensorPrint(t, dims, tried)
-        header, body = printable.sections(width)
+        header, grid, body = printable.laid_out(width)
         if _size(header, body) <= limit:
             break
     if tried is not options:
@@ -92,7 +97,38 @@ def notebook_print(
             kept.append(line)
         kept.append(Text(f"(cut to {limit:,} characters for the notebook)", style=DIM))
         body = kept
-    return NotebookPrint(header, tuple(body), printable.one_line)
+        grid = None
+    return NotebookPrint(header, tuple(body), printable.one_line, grid)
+
+
+def _rule_width(body: tuple[Text, ...]) -> int:
+    return max((line.cell_len for line in body), default=1)
+
+
+def body_html(printed: NotebookPrint, width: int) -> list[str]:
+    """The values as HTML: runs of lines in a `<pre>`, and the slices that stand side by side as
+    one `<pre class="lt-panel">` each in a `<div class="lt-panels">`, which wraps them to the width
+    of the notebook (the plain text packs them at `width` columns)."""
+    if printed.grid is None:
+        return [pre_html(texts_html(list(printed.body), width))]
+    parts: list[str] = []
+    run: list[Text] = []
+    rule_width = _rule_width(printed.body)
+    for part in printed.grid.parts():
+        if isinstance(part, Panels):
+            if run:
+                parts.append(pre_html(texts_html(run, width)))
+                run = []
+            panels = [pre_html(texts_html(list(block.lines), width), css="lt-pre lt-panel") for block in part.blocks]
+            parts.append(f'<div class="lt-panels">{"".join(panels)}</div>')
+        elif isinstance(part, Rule):
+            run.append(Text(part.character * rule_width, style=DIM))
+        else:
+            run.append(part)
+    trailing = list(printed.body[len(printed.grid.body()) :])  # a note of harder summarising
+    if run or trailing:
+        parts.append(pre_html(texts_html([*run, *trailing], width)))
+    return parts
 
 
 def notebook_mimebundle(
@@ -119,5 +155,7 @@ def notebook_mimebundle(
             summary = "\n".join(texts_html(head.chain, width))
             tree = pre_html(renderable_html(t.explain(), width), css="lt-pre lt-explain")
             parts.append(f'<details class="lt-layers"><summary>{summary}</summary>{tree}</details>')
-        parts.append(pre_html(texts_html([*head.stats, Text(), *printed.body], width)))
+        if head.stats:
+            parts.append(pre_html(texts_html(list(head.stats), width)))
+        parts.append(f'<div class="lt-values">{"".join(body_html(printed, width))}</div>')
     return {"text/plain": printed.plain(), "text/html": notebook_html(parts)}
