@@ -165,14 +165,20 @@ def test_no_tensor_row_wraps(browser: Any, pages: dict[str, str], name: str, wid
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("name", THEMED)
-def test_side_by_side_slices_wrap_as_blocks(browser: Any, pages: dict[str, str], name: str, width: int) -> None:
+def test_side_by_side_slices_wrap_as_blocks(
+    browser: Any, pages: dict[str, str], name: str, width: int
+) -> None:
     page = open_page(browser, pages[name], name, width)
     rows = page.evaluate(MEASURE_PANELS)
     assert rows and all(row["display"] == "flex" for row in rows)
     for row in rows:
         for panel in row["panels"]:
             first_in_its_row = abs(panel["left"] - row["left"]) < 1
-            assert first_in_its_row or panel["right"] <= row["right"] + 1, (name, width, row)  # never past the edge
+            assert first_in_its_row or panel["right"] <= row["right"] + 1, (
+                name,
+                width,
+                row,
+            )  # never past the edge
     lines_of_panels = [len({round(panel["top"]) for panel in row["panels"]}) for row in rows]
     plain_rows = [len(re.findall(r"^\[", text, flags=re.M)) for text in plain_outputs()]
     if width == 560:  # narrower than the 120 columns of the plain text: more rows of slices

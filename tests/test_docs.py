@@ -25,7 +25,6 @@ from pathlib import Path
 
 import attrs
 import numpy as np
-
 import pytest
 
 import lazytensor
@@ -172,7 +171,7 @@ def _without_prompts(text: str) -> str:
     return "\n".join(line for line in lines if line != ">>>")
 
 
-CONSOLE_PAGES = tuple(str(path.relative_to(ROOT)) for path in sorted(DOCS.glob("*.md"))) + ("README.md",)
+CONSOLE_PAGES = (*(str(path.relative_to(ROOT)) for path in sorted(DOCS.glob("*.md"))), "README.md")
 SESSIONS = [command for page in CONSOLE_PAGES for command in console_commands(page)]
 
 
@@ -213,7 +212,9 @@ def _run_sessions(page: str, folder: Path) -> list[tuple[Command, str, str]]:
 def test_console_examples_print_what_the_page_says(page: str, tmp_path: Path) -> None:
     _data_files(tmp_path)
     for command, got, shown in _run_sessions(page, tmp_path):
-        assert _matches(shown, got), f"{page}: $ {command.line}\n--- the page shows:\n{shown}\n--- it prints:\n{got}"
+        assert _matches(shown, got), (
+            f"{page}: $ {command.line}\n--- the page shows:\n{shown}\n--- it prints:\n{got}"
+        )
 
 
 def ipython_sessions(page: str) -> list[tuple[list[str], str]]:

@@ -37,7 +37,9 @@ def _values(text: str) -> list[str]:
     """The non-blank lines after the header, rules as one character (their width follows the lines)."""
     lines = text.split("\n")
     body = lines[lines.index("") + 1 :]
-    return [line[0] if line and set(line) == {line[0]} and line[0] in "─═━" else line for line in body if line]
+    return [
+        line[0] if line and set(line) == {line[0]} and line[0] in "─═━" else line for line in body if line
+    ]
 
 
 def test_the_html_text_is_the_plain_text() -> None:
@@ -49,7 +51,9 @@ def test_the_html_text_is_the_plain_text() -> None:
     assert head == bundle["text/plain"].split("\n\n")[0]
     panels = re.findall(r'<pre class="lt-pre lt-panel"[^>]*>(.*?)</pre>', page, flags=re.S)
     assert len(panels) == 3 * 2  # every 2-D slice is a block of its own, which the notebook wraps
-    widest = max(len(line) for panel in panels for line in html.unescape(re.sub(r"<[^>]+>", "", panel)).split("\n"))
+    widest = max(
+        len(line) for panel in panels for line in html.unescape(re.sub(r"<[^>]+>", "", panel)).split("\n")
+    )
     alone = lt.to_string(t, linewidth=widest + 1)  # so narrow that every slice stands alone in its row
     assert _values(visible_text(page)) == _values(alone)
 

@@ -51,7 +51,9 @@ def float_arrays(draw: st.DrawFn) -> np.ndarray:
         if dtype in COMPLEX:
             values = np.empty(size, dtype=dtype)
             values.real = real
-            values.imag = np.array(draw(st.lists(_float_values(part), min_size=size, max_size=size)), dtype=part)
+            values.imag = np.array(
+                draw(st.lists(_float_values(part), min_size=size, max_size=size)), dtype=part
+            )
             return values
     return real
 

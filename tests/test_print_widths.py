@@ -85,7 +85,11 @@ def test_explain_in_a_notebook_wraps_at_the_notebook_width() -> None:
 @st.composite
 def tall_tensors(draw: st.DrawFn) -> tuple[lt.AbstractTensor, int, int]:
     shape = tuple(draw(st.lists(st.integers(1, 5), min_size=3, max_size=6)))
-    return lt.arange(math.prod(shape)).reshape(*shape), draw(st.integers(8, 120)), draw(st.sampled_from([40, 120]))
+    return (
+        lt.arange(math.prod(shape)).reshape(*shape),
+        draw(st.integers(8, 120)),
+        draw(st.sampled_from([40, 120])),
+    )
 
 
 def _labels(text: str) -> list[tuple[int, ...]]:
@@ -129,7 +133,9 @@ def test_on_a_terminal_maxlines_is_its_height(monkeypatch: pytest.MonkeyPatch) -
             return True
 
     monkeypatch.setattr("sys.stdout", Terminal())
-    monkeypatch.setattr(print_options.shutil, "get_terminal_size", lambda fallback: os.terminal_size((80, 30)))
+    monkeypatch.setattr(
+        print_options.shutil, "get_terminal_size", lambda fallback: os.terminal_size((80, 30))
+    )
     assert print_options.max_lines(print_options.current_options()) == 30
     t = lt.arange(240).reshape(20, 3, 4)
     assert len(lt.to_string(t).split("\n")) <= 30

@@ -327,8 +327,16 @@ def fit_grid(selection: Selection, painter: CellPainter, width: int, room: int) 
     >>> from lazytensor.printer.shown import read_shown, select_shown
     >>> selection = select_shown(lt.arange(60).reshape(10, 3, 2), None, PrintOptions())
     >>> painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
-    >>> [line.plain for line in fit_height(selection, painter, 20, 9)]
-    ['[0, :, :]', ' 0   1', ' 2   3', ' 4   5', '⋮ 8 more slices ⋮', '[9, :, :]', '54  55', '56  57', '58  59']
+    >>> print("\n".join(line.plain for line in fit_height(selection, painter, 20, 9)))
+    [0, :, :]
+     0   1
+     2   3
+     4   5
+    ⋮ 8 more slices ⋮
+    [9, :, :]
+    54  55
+    56  57
+    58  59
     """
 
     def height(edge: int | None) -> int:

@@ -74,7 +74,9 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     entries: list[tuple[str, str]] = []
     finite = values[np.isfinite(values)] if kind in "fc" else values
     if kind != "c" and finite.size:
-        with np.errstate(over="ignore", invalid="ignore"):  # values near the float limit: an inf std, no warning
+        with np.errstate(
+            over="ignore", invalid="ignore"
+        ):  # values near the float limit: an inf std, no warning
             mean, std = finite.mean(dtype=np.float64), finite.std(dtype=np.float64)
         entries += [
             ("min", format_number(finite.min(), precision)),

@@ -119,7 +119,9 @@ def body_html(printed: NotebookPrint, width: int) -> list[str]:
             if run:
                 parts.append(pre_html(texts_html(run, width)))
                 run = []
-            panels = [pre_html(texts_html(list(block.lines), width), css="lt-pre lt-panel") for block in part.blocks]
+            panels = [
+                pre_html(texts_html(list(block.lines), width), css="lt-pre lt-panel") for block in part.blocks
+            ]
             parts.append(f'<div class="lt-panels">{"".join(panels)}</div>')
         elif isinstance(part, Rule):
             run.append(Text(part.character * rule_width, style=DIM))

@@ -97,7 +97,9 @@ class FloatFormat:
         needed = max(len(_fraction(np.format_float_scientific(x, unique=True, trim="."))) for x in finite)
         digits = min(needed, precision)
         texts = [
-            np.format_float_scientific(x, precision=digits, min_digits=digits, unique=True, trim="k", sign=sign)
+            np.format_float_scientific(
+                x, precision=digits, min_digits=digits, unique=True, trim="k", sign=sign
+            )
             for x in finite
         ]
         mantissas, _, exponents = zip(*(text.partition("e") for text in texts), strict=True)
@@ -241,7 +243,7 @@ def time_text(value: np.datetime64 | np.timedelta64) -> str:
     if np.isnat(value):
         return "NaT"
     unit, _ = np.datetime_data(value.dtype)
-    if value.dtype.kind == "m" or unit == "generic":  # numpy cannot write a generic-unit date: its count
+    if isinstance(value, np.timedelta64) or unit == "generic":  # numpy writes no generic-unit date: its count
         return str(int(value.astype(np.int64)))
     return str(np.datetime_as_string(value))
 
