@@ -318,7 +318,7 @@ def fit_height(selection: Selection, painter: CellPainter, width: int, room: int
 
 
 def fit_grid(selection: Selection, painter: CellPainter, width: int, room: int) -> SliceGrid:
-    """The grid of the values in at most `room` lines when it can be: all slices if they fit, else
+    r"""The grid of the values in at most `room` lines when it can be: all slices if they fit, else
     the most edge slices that fit (one at each end at least), found by bisection.
 
     >>> import lazytensor as lt
