@@ -53,7 +53,7 @@ PAGES: dict[str, tuple[str, str, str, str]] = {
 }
 THEMED = [name for name in PAGES if "stripped" not in name]
 
-MEASURE_LINES = """() => [...document.querySelectorAll('.lt-out pre')].map(pre => {
+MEASURE_LINES = """() => [...document.querySelectorAll('.lt-out pre:not(.lt-wrap)')].map(pre => {
     const probe = pre.cloneNode(false);
     probe.textContent = 'X';
     pre.parentNode.insertBefore(probe, pre);
@@ -66,6 +66,27 @@ MEASURE_LINES = """() => [...document.querySelectorAll('.lt-out pre')].map(pre =
 MEASURE_OVERFLOW = """() => [...document.querySelectorAll('.lt-out')].map(out => ({
     scrollWidth: out.scrollWidth, clientWidth: out.clientWidth, overflowX: getComputedStyle(out).overflowX,
 }))"""
+
+MEASURE_HEADERS = """() => [...document.querySelectorAll('.lt-out pre.lt-wrap')].map(pre => ({
+    whiteSpace: getComputedStyle(pre).whiteSpace, scrollWidth: pre.scrollWidth, clientWidth: pre.clientWidth,
+    lines: pre.textContent.split('\\n').length, height: pre.clientHeight,
+    line: parseFloat(getComputedStyle(pre).lineHeight) || pre.clientHeight / pre.textContent.split('\\n').length,
+}))"""
+
+MEASURE_BREAKS = """() => [...document.querySelectorAll('.lt-out pre.lt-wrap')].map(pre => {
+    const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT), chars = [];
+    while (walker.nextNode()) {
+        const node = walker.currentNode;
+        for (let i = 0; i < node.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const rect = range.getClientRects()[0];
+            chars.push([node.data[i], rect ? rect.top : null]);
+        }
+    }
+    return chars;
+})"""
 
 MEASURE_PANELS = """() => [...document.querySelectorAll('.lt-out .lt-panels')].map(row => {
     const box = row.getBoundingClientRect();
@@ -165,6 +186,27 @@ def test_no_tensor_row_wraps(browser: Any, pages: dict[str, str], name: str, wid
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("name", THEMED)
+def test_the_header_breaks_at_its_dots_to_fit(
+    browser: Any, pages: dict[str, str], name: str, width: int
+) -> None:
+    page = open_page(browser, pages[name], name, width)
+    headers = page.evaluate(MEASURE_HEADERS)
+    assert headers and all(pre["whiteSpace"] == "pre-wrap" for pre in headers)
+    assert all(pre["scrollWidth"] <= pre["clientWidth"] + 1 for pre in headers), headers  # no sideways scroll
+    taller = [pre for pre in headers if pre["height"] > pre["lines"] * pre["line"] + pre["line"] / 2]
+    if width == 1200:
+        assert not taller, taller  # 120 columns fit: no line breaks
+    else:
+        assert taller  # the statistics line of 80-odd columns breaks at 560 px
+    for chars in page.evaluate(MEASURE_BREAKS):  # a line breaks only at a space of a ` · `
+        placed = [(char, top) for char, top in chars if top is not None]
+        for (before, top_before), (_, top) in zip(placed, placed[1:], strict=False):
+            assert top <= top_before + 1 or before in "\n ", (name, width, "".join(c for c, _ in chars))
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", THEMED)
 def test_side_by_side_slices_wrap_as_blocks(
     browser: Any, pages: dict[str, str], name: str, width: int
 ) -> None:
@@ -179,6 +221,11 @@ def test_side_by_side_slices_wrap_as_blocks(
                 width,
                 row,
             )  # never past the edge
+    rules = page.evaluate(
+        "() => [...document.querySelectorAll('.lt-out pre.lt-rule')].map(pre => "
+        "[pre.getBoundingClientRect().right, pre.parentElement.getBoundingClientRect().right])"
+    )
+    assert rules and all(right <= edge + 1 for right, edge in rules), rules  # a rule never makes it scroll
     lines_of_panels = [len({round(panel["top"]) for panel in row["panels"]}) for row in rows]
     plain_rows = [len(re.findall(r"^\[", text, flags=re.M)) for text in plain_outputs()]
     if width == 560:  # narrower than the 120 columns of the plain text: more rows of slices

@@ -77,7 +77,8 @@ def test_every_pre_never_wraps_even_without_the_style_sheet() -> None:
     page = lt.trandom(3, 4, seed=1).T._repr_mimebundle_()["text/html"]
     pres = re.findall(r"<pre [^>]*>", page)
     assert len(pres) == 4  # the top of the header, the explain tree, statistics, values
-    assert all("white-space:pre;overflow-x:auto" in pre for pre in pres)
+    assert all("white-space:pre;overflow-x:auto" in pre for pre in pres)  # the header's, too: a narrow
+    # notebook breaks it at its ` · ` only (pre-wrap, each part a span that never breaks)
     assert ".lt-out.lt-out pre.lt-pre,.lt-out.lt-out summary{white-space:pre!important;" in NOTEBOOK_CSS
 
 

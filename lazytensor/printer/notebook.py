@@ -13,6 +13,7 @@ a print over `MAX_CHARACTERS` is summarised harder, then cut.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -101,6 +102,33 @@ def notebook_print(
     return NotebookPrint(header, tuple(body), printable.one_line, grid)
 
 
+DOT = " · "
+
+
+def header_html(lines: Sequence[Text], width: int) -> list[str]:
+    """Header lines as HTML that a narrow notebook may break at the ` · ` between their parts and
+    nowhere else: each part is a `<span class="lt-part">`, which never breaks (`nowrap`).
+
+    >>> header_html([Text("min 0 · max 3")], 80)
+    ['<span class="lt-part">min 0</span> · <span class="lt-part">max 3</span>']
+    """
+    html_lines = []
+    for line in lines:
+        offsets, start = [], 0
+        while (found := line.plain.find(DOT, start)) >= 0:
+            offsets += [found, found + len(DOT)]
+            start = found + len(DOT)
+        pieces = line.divide(offsets) if offsets else [line]
+        rendered = texts_html(list(pieces), width, strip=False)
+        html_lines.append(
+            "".join(
+                piece if k % 2 else f'<span class="lt-part">{piece}</span>'
+                for k, piece in enumerate(rendered)
+            )
+        )
+    return html_lines
+
+
 def _rule_width(body: tuple[Text, ...]) -> int:
     return max((line.cell_len for line in body), default=1)
 
@@ -123,8 +151,15 @@ def body_html(printed: NotebookPrint, width: int) -> list[str]:
                 pre_html(texts_html(list(block.lines), width), css="lt-pre lt-panel") for block in part.blocks
             ]
             parts.append(f'<div class="lt-panels">{"".join(panels)}</div>')
-        elif isinstance(part, Rule):
-            run.append(Text(part.character * rule_width, style=DIM))
+        elif isinstance(part, Rule):  # cut at the output's width: it never makes the output scroll
+            if run:
+                parts.append(pre_html(texts_html(run, width)))
+                run = []
+            parts.append(
+                pre_html(
+                    texts_html([Text(part.character * rule_width, style=DIM)], width), css="lt-pre lt-rule"
+                )
+            )
         else:
             run.append(part)
     trailing = list(printed.body[len(printed.grid.body()) :])  # a note of harder summarising
@@ -152,12 +187,12 @@ def notebook_mimebundle(
         parts = [pre_html(texts_html(printed.lines(), width))]
     else:
         head = printed.header
-        parts = [pre_html(texts_html(head.top, width))]
+        parts = [pre_html(header_html(head.top, width), css="lt-pre lt-wrap")]
         if head.chain:
             summary = "\n".join(texts_html(head.chain, width))
             tree = pre_html(renderable_html(t.explain(), width), css="lt-pre lt-explain")
             parts.append(f'<details class="lt-layers"><summary>{summary}</summary>{tree}</details>')
         if head.stats:
-            parts.append(pre_html(texts_html(list(head.stats), width)))
+            parts.append(pre_html(header_html(head.stats, width), css="lt-pre lt-wrap"))
         parts.append(f'<div class="lt-values">{"".join(body_html(printed, width))}</div>')
     return {"text/plain": printed.plain(), "text/html": notebook_html(parts)}

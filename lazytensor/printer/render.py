@@ -115,7 +115,7 @@ def html_console(width: int) -> Console:
     )
 
 
-def segments_html(segments: Iterable[Segment]) -> str:
+def segments_html(segments: Iterable[Segment], strip: bool = True) -> str:
     """One line of segments as HTML: text escaped, each styled run in a `<span>` of its CSS class.
 
     >>> from lazytensor.printer.styles import NEGATIVE
@@ -140,13 +140,14 @@ def segments_html(segments: Iterable[Segment]) -> str:
             current = css
         run.append(segment.text)
     flush()
-    return "".join(pieces).rstrip()
+    joined = "".join(pieces)
+    return joined.rstrip() if strip else joined
 
 
-def texts_html(lines: Sequence[Text], width: int) -> list[str]:
-    """Lines of `Text` as lines of HTML."""
+def texts_html(lines: Sequence[Text], width: int, strip: bool = True) -> list[str]:
+    """Lines of `Text` as lines of HTML (trailing spaces dropped unless `strip` is False)."""
     console = html_console(width)
-    return [segments_html(_as_span(line).render(console, end="")) for line in lines]
+    return [segments_html(_as_span(line).render(console, end=""), strip) for line in lines]
 
 
 def renderable_html(renderable: Any, width: int) -> list[str]:
@@ -186,6 +187,9 @@ NOTEBOOK_CSS = (
     "margin:0;padding:0;border:0;"
     "background:transparent;font-family:var(--jp-code-font-family,ui-monospace,Menlo,Consolas,monospace);"
     "font-size:var(--jp-code-font-size,13px);line-height:var(--jp-code-line-height,1.3);color:inherit}"
+    ".lt-out.lt-out pre.lt-wrap{white-space:pre-wrap!important;overflow-wrap:normal;word-break:normal}"
+    ".lt-out .lt-part{white-space:pre}"
+    ".lt-out.lt-out pre.lt-rule{overflow:hidden!important;max-width:100%}"
     ".lt-out .lt-values{margin-top:calc(var(--jp-code-line-height,1.3) * var(--jp-code-font-size,13px))}"
     ".lt-out.lt-out .lt-panels{display:flex;flex-wrap:wrap;align-items:flex-start;column-gap:4ch;"
     "row-gap:calc(var(--jp-code-line-height,1.3) * var(--jp-code-font-size,13px));"
