@@ -15,6 +15,7 @@ Deselected by default (`-m "not browser"` in pyproject); `.ci/run` installs Chro
 
 from __future__ import annotations
 
+import itertools
 import pathlib
 import re
 from collections import Counter
@@ -70,7 +71,7 @@ MEASURE_OVERFLOW = """() => [...document.querySelectorAll('.lt-out')].map(out =>
 MEASURE_HEADERS = """() => [...document.querySelectorAll('.lt-out pre.lt-wrap')].map(pre => ({
     whiteSpace: getComputedStyle(pre).whiteSpace, scrollWidth: pre.scrollWidth, clientWidth: pre.clientWidth,
     lines: pre.textContent.split('\\n').length, height: pre.clientHeight,
-    line: parseFloat(getComputedStyle(pre).lineHeight) || pre.clientHeight / pre.textContent.split('\\n').length,
+    line: parseFloat(getComputedStyle(pre).lineHeight),
 }))"""
 
 MEASURE_BREAKS = """() => [...document.querySelectorAll('.lt-out pre.lt-wrap')].map(pre => {
@@ -200,7 +201,7 @@ def test_the_header_breaks_at_its_dots_to_fit(
         assert taller  # the statistics line of 80-odd columns breaks at 560 px
     for chars in page.evaluate(MEASURE_BREAKS):  # a line breaks only at a space of a ` · `
         placed = [(char, top) for char, top in chars if top is not None]
-        for (before, top_before), (_, top) in zip(placed, placed[1:], strict=False):
+        for (before, top_before), (_, top) in itertools.pairwise(placed):
             assert top <= top_before + 1 or before in "\n ", (name, width, "".join(c for c, _ in chars))
     page.close()
 
