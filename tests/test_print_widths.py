@@ -116,6 +116,19 @@ def test_a_print_taller_than_maxlines_keeps_its_first_and_last_slices(case: Any)
         assert _labels(longer) == labels
 
 
+@given(st.integers(1, 400), st.integers(1, 4), st.integers(12, 60))
+def test_rows_are_cut_when_even_two_slices_are_too_tall(rows: int, columns: int, maxlines: int) -> None:
+    t = lt.arange(rows * columns).reshape(rows, columns)
+    text = lt.to_string(t, maxlines=maxlines)
+    every = lt.to_string(t, maxlines=10**6)
+    if len(every.split("\n")) <= maxlines or rows <= 6:  # fits, or no more than 3 rows at each end
+        assert text == every
+        return
+    values = text.split("\n\n", 1)[1].split("\n")
+    assert len(values) == 7 and set(values[3].split()) == {"⋮"}  # three rows, ⋮, three rows
+    assert values[0].split()[0] == "0" and values[-1].split()[-1] == str(rows * columns - 1)
+
+
 def test_maxlines_is_a_print_option() -> None:
     t = lt.arange(2 * 3 * 4 * 5 * 6 * 7).reshape(2, 3, 4, 5, 6, 7)  # numpy would print it all
     assert len(repr(t).split("\n")) <= 100  # not a terminal: 100 lines

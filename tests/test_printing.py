@@ -70,6 +70,8 @@ CASES: dict[str, tuple[Callable[[], lt.AbstractTensor], dict[str, Any]]] = {
     "empty": (lambda: lt.zeros(0, 3), {}),
     "6d_5040_taller_than_the_screen": (lambda: lt.arange(5040).reshape(2, 3, 4, 5, 6, 7), {}),
     "3d_maxlines_30": (lambda: lt.arange(240).reshape(20, 3, 4), {"maxlines": 30}),
+    "2d_taller_than_the_screen": (lambda: lt.arange(900).reshape(300, 3), {}),
+    "3d_rows_taller_than_maxlines": (lambda: lt.arange(900).reshape(3, 100, 3), {"maxlines": 30}),
     "scientific_exact_or_full": (lambda: lt.tensor([0.0, 1.0, 2999997.0, 2999998.0]), {}),
     "datetime_ns_and_nat": (
         lambda: lt.tensor(np.array(["2024-01-01", "NaT", "2024-02-29T12:30"], dtype="datetime64[ns]")),

@@ -18,9 +18,9 @@ from rich.text import Span, Text
 from lazytensor.printer.cells import CellPainter
 from lazytensor.printer.grid import SliceGrid, draw_rules, fit_grid
 from lazytensor.printer.header import Header, header
-from lazytensor.printer.numberformat import format_values
+from lazytensor.printer.numberformat import Values, format_values
 from lazytensor.printer.options import PrintOptions, current_options, max_lines
-from lazytensor.printer.shown import read_shown, select_shown
+from lazytensor.printer.shown import Selection, read_shown, select_shown, with_edge_rows
 from lazytensor.printer.styles import DIM
 from lazytensor.printer.summary import summary_text
 
@@ -64,13 +64,26 @@ class TensorPrint:
         head = header(selection, shown, self.options, width)
         if shown.size == 0:
             return head, None, [Text("(no elements)", style=DIM)]
-        cells = format_values(shown, self.options.precision, self.options.sci_mode)
         room = max_lines(self.options) - len(head.lines()) - 1
-        grid = fit_grid(selection, CellPainter(cells, self.options.heatmap), width, room)
+        grid = self._grid(selection, shown, width, room)
         body = draw_rules(grid.body())
         for line in body:
             line.rstrip()
         return head, grid, body
+
+    def _grid(self, selection: Selection, shown: Values, width: int, room: int) -> SliceGrid:
+        """The grid in `room` lines: the first and last slices that fit, and if even one at each end
+        does not, the first and last `edgeitems` rows of each slice as well."""
+        cells = format_values(shown, self.options.precision, self.options.sci_mode)
+        grid = fit_grid(selection, CellPainter(cells, self.options.heatmap), width, room)
+        if len(grid.body()) <= room:
+            return grid
+        cut = with_edge_rows(selection, shown, self.options.edgeitems)
+        if cut is None:
+            return grid
+        selection, shown = cut
+        cells = format_values(shown, self.options.precision, self.options.sci_mode)
+        return fit_grid(selection, CellPainter(cells, self.options.heatmap), width, room)
 
     def lines(self, width: int) -> list[Text]:
         """Every line of the print at `width` columns, styled: the header, a blank line, the values."""
