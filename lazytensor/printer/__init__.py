@@ -5,15 +5,16 @@ chain of a view, and statistics for small tensors) and then the values: every 2-
 slice of a tensor of 3 or more axes labelled with its index (`[1, 0, :, :]`), slices
 of the next axis out side by side while the width allows, axes further out stacked
 with a rule. A big tensor is summarised with `edgeitems` per axis, and only the
-shown values are read.
+shown values are read; a print taller than `maxlines` keeps its first and last slices.
 
 Everything is built as `rich.text.Text` (never markup, which would swallow
 `[1, 0, :, :]`). The modules, each with one job: `options` (print options),
 `numberformat` (numbers as text cells), `styles` (shared colours), `shown` (which
 items a print shows), `header`, `cells`, `grid` (the values as lines),
 `tensorprint` (the renderable), `separators` (the seeds' style), `summary` (one line
-per tensor, `t.stats()`), `render` (plain text, ANSI, HTML, consoles), `notebook`
-(Jupyter's HTML), `prompt` (IPython). This module holds the public functions.
+per tensor, `t.stats()`), `scalar` (a 0-d tensor's `str`, its number), `render` (plain
+text, ANSI, HTML, consoles), `notebook` (Jupyter's HTML), `prompt` (IPython). This
+module holds the public functions.
 
 Imported inside IPython or Jupyter, it registers the formatters that print a tuple,
 list or dict of tensors one line per tensor (`prompt.register_ipython`).
