@@ -128,6 +128,8 @@ class SliceGrid:
     width: int
     edge_slices: int | None = None
     """Print only the first and last this many 2-D slices (a note counts the rest); None prints all."""
+    blocks: dict[tuple[int, ...], Block] = attrs.field(factory=dict, eq=False, repr=False)
+    """The slices drawn so far, by outer position: grids that differ only in `edge_slices` share them."""
 
     @property
     def ndim(self) -> int:
@@ -177,7 +179,26 @@ class SliceGrid:
     def _labelled(self) -> bool:
         return len(self.selection.tensor.shape) >= 3
 
+    def height(self) -> int:
+        """The number of lines of `body()`, without joining slices into lines."""
+        count = 0
+        for part in self.parts():
+            if not isinstance(part, Panels):
+                count += 1
+                continue
+            rows = self._pack(list(part.blocks))
+            count += sum(max(len(block.lines) for block in row) for row in rows) + len(rows) - 1
+        return count
+
     def _block(self, outer: tuple[int, ...], columns: Columns) -> Block:
+        if outer in self.blocks:
+            return self.blocks[outer]
+        block = self._drawn_block(outer, columns)
+        if outer:  # a 2-D tensor's one block is drawn once anyway
+            self.blocks[outer] = block
+        return block
+
+    def _drawn_block(self, outer: tuple[int, ...], columns: Columns) -> Block:
         rows = self.selection.axes[-2]
         lines = [Text(self.selection.label(outer), style=LABEL)] if self._labelled() else []
         for r in range(rows.head + rows.tail):
@@ -339,14 +360,16 @@ def fit_grid(selection: Selection, painter: CellPainter, width: int, room: int) 
     58  59
     """
 
+    every = SliceGrid(selection, painter, width)
+
     def height(edge: int | None) -> int:
-        return len(SliceGrid(selection, painter, width, edge).body())
+        return attrs.evolve(every, edge_slices=edge).height()
 
     count = 1
     for axis in selection.axes[:-2]:
         count *= axis.head + axis.tail
     if len(selection.axes) < 3 or count <= 2 or height(None) <= room:
-        return SliceGrid(selection, painter, width)
+        return every
     low, high = 1, count // 2  # the most edge slices that fit lie in [low, high] (or there is only 1)
     while low < high:
         middle = (low + high + 1) // 2
@@ -354,4 +377,4 @@ def fit_grid(selection: Selection, painter: CellPainter, width: int, room: int) 
             low = middle
         else:
             high = middle - 1
-    return SliceGrid(selection, painter, width, low)
+    return attrs.evolve(every, edge_slices=low)

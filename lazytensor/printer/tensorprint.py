@@ -76,7 +76,7 @@ class TensorPrint:
         does not, the first and last `edgeitems` rows of each slice as well."""
         cells = format_values(shown, self.options.precision, self.options.sci_mode)
         grid = fit_grid(selection, CellPainter(cells, self.options.heatmap), width, room)
-        if len(grid.body()) <= room:
+        if grid.height() <= room:
             return grid
         cut = with_edge_rows(selection, shown, self.options.edgeitems)
         if cut is None:
