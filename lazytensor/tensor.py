@@ -1032,10 +1032,10 @@ class AbstractTensor(abc.ABC):
         >>> f"{lt.tensor([1.0, 2.0]).mean():.2f}", "%.1f" % lt.tensor(2.25)
         ('1.50', '2.2')
         """
+        if not spec:  # f"{t}" is str(t): for a 0-d tensor its number, even one numpy cannot format
+            return str(self)
         if self.ndim == 0:
             return format(self.numpy()[()], spec)
-        if not spec:
-            return str(self)
         raise TypeError(f"unsupported format string {spec!r} passed to a tensor of shape {self.shape}")
 
     def __round__(self, ndigits: int | None = None) -> Any:

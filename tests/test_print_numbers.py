@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from golden_files import check_golden
 from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -183,6 +184,30 @@ def test_print_of_a_sum_is_the_number(capsys: pytest.CaptureFixture[str]) -> Non
     print(lt.arange(12).sum(), lt.tensor([0.1, 0.2]).sum(), lt.tensor(np.datetime64("2024-01-01", "ns")))
     assert capsys.readouterr().out == "66 0.30000000000000004 2024-01-01T00:00:00.000000000\n"
     assert repr(lt.arange(12).sum()) == "tensor () int64 66"
+
+
+def _zero_d_cases() -> list[lt.AbstractTensor]:
+    beyond = np.array("a", dtype="<U1")
+    beyond.view(np.uint32)[()] = 0x110000
+    return [
+        lt.arange(12).sum(),
+        lt.tensor([0.1, 0.2]).sum(),
+        lt.tensor(np.float32(0.1)),
+        lt.tensor(np.float16(2999.0)),
+        lt.tensor(2999998.0),
+        lt.tensor(1e-300),
+        lt.tensor(complex(1, -2)),
+        lt.tensor(True),
+        lt.tensor(np.datetime64("2024-01-01T12:00", "ns")),
+        lt.tensor(np.datetime64("NaT", "ns")),
+        lt.from_numpy(beyond),
+        lt.tensor([1.5, -2.25])[1, ...],
+    ]
+
+
+def test_golden_str_and_repr_of_0d_tensors() -> None:
+    text = "".join(f"str  {t}\nrepr {t!r}\n" for t in _zero_d_cases())
+    check_golden("print", "0d_str_and_repr", text)
 
 
 def test_json_dumps_with_a_default_hook() -> None:
