@@ -269,7 +269,8 @@ class AbstractTensor(abc.ABC):
         return printer.to_string(self)
 
     def __str__(self) -> str:
-        return printer.to_string(self)
+        """The print; a 0-d tensor is its number, as numpy writes it (`print(t.sum())` shows `66`)."""
+        return printer.tensor_str(self)
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
         """rich's protocol: the print as renderables, so tensors compose in tables and panels."""
@@ -1444,10 +1445,10 @@ class AbstractTensor(abc.ABC):
         >>> f"{lt.tensor([1.0, 2.0]).mean():.2f}", "%.1f" % lt.tensor(2.25)
         ('1.50', '2.2')
         """
+        if not spec:  # f"{t}" is str(t): for a 0-d tensor its number, even one numpy cannot format
+            return str(self)
         if self.ndim == 0:
             return format(self.numpy()[()], spec)
-        if not spec:
-            return str(self)
         raise TypeError(f"unsupported format string {spec!r} passed to a tensor of shape {self.shape}")
 
     def __round__(self, ndigits: int | None = None) -> Any:
