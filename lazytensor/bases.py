@@ -645,8 +645,10 @@ class ArrayBase(BaseTensor):
             return self._dask_twin.lazy_values(t)
         layout = t.layout
         if layout is not None:
-            return self.select_strided(layout)
-        return self.select_flat(np.asarray(evaluate.storage_indices(t)))
+            values = self.select_strided(layout)
+        else:
+            values = self.select_flat(np.asarray(evaluate.storage_indices(t)))
+        return values if chunkforms.is_dask(values) else require("dask.array", "dask").asarray(values)
 
     def apply_lazily(self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> AbstractTensor:
         needs_grad = [x.shape for x in operands if isinstance(x, AbstractTensor) and x.requires_grad]

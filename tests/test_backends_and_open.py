@@ -338,3 +338,10 @@ def test_every_kind_reads_the_same_stack_of_views(tmp_path: Path) -> None:
         t = on_base(kind, values, tmp_path)
         view = t.permute(2, 0, 1)[::-2, [2, 0, 2]][..., 1:]
         np.testing.assert_array_equal(view.numpy(), values.transpose(2, 0, 1)[::-2, [2, 0, 2]][..., 1:])
+
+
+def test_a_0_d_tensor_saves_and_loads_0_d(tmp_path: Path) -> None:
+    lt.save(tmp_path / "s.npy", lt.tensor(2.5))
+    assert np.load(tmp_path / "s.npy").shape == ()
+    loaded = lt.load(tmp_path / "s.npy")
+    assert loaded.shape == () and f"{loaded.exp():.3f}" == f"{np.exp(2.5):.3f}"

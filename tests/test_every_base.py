@@ -19,6 +19,9 @@ import numpy as np
 import pytest
 from bases_support import KINDS, on_base
 from dask.callbacks import Callback
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import lazytensor as lt
 from lazytensor import chunkforms, optable
@@ -222,3 +225,43 @@ def test_every_operation_on_every_base(
     if result.shape == () and expected.dtype.kind in "fiu":
         assert float(result) == pytest.approx(float(expected), nan_ok=True)
         assert f"{result:.3f}" == f"{expected.item():.3f}"
+
+
+# -- random shapes: 0-d, size-0 and size-1 axes, every dim ----------------------------------------------
+
+PROPERTY_OPS = ("sum", "mean", "nansum", "max", "argmin", "std", "cumsum", "sort", "argsort", "exp", "add")
+"""Entries checked on random shapes (the walk above uses fixed ones)."""
+
+
+@st.composite
+def _shaped_case(draw: st.DrawFn) -> tuple[str, np.ndarray, dict[str, Any]]:
+    name = draw(st.sampled_from(PROPERTY_OPS))
+    empty_ok = name in ("sum", "nansum", "cumsum", "sort", "argsort", "exp", "add")
+    shape = tuple(draw(st.lists(st.integers(0 if empty_ok else 1, 3), max_size=3)))
+    finite = st.floats(-4, 4, width=32)
+    elements = st.one_of(finite, st.just(np.nan)) if name == "nansum" else finite
+    values = draw(hnp.arrays(np.float64, shape, elements=elements))
+    entry = optable.TABLE[name]
+    params: dict[str, Any] = {}
+    ndim = len(shape)
+    if entry.shapes == "reduce":
+        dim = draw(st.one_of(st.none(), st.integers(-ndim, ndim - 1))) if ndim else None
+        params = {"dim": dim, "keepdim": draw(st.booleans())}
+    elif name in ("cumsum", "sort", "argsort"):
+        params = {"dim": draw(st.one_of(st.none(), st.integers(-ndim, ndim - 1))) if ndim else None}
+    return name, values, params
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=_shaped_case())
+def test_random_shapes_on_every_base(
+    kind: str, case: tuple[str, np.ndarray, dict[str, Any]], tmp_path: Path
+) -> None:
+    name, values, params = case
+    entry = optable.TABLE[name]
+    operands = [values, values[..., :1] if values.ndim else 1.5] if entry.shapes == "broadcast" else [values]
+    expected = _expected(entry, operands, params)
+    rest = [lt.tensor(x) if isinstance(x, np.ndarray) else x for x in operands[1:]]
+    result = apply(entry, on_base(kind, values, tmp_path), *rest, **params)
+    _same(result, expected)
