@@ -16,6 +16,8 @@ import pytest
 import xarray as xr
 import zarr
 from bases_support import KINDS, Plain, on_base
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lazytensor as lt
 from lazytensor import bases, io
@@ -345,3 +347,24 @@ def test_a_0_d_tensor_saves_and_loads_0_d(tmp_path: Path) -> None:
     assert np.load(tmp_path / "s.npy").shape == ()
     loaded = lt.load(tmp_path / "s.npy")
     assert loaded.shape == () and f"{loaded.exp():.3f}" == f"{np.exp(2.5):.3f}"
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_random_point_reads_of_a_slice_only_array_take_at_most_one_request_per_chunk(
+    data: st.DataObject,
+) -> None:
+    shape = tuple(data.draw(st.lists(st.integers(1, 40), min_size=1, max_size=3), label="shape"))
+    chunks = tuple(data.draw(st.integers(1, n), label="chunk") for n in shape)
+    declared = data.draw(st.booleans(), label="declared")
+    values = np.arange(math.prod(shape)).reshape(shape)
+    plain = Plain(values, chunks=chunks if declared else None)
+    count = data.draw(st.integers(1, 60), label="count")
+    coords = tuple(
+        np.asarray(data.draw(st.lists(st.integers(0, n - 1), min_size=count, max_size=count))) for n in shape
+    )
+    got = lt.from_array(plain)[coords].numpy()
+    np.testing.assert_array_equal(got, values[coords])
+    grid = chunks if declared else bases.virtual_chunks(shape)
+    touched = len({tuple(int(c[i]) // g for c, g in zip(coords, grid, strict=True)) for i in range(count)})
+    assert 1 <= plain.requests <= touched
