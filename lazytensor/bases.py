@@ -348,20 +348,51 @@ def points_by_request(backend: Backend, array: Any, coords: tuple[Indices, ...],
         block = np.asarray(backend.basic(array, box))
         return block[tuple(c - b.start for c, b in zip(coords, box, strict=True))]
     chunks = backend.chunks(array) or virtual_chunks(shape)
+    values = np.empty(len(coords[0]), dtype=np.dtype(array.dtype))
+    for chosen in _chunk_groups(coords, chunks, shape):
+        picked = tuple(c[chosen] for c in coords)
+        low, key = _box(picked)
+        block = backend.to_numpy(backend.basic(array, key))
+        values[chosen] = block[tuple(p - lo for p, lo in zip(picked, low, strict=True))]
+    return values
+
+
+def _chunk_groups(coords: tuple[Indices, ...], chunks: Shape, shape: Shape) -> list[Indices]:
+    """The positions (into `coords`) of the points in each chunk touched, one array per chunk."""
     grid = tuple(-(-n // c) for n, c in zip(shape, chunks, strict=True))
     chunk_of = np.ravel_multi_index(tuple(c // n for c, n in zip(coords, chunks, strict=True)), grid)
     order = np.argsort(chunk_of, kind="stable")
     starts = np.flatnonzero(np.diff(chunk_of[order], prepend=-1))
-    ends = np.append(starts[1:], len(order))
-    values = np.empty(len(coords[0]), dtype=np.dtype(array.dtype))
-    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-        chosen = order[start:end]
+    return np.split(order, starts[1:])
+
+
+def _box(coords: tuple[Indices, ...]) -> tuple[tuple[int, ...], tuple[slice, ...]]:
+    """The low corner of the points' bounding box, and the box as a key of slices."""
+    low = tuple(int(c.min()) for c in coords)
+    return low, tuple(slice(lo, int(c.max()) + 1) for lo, c in zip(low, coords, strict=True))
+
+
+def set_points_by_request(
+    backend: Backend, array: Any, coords: tuple[Indices, ...], values: Buffer, shape: Shape
+) -> None:
+    """A write of distinct points planned from what `backend` declares: its own `set_points` when
+    it supports point selection, else per chunk touched (or once, for a small bounding box) a read
+    of the points' bounding box, the points set in it, and one write of it back: two requests
+    per chunk, not one per point."""
+    if backend.indexing >= Indexing.VECTORIZED:
+        backend.set_points(array, coords, values)
+        return
+    _, box = _box(coords)
+    if numel(tuple(b.stop - b.start for b in box)) <= BOX_FACTOR * len(coords[0]):
+        groups = [np.arange(len(coords[0]))]
+    else:
+        groups = _chunk_groups(coords, backend.chunks(array) or virtual_chunks(shape), shape)
+    for chosen in groups:
         picked = tuple(c[chosen] for c in coords)
-        low = tuple(int(p.min()) for p in picked)
-        key = tuple(slice(lo, int(p.max()) + 1) for lo, p in zip(low, picked, strict=True))
-        block = backend.to_numpy(backend.basic(array, key))
-        values[chosen] = block[tuple(p - lo for p, lo in zip(picked, low, strict=True))]
-    return values
+        low, key = _box(picked)
+        block = np.array(backend.to_numpy(backend.basic(array, key)))
+        block[tuple(p - lo for p, lo in zip(picked, low, strict=True))] = values[chosen]
+        backend.set_basic(array, key, block)
 
 
 # -- lowering a layout or flat indices to requests --------------------------------------------
@@ -630,7 +661,7 @@ class ArrayBase(BaseTensor):
         unique, first = np.unique(flat, return_index=True)
         chosen = np.ascontiguousarray(np.broadcast_to(values, indices.shape).reshape(-1)[::-1][first])
         coords = tuple(np.asarray(c, dtype=np.intp) for c in np.unravel_index(unique, self._shape))
-        self.backend.set_points(self.array, coords, chosen)
+        set_points_by_request(self.backend, self.array, coords, chosen, self._shape)
 
     def write_one(self, index: int, value: Any) -> None:
         pos = tuple(int(x) for x in np.unravel_index(index, self._shape)) if self._shape else ()

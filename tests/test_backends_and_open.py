@@ -148,6 +148,19 @@ def test_scattered_points_on_a_slice_only_array_take_one_request_per_chunk(chunk
     assert plain.requests == _chunks_touched(rows, cols, grid) < 2000
 
 
+def test_scattered_writes_to_a_slice_only_array_take_two_requests_per_chunk() -> None:
+    values = np.arange(10**6, dtype=np.int64).reshape(1000, 1000)
+    plain = Plain(values.copy(), chunks=(100, 100))
+    rng = np.random.default_rng(1)
+    rows, cols = rng.integers(0, 1000, size=2000), rng.integers(0, 1000, size=2000)
+    new = rng.integers(-9, 0, size=2000)
+    lt.from_array(plain)[rows, cols] = new
+    values[rows, cols] = new
+    np.testing.assert_array_equal(plain.array, values)
+    touched = _chunks_touched(rows, cols, (100, 100))
+    assert plain.requests == plain.writes == touched < 2000
+
+
 def test_a_slice_only_array_reads_an_outer_selection_by_chunk_too() -> None:
     values = np.arange(10**6).reshape(1000, 1000)
     plain = Plain(values, chunks=(250, 250))
