@@ -106,7 +106,13 @@ class Backend:
     """Whether operations run through dask chunk by chunk (when dask is installed)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Register the class, once it answers what it declares (TypeError naming what is missing)."""
         super().__init_subclass__(**kwargs)
+        method = {Indexing.OUTER: "outer", Indexing.VECTORIZED: "points"}.get(cls.indexing)
+        if method is not None and getattr(cls, method) is getattr(Backend, method):
+            raise TypeError(
+                f"backend {cls.__name__} declares indexing {cls.indexing.name} but defines no {method}()"
+            )
         BACKENDS.append(cls)
 
     @classmethod
@@ -118,8 +124,14 @@ class Backend:
         return array[key]
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
-        """An orthogonal selection, for a backend whose `indexing` is at least OUTER."""
-        raise TypeError(f"a {self.kind} array does not declare orthogonal selection")
+        """An orthogonal selection, for a backend whose `indexing` is at least OUTER (a VECTORIZED
+        one that defines no `outer` reads the grid of points)."""
+        if self.indexing < Indexing.VECTORIZED:
+            raise TypeError(f"a {self.kind} array does not declare orthogonal selection")
+        per_axis = _per_axis(keys, array.shape)
+        grid = np.meshgrid(*per_axis, indexing="ij")
+        values = self.points(array, tuple(g.reshape(-1) for g in grid))
+        return values.reshape(tuple(map(len, per_axis)))
 
     def points(self, array: Any, coords: tuple[Indices, ...]) -> Any:
         """A point selection, for a backend whose `indexing` is VECTORIZED."""

@@ -205,6 +205,13 @@ def test_a_new_backend_is_one_class(monkeypatch: pytest.MonkeyPatch) -> None:
     rows, cols = np.arange(0, 1000, 7), np.arange(999, 0, -7)
     assert t[rows, cols].tolist() == array.values[rows, cols].tolist()
     assert array.calls == 1
+    rows = np.array([1, 500, 998])
+    assert t[rows][:, rows].tolist() == array.values[np.ix_(rows, rows)].tolist()  # outer, as points
+    assert array.calls == 2
+    with pytest.raises(TypeError, match="declares indexing OUTER but defines no outer"):
+
+        class Forgetful(Backend):
+            indexing: ClassVar[Indexing] = Indexing.OUTER
 
 
 # -- xarray in ----------------------------------------------------------------------------------------
