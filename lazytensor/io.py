@@ -352,6 +352,9 @@ def from_array(array: Any) -> AbstractTensor:
     """
     if XarrayBackend.accepts(array) and array.chunks is not None:
         return ArrayBase(array.data)
+    if hasattr(array, "data_vars") and not hasattr(array, "shape"):  # an xarray Dataset
+        names = ", ".join(str(name) for name in array.data_vars)
+        raise TypeError(f"a Dataset holds several arrays ({names}): pass one, lt.from_array(ds[name])")
     return ArrayBase(array)
 
 

@@ -230,6 +230,15 @@ def test_from_array_of_an_xarray_over_a_file_reads_lazily(tmp_path: Path) -> Non
         t[0, 0] = 1.0
 
 
+def test_from_array_of_an_xarray_dataset_asks_for_one_variable() -> None:
+    dataset = xr.Dataset({"t": (("x",), np.ones(3)), "p": (("x",), np.zeros(3))})
+    with pytest.raises(
+        TypeError, match=r"holds several arrays \(t, p\): pass one, lt\.from_array\(ds\[name\]\)"
+    ):
+        lt.from_array(dataset)
+    assert lt.from_array(dataset["p"]).tolist() == [0.0, 0.0, 0.0]
+
+
 def test_from_array_of_an_xarray_over_dask_is_its_dask_array() -> None:
     values = np.arange(24.0).reshape(4, 6)
     array = xr.DataArray(da.from_array(values, chunks=2), dims=("x", "y"))
