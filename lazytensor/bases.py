@@ -485,6 +485,17 @@ def _as_slice(indices: Indices, size: int) -> slice | Indices:
     return indices
 
 
+class BackendRequests:
+    """An array whose reads are its backend's basic requests: what dask reads chunks through, so a
+    chunk read by a worker goes through the same door (and error messages) as any other read."""
+
+    def __init__(self, backend: Backend, array: Any, shape: Shape, dtype: np.dtype[Any]) -> None:
+        self.backend, self.array, self.shape, self.dtype, self.ndim = backend, array, shape, dtype, len(shape)
+
+    def __getitem__(self, key: Key) -> Buffer:
+        return self.backend.to_numpy(self.backend.basic(self.array, key))
+
+
 # -- the base ---------------------------------------------------------------------------------
 
 
@@ -555,7 +566,8 @@ class ArrayBase(BaseTensor):
         da = require("dask.array", "dask")
         chunks = self.backend.chunks(self.array) or "auto"
         name = f"{self.backend.kind}-{id(self.array):x}"
-        return ArrayBase(da.from_array(self.array, chunks=chunks, name=name))
+        requests = BackendRequests(self.backend, self.array, self._shape, self._dtype)
+        return ArrayBase(da.from_array(requests, chunks=chunks, name=name, asarray=True))
 
     @property
     def storage_note(self) -> str | None:
