@@ -328,7 +328,7 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
     """Print a `.npy` file, or the slice `index` of it; 0 on success, 2 with a message on bad input."""
     try:
         t = lt.load(path)
-    except (OSError, ValueError) as error:  # the message names the file and what is wrong with it
+    except (OSError, ValueError, MemoryError) as error:  # the message names the file and what is wrong
         print(f"error: {_one_line(error)}", file=sys.stderr)
         return USAGE_ERROR
     view = t
@@ -393,7 +393,7 @@ def repl(paths: Sequence[str]) -> int:
         except FileNotFoundError:
             print(f"error: {path}: no such file", file=sys.stderr)
             return USAGE_ERROR
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, MemoryError) as error:
             print(f"error: {_one_line(error)}", file=sys.stderr)
             return USAGE_ERROR
         lines.append(f"{name} = {path}: {namespace[name].summary()}")

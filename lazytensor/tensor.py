@@ -181,7 +181,7 @@ class AbstractTensor(abc.ABC):
         When the layer below already has its own, numpy derives this one from it (a transpose or a
         slice of an array costs less than building a strided view from the layout). None also for
         an array-like base, whose values are read afresh each time."""
-        if self.layout is None or not self.base.has_buffer:
+        if self.layout is None or not self.base.has_buffer or not self.base.keeps_views:
             return None
         below = getattr(self, "wrapped", None)
         known = None if below is None else below.__dict__.get("_fused_values")
@@ -1194,6 +1194,10 @@ class BaseTensor(AbstractTensor):
 
     defers_operations = False
     """Whether `apply` hands operations on this base to `apply_lazily` (dask: they build graphs)."""
+
+    keeps_views = True
+    """Whether a numpy view of this base's buffer may be kept and reused between reads (False for a
+    memory map, whose file can shrink: every read checks it first)."""
 
     _shape: Shape
 
