@@ -29,11 +29,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, generic, optable
+from lazytensor import autograd, evaluate, generic, optable, stores
 from lazytensor.layout import Layout
 from lazytensor.once import once
 from lazytensor.optable import Op
-from lazytensor.positions import Shape, int_tuple, numel, open_grid
+from lazytensor.positions import Shape, index_to_position, int_tuple, numel, open_grid
 from lazytensor.tensor import AbstractTensor, BaseTensor, Buffer, GradState, StorageTensor, values_of
 
 Indices = npt.NDArray[np.intp]
@@ -141,14 +141,25 @@ class NumpyBackend(Backend):
 class ZarrBackend(Backend):
     kind = "zarr"
 
+    def basic(self, array: Any, key: Key) -> Any:
+        with stores.reading(array, key):  # a hostile store's errors: one line naming store and key
+            return array[key]
+
     def outer(self, array: Any, keys: OuterKey) -> Any:
-        return array.oindex[keys]
+        with stores.reading(array, keys):
+            return array.oindex[keys]
 
     def points(self, array: Any, coords: tuple[Indices, ...]) -> Any:
-        return array.vindex[coords]
+        with stores.reading(array, coords):
+            return array.vindex[coords]
+
+    def set_basic(self, array: Any, key: Key, values: Buffer) -> None:
+        with stores.reading(array, key, "write"):
+            array[key] = values
 
     def set_points(self, array: Any, coords: tuple[Indices, ...], values: Buffer) -> None:
-        array.vindex[coords] = values
+        with stores.reading(array, coords, "write"):
+            array.vindex[coords] = values
 
     def chunks(self, array: Any) -> Shape | None:
         return int_tuple(array.chunks)
@@ -225,7 +236,7 @@ def strided_key(layout: Layout, shape: Shape) -> tuple[Key, list[int], list[int]
     ((slice(0, 3, 1), slice(1, 3, 1)), [1, 0], [False, False])
     """
     strides = Layout.contiguous(shape).strides
-    start = [int(x) for x in np.unravel_index(layout.offset, shape)] if shape else []
+    start = index_to_position(layout.offset, shape) if shape else []  # Python ints: past 2**63 too
     key: list[slice | int] = list(start)
     source: list[int] = []
     flips: list[bool] = []

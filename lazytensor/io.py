@@ -25,6 +25,7 @@ from typing import Any, BinaryIO, Literal, cast
 import attrs
 import numpy as np
 
+from lazytensor import stores
 from lazytensor.bases import ArrayBase, require
 from lazytensor.creation import from_numpy
 from lazytensor.mapped import MappedTensor
@@ -466,9 +467,11 @@ def open(path: PathLike, mode: str = "r+") -> AbstractTensor:  # lt.open, as num
         return load(name)
     if not os.path.exists(name):
         raise FileNotFoundError(errno.ENOENT, "no .npy file or zarr store here", name)
-    zarr = require("zarr", "zarr")
+    require("zarr", "zarr")
     try:
-        array = zarr.open_array(name, mode=mode)
+        array = stores.open_array(name, mode)
+    except stores.StoreError:
+        raise
     except Exception as error:  # zarr's own errors vary between versions: one line naming the path
         raise ValueError(
             f"{name}: not a .npy file nor a zarr array ({' '.join(str(error).split())})"
