@@ -12,6 +12,7 @@ naming the store and the key. zarr is optional: it is imported when a store is o
 from __future__ import annotations
 
 import asyncio
+import atexit
 import bz2
 import contextlib
 import functools
@@ -30,12 +31,15 @@ import numpy as np
 MAX_METADATA_BYTES = 16 << 20
 """A metadata document (`zarr.json`, `.zarray`, ...) larger than this is refused unread."""
 MAX_CHUNK_FILE_BYTES = 1 << 30
-"""A chunk (or shard) file larger than this is refused unread, whatever the array says."""
+"""A chunk (or shard) file larger than this is refused unread, whatever the array says; so is any
+chunk of an array whose chunks decode to more (MemoryError)."""
 ENCODED_SLACK = 8
 """How much larger than its decoded size a chunk's encoded or inflated bytes may be (a filter
 such as `astype` can widen them); past that, a file or stream is refused unread."""
 SLACK_BYTES = 1 << 16
 METADATA_NAMES = ("zarr.json", ".zarray", ".zattrs", ".zgroup", ".zmetadata")
+SETTLE_SECONDS = 2.0
+"""How long a failed read waits for zarr's other requests of it to finish."""
 MAX_NAMED_CHUNKS = 16
 """After a failed read, at most this many chunks are read one by one to name the one that fails."""
 FILE_KINDS = {
@@ -78,8 +82,8 @@ def _stream_size(data: bytes, make: Any, bound: int) -> int:
             total += len(decompressor.decompress(rest, bound + 1 - total))
         except (OSError, ValueError, EOFError, lzma.LZMAError, zlib.error):
             return total  # not such a stream: the codec will say so
-        if not decompressor.eof:
-            return total if decompressor.needs_input else bound + 1
+        if total > bound or not decompressor.eof:  # past the bound, or a cut stream the codec refuses
+            return total
         rest = decompressor.unused_data
     return total
 
@@ -171,6 +175,11 @@ def read_key(root: str, key: str, byte_range: Any, limits: Limits) -> bytes | No
         if not stat.S_ISREG(info.st_mode):
             raise StoreError(f"{where}: is not a regular file")
         metadata = _is_metadata(key)
+        if not metadata and limits.decoded > MAX_CHUNK_FILE_BYTES:
+            raise MemoryError(
+                f"{where}: a chunk of this array decodes to {limits.decoded:,} bytes; at most "
+                f"{MAX_CHUNK_FILE_BYTES:,} are read at once"
+            )
         limit = MAX_METADATA_BYTES if metadata else limits.file
         start, stop = _byte_span(byte_range, info.st_size)
         if stop - start > limit:
@@ -186,6 +195,13 @@ def read_key(root: str, key: str, byte_range: Any, limits: Limits) -> bytes | No
 
 def _check_inflation(where: str, data: bytes, limits: Limits) -> None:
     bound = ENCODED_SLACK * limits.decoded + SLACK_BYTES
+    if limits.codecs & {"blosc", "numcodecs.blosc"} and data:
+        # blosc decodes a cut buffer into uninitialised memory, silently: refuse it here
+        held = int.from_bytes(data[12:16], "little") if len(data) >= 16 else None
+        if held is None or held > len(data):
+            raise StoreError(
+                f"{where}: its blosc data is cut ({len(data):,} bytes; its header says {held or 16:,})"
+            )
     for codec in limits.codecs:
         size = _declared_size(data, codec, bound)
         if size is not None and size > bound:
@@ -193,6 +209,11 @@ def _check_inflation(where: str, data: bytes, limits: Limits) -> None:
                 f"{where}: its {codec} data inflates to more than {bound:,} bytes; a chunk of this "
                 f"array holds {limits.decoded:,} (a decompression bomb?)"
             )
+
+
+@functools.cache
+def _settle_at_exit() -> None:
+    atexit.register(_settle)
 
 
 @functools.cache
@@ -246,6 +267,7 @@ def safe_store(root: str, read_only: bool) -> Any:
     ('SafeLocalStore', [7, 7, 7])
     """
     store: Any = _store_class()(root, read_only=read_only)
+    _settle_at_exit()
     return store
 
 
@@ -254,18 +276,14 @@ def fit_limits(array: Any) -> None:
     store = getattr(array, "store", None)
     if not isinstance(store, _store_class()):
         return
-    try:
-        itemsize = np.dtype(array.dtype).itemsize
-        document = json.loads(json.dumps(array.metadata.to_dict(), default=str))
-    except (TypeError, ValueError):
-        return
-    if itemsize == 0 or np.dtype(array.dtype).hasobject:
-        return
-    decoded = math.prod(array.chunks) * itemsize
-    stored = math.prod(getattr(array, "shards", None) or array.chunks) * itemsize
-    store.limits.decoded = decoded
-    store.limits.file = min(MAX_CHUNK_FILE_BYTES, ENCODED_SLACK * stored + SLACK_BYTES)
-    store.limits.codecs = _codec_names(document)
+    with contextlib.suppress(Exception):  # metadata zarr accepted but numpy cannot size: the defaults
+        store.limits.codecs = _codec_names(json.loads(json.dumps(array.metadata.to_dict(), default=str)))
+        dtype = np.dtype(array.dtype)
+        if dtype.itemsize == 0 or dtype.hasobject:
+            return
+        stored = math.prod(getattr(array, "shards", None) or array.chunks) * dtype.itemsize
+        store.limits.decoded = math.prod(array.chunks) * dtype.itemsize
+        store.limits.file = min(MAX_CHUNK_FILE_BYTES, ENCODED_SLACK * stored + SLACK_BYTES)
 
 
 def open_array(path: str, mode: str) -> Any:
@@ -284,6 +302,55 @@ def open_array(path: str, mode: str) -> Any:
 
 
 # -- reads through a zarr base -----------------------------------------------------------------------
+
+MANY_CHUNKS = 100_000
+"""An axis with more chunks than this is read by runs of indices: zarr's orthogonal selection
+costs time and memory in proportion to the chunks along each axis (a bincount over them)."""
+MAX_RUN_REQUESTS = 64
+
+
+def _runs(indices: Any) -> list[slice]:
+    """Sorted distinct indices as slices of consecutive ones: [0, 1, 2, 9, 10] as [0:3, 9:11]."""
+    values = np.asarray(indices).reshape(-1)
+    if values.size == 0:
+        return [slice(0, 0)]
+    breaks = np.flatnonzero(np.diff(values) != 1) + 1
+    starts = np.concatenate(([0], breaks))
+    stops = np.concatenate((breaks, [values.size]))
+    return [slice(int(values[a]), int(values[b - 1]) + 1) for a, b in zip(starts, stops, strict=True)]
+
+
+def outer_by_runs(array: Any, keys: tuple[Any, ...]) -> Any:
+    """An orthogonal selection of sorted distinct indices (or slices) per axis read as a few basic
+    requests, one per run of consecutive indices, when an axis has more than MANY_CHUNKS chunks;
+    None when zarr's own orthogonal selection is the better read.
+
+    >>> import zarr
+    >>> z = zarr.create_array({}, shape=(10**9,), chunks=(10,), dtype="i4", fill_value=3)
+    >>> outer_by_runs(z, (np.array([0, 1, 999_999_999]),)).tolist()
+    [3, 3, 3]
+    """
+    chunks = getattr(array, "chunks", None)
+    if not chunks or all(
+        -(-n // max(c, 1)) <= MANY_CHUNKS for n, c in zip(array.shape, chunks, strict=False)
+    ):
+        return None
+    per_axis = [[key] if isinstance(key, slice) else _runs(key) for key in keys]
+    if math.prod(len(runs) for runs in per_axis) > MAX_RUN_REQUESTS:
+        return None
+    lengths = [
+        [len(range(*run.indices(n))) for run in runs] for runs, n in zip(per_axis, array.shape, strict=True)
+    ]
+    out: Any = None
+    for picks in np.ndindex(*(len(runs) for runs in per_axis)):
+        block = np.asarray(array[tuple(runs[i] for runs, i in zip(per_axis, picks, strict=True))])
+        if out is None:
+            out = np.empty(tuple(sum(sizes) for sizes in lengths), dtype=block.dtype)
+        at = tuple(
+            slice(sum(sizes[:i]), sum(sizes[: i + 1])) for sizes, i in zip(lengths, picks, strict=True)
+        )
+        out[at] = block
+    return out
 
 
 def _where(array: Any) -> str:
@@ -335,6 +402,19 @@ def _failing_key(array: Any, request: Any) -> str | None:
     return None
 
 
+async def _others_done() -> None:
+    others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    if others:
+        await asyncio.wait(others, timeout=SETTLE_SECONDS)
+
+
+def _settle() -> None:
+    """Let zarr's event loop finish the reads a failed request left running (its other chunks) before
+    the process exits: else Python prints "Task was destroyed but it is pending!" for each."""
+    with contextlib.suppress(Exception):
+        importlib.import_module("zarr.core.sync").sync(_others_done())
+
+
 @contextlib.contextmanager
 def reading(array: Any, request: Any, action: str = "read") -> Iterator[None]:
     """Turn whatever a read (or write) of a zarr array raises into one line naming store and key:
@@ -349,7 +429,7 @@ def reading(array: Any, request: Any, action: str = "read") -> Iterator[None]:
     """
     try:
         yield
-    except StoreError:
+    except (StoreError, TimeoutError):  # TimeoutError: a time limit's alarm, not the store's
         raise
     except Exception as error:
         key = _failing_key(array, request)
