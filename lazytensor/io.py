@@ -449,7 +449,7 @@ def from_array(array: Any) -> AbstractTensor:
     >>> t.T[::2, 1:].tolist(), t.base.layer_name
     ([[4, 8], [6, 10]], 'Numpy')
     """
-    return ArrayBase(array)
+    return ArrayBase(stores.guarded(array))  # a local zarr store is read through a safe one
 
 
 def open(path: PathLike, mode: str = "r+") -> AbstractTensor:  # lt.open, as numpy's load

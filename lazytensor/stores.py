@@ -301,6 +301,30 @@ def open_array(path: str, mode: str) -> Any:
     return array
 
 
+def guarded(array: Any) -> Any:
+    """`array` itself, or, for a zarr array over zarr's plain local store, the same array over a safe
+    store (so `lt.from_array(zarr.open_array(path))` reads as carefully as `lt.open(path)`).
+
+    >>> import tempfile, zarr
+    >>> z = zarr.create_array(tempfile.mkdtemp(), shape=(2,), chunks=(1,), dtype="i1", fill_value=1)
+    >>> type(guarded(z).store).__name__, guarded(z)[:].tolist()
+    ('SafeLocalStore', [1, 1])
+    """
+    store = getattr(array, "store", None)
+    if type(store).__name__ != "LocalStore" or type(store).__module__.split(".")[0] != "zarr":
+        return array
+    zarr = importlib.import_module("zarr")
+    read_only = bool(store.read_only)
+    safe = zarr.open_array(
+        safe_store(str(store.root), read_only=read_only),
+        path=getattr(array, "path", "") or None,
+        mode="r" if read_only else "r+",
+        zarr_format=array.metadata.zarr_format,
+    )
+    fit_limits(safe)
+    return safe
+
+
 # -- reads through a zarr base -----------------------------------------------------------------------
 
 MANY_CHUNKS = 100_000

@@ -471,6 +471,36 @@ def test_a_decompression_bomb_within_the_file_limit_is_refused_before_inflating(
     assert_one_line(str(caught.value), str(store), "c/0/0", "inflates to more than")
 
 
+def test_from_array_reads_a_local_zarr_array_through_the_safe_store(tmp_path: Path) -> None:
+    store = tmp_path / "plain.zarr"
+    build_store(store, 3, "<f8", (4, 4), (2, 2), "gzip")
+    z = zarr.open_array(str(store), mode="r+")
+    chunk = store / "c" / "0" / "0"
+    chunk.unlink()
+    os.mkfifo(chunk)  # zarr itself would block on it forever
+    t = lt.from_array(z)
+    t[2:] = 5.0  # writes reach the same files
+    assert z[2:].tolist() == [[5.0] * 4] * 2 and t[2:, 1:3].tolist() == [[5.0] * 2] * 2
+    with time_limit(20), pytest.raises(ValueError) as caught:
+        str(t)
+    assert_one_line(str(caught.value), f"{store}: key c/0/0: is a FIFO")
+
+
+def test_a_zarr_chunk_larger_than_memory_is_a_memory_error_and_fill_values_still_read(tmp_path: Path) -> None:
+    store = tmp_path / "wide.zarr"
+    z = zarr.create_array(str(store), shape=(2**31,), chunks=(2**31,), dtype="<f8", fill_value=2.5)
+    t = lt.open(store)
+    assert t[-3:].tolist() == [2.5] * 3  # no chunk stored: the fill value, nothing decoded
+    (store / "c").mkdir()
+    (store / "c" / "0").write_bytes(b"\0" * 64)  # a stored chunk would decode to 16 GiB
+    with time_limit(20), pytest.raises(MemoryError) as caught:
+        t[:3].tolist()
+    assert_one_line(
+        str(caught.value), f"{store}: key c/0: a chunk of this array decodes to 17,179,869,184 bytes"
+    )
+    assert z.shape == (2**31,)
+
+
 CLI_KINDS = ["none", "fifo-chunk", "device-metadata", "bomb", "chunk-bytes", "huge-shape"]
 
 
