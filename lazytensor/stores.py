@@ -310,7 +310,7 @@ def guarded(array: Any) -> Any:
     >>> type(guarded(z).store).__name__, guarded(z)[:].tolist()
     ('SafeLocalStore', [1, 1])
     """
-    store = getattr(array, "store", None)
+    store: Any = getattr(array, "store", None)
     if type(store).__name__ != "LocalStore" or type(store).__module__.split(".")[0] != "zarr":
         return array
     zarr = importlib.import_module("zarr")

@@ -25,11 +25,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "examples")]
 
-import lazytensor as lt  # noqa: E402
 from fuzz_support import OUTCOMES, assert_one_line, time_limit  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from test_fuzz_files import SAFE_FOR_ZARR, classify_store, hostile_stores, make_store, mutated_npy  # noqa: E402
+
+import lazytensor as lt  # noqa: E402
 
 
 def classify_npy(path: Path) -> str:
