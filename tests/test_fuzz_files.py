@@ -333,7 +333,7 @@ def make_store(folder: Path, recipe: dict[str, object]) -> None:
     shape = recipe["shape"]
     chunks = recipe["chunks"]
     if mutation == "huge-shape":  # valid: a fill value only, too large for any memory
-        shape, chunks = (2**40, 2**20)[: len(shape)] + (7,) * (len(shape) - 2), (1000,) * len(shape)  # type: ignore[arg-type]
+        shape, chunks = (2**40, 2**40)[: len(shape)] + (7,) * (len(shape) - 2), (1000,) * len(shape)  # type: ignore[arg-type]
         zarr.create_array(
             str(folder),
             shape=shape,
