@@ -465,3 +465,23 @@ def reading(array: Any, request: Any, action: str = "read") -> Iterator[None]:
         if isinstance(error, MemoryError):
             raise MemoryError(message) from None
         raise StoreError(message) from None
+
+
+class GuardedReads:
+    """A zarr array's basic reads with `reading`'s one-line errors: what dask reads the chunks of a
+    zarr-backed tensor from (operations on it run through dask, chunk by chunk).
+
+    >>> import zarr
+    >>> GuardedReads(zarr.create_array({}, shape=(3,), chunks=(2,), dtype="i2", fill_value=4))[1:].tolist()
+    [4, 4]
+    """
+
+    def __init__(self, array: Any) -> None:
+        self.array = array
+        self.shape = tuple(array.shape)
+        self.dtype = np.dtype(array.dtype)
+        self.ndim = len(self.shape)
+
+    def __getitem__(self, key: Any) -> Any:
+        with reading(self.array, key):
+            return np.asarray(self.array[key])

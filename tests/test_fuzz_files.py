@@ -501,6 +501,18 @@ def test_a_zarr_chunk_larger_than_memory_is_a_memory_error_and_fill_values_still
     assert z.shape == (2**31,)
 
 
+@pytest.mark.parametrize("fmt", [2, 3])
+def test_operations_through_dask_on_a_bad_chunk_fail_in_one_line(tmp_path: Path, fmt: int) -> None:
+    store = tmp_path / "bad.zarr"
+    build_store(store, fmt, "<f8", (4, 4), (2, 2), "gzip")
+    chunk_files(store)[0].write_bytes(b"garbage, not gzip")
+    t = lt.open(store)
+    for operation in (t.sum, t.stats, lambda: (t + 1).tolist()):
+        with time_limit(20), pytest.raises(ValueError) as caught:
+            operation()
+        assert_one_line(str(caught.value), str(store), "BadGzipFile")
+
+
 CLI_KINDS = ["none", "fifo-chunk", "device-metadata", "bomb", "chunk-bytes", "huge-shape"]
 
 
