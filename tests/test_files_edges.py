@@ -4,6 +4,7 @@ saving onto read-only files, full disks and long names, killed saves, and format
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import signal
 import subprocess
@@ -250,6 +251,20 @@ def test_a_full_disk_is_said_in_words_naming_the_file(
     finally:
         if mounted.returncode == 0:
             subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_a_second_save_of_the_same_file_at_once_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.npy"
+    np.save(path, np.arange(3))
+    temporary = tmp_path / f".t.npy{SAVE_SUFFIX}"
+    with open(temporary, "wb") as running:  # another process's save, midway
+        fcntl.flock(running.fileno(), fcntl.LOCK_EX)
+        with pytest.raises(BlockingIOError) as caught:
+            lt.save(path, lt.arange(4))
+    assert_one_line(str(caught.value), f"{path}: another save to this file is in progress")
+    assert np.load(path).tolist() == [0, 1, 2]
+    lt.save(path, lt.arange(4))  # once it is gone (or its process killed), saving goes on
+    assert np.load(path).tolist() == [0, 1, 2, 3] and not temporary.exists()
 
 
 @pytest.mark.parametrize("length", [200, 235, 236, 247, 250, 251])
