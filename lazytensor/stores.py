@@ -296,7 +296,21 @@ def open_array(path: str, mode: str) -> Any:
     [0.5, 0.5, 0.5]
     """
     zarr = importlib.import_module("zarr")
-    array = zarr.open_array(safe_store(path, read_only=mode == "r"), mode=mode)
+    try:
+        array = zarr.open_array(safe_store(path, read_only=mode == "r"), mode=mode)
+    except StoreError:
+        raise
+    except Exception as error:  # metadata zarr refuses: one line naming the document, when there is one
+        key = next(
+            (name for name in ("zarr.json", ".zarray") if os.path.isfile(os.path.join(path, name))), None
+        )
+        if key is None:
+            raise
+        detail = " ".join(str(error).split()) or type(error).__name__
+        detail = detail if len(detail) <= 200 else detail[:200] + "…"
+        raise StoreError(
+            f"{path}: key {key}: not an array zarr can open ({type(error).__name__}: {detail})"
+        ) from None
     fit_limits(array)
     return array
 

@@ -513,6 +513,19 @@ def test_operations_through_dask_on_a_bad_chunk_fail_in_one_line(tmp_path: Path,
         assert_one_line(str(caught.value), str(store), "BadGzipFile")
 
 
+@pytest.mark.parametrize("fmt", [2, 3])
+def test_metadata_zarr_refuses_is_one_line_naming_the_document(tmp_path: Path, fmt: int) -> None:
+    store = tmp_path / "meta.zarr"
+    build_store(store, fmt, "<f8", (3,), (2,), "none")
+    key = zarr_metadata_name(store)
+    document = json.loads((store / key).read_text())
+    document["data_type" if fmt == 3 else "dtype"] = "<f99"
+    (store / key).write_text(json.dumps(document))
+    with pytest.raises(ValueError) as caught:
+        lt.open(store)
+    assert_one_line(str(caught.value), f"{store}: key {key}: not an array zarr can open")
+
+
 CLI_KINDS = ["none", "fifo-chunk", "device-metadata", "bomb", "chunk-bytes", "huge-shape"]
 
 
