@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, generic, optable, stores
+from lazytensor import autograd, evaluate, generic, optable, zarrreads
 from lazytensor.layout import Layout
 from lazytensor.once import once
 from lazytensor.optable import Op
@@ -142,24 +142,24 @@ class ZarrBackend(Backend):
     kind = "zarr"
 
     def basic(self, array: Any, key: Key) -> Any:
-        with stores.reading(array, key):  # a hostile store's errors: one line naming store and key
+        with zarrreads.reading(array, key):  # a hostile store's errors: one line naming store and key
             return array[key]
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
-        with stores.reading(array, keys):
-            by_runs = stores.outer_by_runs(array, keys)  # an axis of 10**9 chunks: a few slices
+        with zarrreads.reading(array, keys):
+            by_runs = zarrreads.outer_by_runs(array, keys)  # an axis of 10**9 chunks: a few slices
             return array.oindex[keys] if by_runs is None else by_runs
 
     def points(self, array: Any, coords: tuple[Indices, ...]) -> Any:
-        with stores.reading(array, coords):
+        with zarrreads.reading(array, coords):
             return array.vindex[coords]
 
     def set_basic(self, array: Any, key: Key, values: Buffer) -> None:
-        with stores.reading(array, key, "write"):
+        with zarrreads.reading(array, key, "write"):
             array[key] = values
 
     def set_points(self, array: Any, coords: tuple[Indices, ...], values: Buffer) -> None:
-        with stores.reading(array, coords, "write"):
+        with zarrreads.reading(array, coords, "write"):
             array.vindex[coords] = values
 
     def chunks(self, array: Any) -> Shape | None:
@@ -368,7 +368,7 @@ class ArrayBase(BaseTensor):
         """A dask-backed base over the same zarr array, one dask chunk per zarr chunk."""
         da = require("dask.array", "dask")
         name = f"zarr-{id(self.array):x}"
-        reads = stores.GuardedReads(self.array)  # a bad chunk: one line naming store and key
+        reads = zarrreads.GuardedReads(self.array)  # a bad chunk: one line naming store and key
         return ArrayBase(da.from_array(reads, chunks=self.array.chunks, name=name, asarray=True))
 
     @property
