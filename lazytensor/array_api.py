@@ -697,8 +697,10 @@ def argsort(
 # -- statistics ------------------------------------------------------------------------------------
 
 
-def _cast(x: Operand, dtype: npt.DTypeLike | None) -> AbstractTensor:
-    """`x` as a tensor of `dtype` (through the table, so gradients flow), or as it is for None."""
+def _cast(x: Operand, dtype: npt.DTypeLike | None) -> Any:
+    """`x` as a tensor of `dtype` (through the table, so gradients flow), or as it is for None. A sum
+    or product is cast twice: its operand, and its result when the kernel widened it (a sum of uint8
+    in uint8 wraps round, as numpy's accumulator in that dtype does)."""
     tensor = operand_tensor(x)
     if dtype is None or np.dtype(dtype) == tensor.dtype:
         return tensor
@@ -719,7 +721,7 @@ def sum(
     >>> lt.sum(lt.tensor([[1, 2], [3, 4]]), axis=0).tolist(), lt.sum(lt.tensor([1, 2]), dtype=lt.float32).dtype
     ([4, 6], dtype('float32'))
     """
-    return apply(optable.SUM, _cast(x, dtype), dim=_axes(axis), keepdim=keepdims)
+    return _cast(apply(optable.SUM, _cast(x, dtype), dim=_axes(axis), keepdim=keepdims), dtype)
 
 
 def prod(
@@ -736,7 +738,7 @@ def prod(
     >>> lt.prod(lt.tensor([[1, 2], [3, 4]]), axis=1).tolist()
     [2, 12]
     """
-    return apply(optable.PROD, _cast(x, dtype), dim=_axes(axis), keepdim=keepdims)
+    return _cast(apply(optable.PROD, _cast(x, dtype), dim=_axes(axis), keepdim=keepdims), dtype)
 
 
 def mean(x: Operand, /, *, axis: Axes = None, keepdims: bool = False) -> StorageTensor:
@@ -825,7 +827,7 @@ def _cumulative(
             raise ValueError(f"a cumulative sum or product of shape {tensor.shape} needs an axis")
         axis = 0
     axis = normalize_dim(axis, tensor.ndim)
-    result = apply(entry, tensor, dim=axis)
+    result = _cast(apply(entry, tensor, dim=axis), dtype)
     if not include_initial:
         return result
     start_shape = tuple(1 if a == axis else n for a, n in enumerate(result.shape))

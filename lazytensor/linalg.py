@@ -91,7 +91,8 @@ def vecdot(x1: Operand, x2: Operand, /, *, axis: int = -1) -> StorageTensor:
     if min(a.ndim, b.ndim) < -axis or a.shape[axis] != b.shape[axis]:
         raise ValueError(f"vecdot: shapes {a.shape} and {b.shape} differ along axis {axis}")
     left = apply(optable.CONJ, a) if a.dtype.kind == "c" else a
-    return _sum(apply(optable.MUL, left, b), axis=axis)
+    products = apply(optable.MUL, left, b)
+    return _sum(products, axis=axis, dtype=products.dtype)  # the dtype of the operands, not sum's widening
 
 
 def tensordot(

@@ -653,6 +653,8 @@ def _diff_rule(saved: Saved, g: Buffer) -> Any:
     """The adjoint of one difference is minus the difference of the gradient padded with a zero at
     both ends; `n` differences take it `n` times."""
     axis = normalize_dim(saved.params.get("axis", -1), g.ndim)
+    if g.shape[axis] == 0:  # n at least the axis's size: no difference was taken, nothing flows back
+        return np.zeros(np.shape(saved.inputs[0]), dtype=g.dtype)
     pad = [(0, 0)] * g.ndim
     pad[axis] = (1, 1)
     for _ in range(saved.params.get("n", 1)):
