@@ -5,12 +5,14 @@ numpy arrays in, numpy arrays out; each is numpy's own function with the standar
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
+from lazytensor.chunkforms import ChunkedForm
 from lazytensor.generic import Buffer, Values
-from lazytensor.positions import normalize_dim
+from lazytensor.positions import normalize_dim, normalize_dims
 
 
 def astype(values: Values, dtype: Any) -> Buffer:
@@ -169,3 +171,85 @@ def fft(values: Values, function: str, **params: Any) -> Buffer:
     [(1+0j), (1+0j), (1+0j), (1+0j)]
     """
     return np.asarray(getattr(np.fft, function)(np.asarray(values), **params))
+
+
+# -- chunked (dask) forms of the entries above that dask's own functions do not give as they are ----
+# Each takes the `dask.array` module, the entry's kernel, the operands and the parameters.
+
+
+def _count_nonzero_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    x = inputs[0]
+    axes = params.get("axis")
+    counted = (x != 0).sum(axis=axes, keepdims=params.get("keepdims", False))
+    return counted.astype(np.int64)
+
+
+def _take_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    x, indices = inputs
+    axis = params.get("axis")
+    if axis is None:
+        return da.take(x.reshape(-1), np.asarray(indices), axis=0)
+    return da.take(x, np.asarray(indices), axis=normalize_dim(axis, x.ndim))
+
+
+def _searchsorted_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    sorted_values, values = (da.asarray(x) for x in inputs)
+    return da.searchsorted(sorted_values, values, side=params.get("side", "left"), sorter=params.get("sorter"))
+
+
+def _repeat_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    repeats = params["repeats"]
+    if not isinstance(repeats, int):
+        raise TypeError("repeat on a dask-backed tensor takes one int count (dask's repeat); compute it first")
+    return da.repeat(inputs[0], repeats, axis=params.get("axis", 0))
+
+
+def _tile_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    return da.tile(inputs[0], params["repetitions"])
+
+
+def _cross_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    """The cross product from the components: each vector axis moved last and picked by lists."""
+    axis = params.get("axis", -1)
+    a, b = (da.moveaxis(da.asarray(x), axis, -1) for x in inputs)
+    after, before = [1, 2, 0], [2, 0, 1]
+    product = a[..., after] * b[..., before] - a[..., before] * b[..., after]
+    return da.moveaxis(product, -1, axis)
+
+
+def _vector_norm_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    """The norms from dask's reductions of the magnitudes (as numpy's `vector_norm` computes them)."""
+    x = inputs[0]
+    magnitude = abs(x)
+    axes = normalize_dims(params.get("axis"), x.ndim)
+    keep = params.get("keepdims", False)
+    order = params.get("ord", 2)
+    if order == np.inf:
+        return magnitude.max(axis=axes, keepdims=keep)
+    if order == -np.inf:
+        return magnitude.min(axis=axes, keepdims=keep)
+    if order == 0:
+        return (magnitude != 0).sum(axis=axes, keepdims=keep).astype(magnitude.dtype)
+    if order == 1:
+        return magnitude.sum(axis=axes, keepdims=keep)
+    if order == 2:
+        return da.sqrt((magnitude * magnitude).sum(axis=axes, keepdims=keep))
+    return ((magnitude**order).sum(axis=axes, keepdims=keep)) ** (1.0 / order)
+
+
+def _shift_chunked(name: str, da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    return getattr(da.fft, name)(inputs[0], axes=params.get("axes"))
+
+
+COUNT_NONZERO = ChunkedForm(_count_nonzero_chunked)
+TAKE = ChunkedForm(_take_chunked)
+SEARCHSORTED = ChunkedForm(_searchsorted_chunked)
+REPEAT = ChunkedForm(_repeat_chunked)
+TILE = ChunkedForm(_tile_chunked)
+CROSS = ChunkedForm(_cross_chunked)
+VECTOR_NORM = ChunkedForm(_vector_norm_chunked)
+
+
+def fft_shift(name: str) -> ChunkedForm:
+    """dask's `fftshift`/`ifftshift` (rolls of every named axis)."""
+    return ChunkedForm(functools.partial(_shift_chunked, name))

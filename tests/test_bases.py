@@ -228,7 +228,7 @@ def test_an_array_base_has_no_flat_buffer_and_says_where_its_array_is() -> None:
 
 
 def test_a_missing_backend_names_the_extra_to_install() -> None:
-    with pytest.raises(ImportError, match=r"pip install 'lazytensor\[zarr\]'"):
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[zarr\]'"):
         bases.require("zarr_that_is_not_installed", "zarr")
 
 
