@@ -432,3 +432,39 @@ def test_activations_gradient_matches_finite_differences(name: str, seed: int) -
     rng = np.random.default_rng(seed)
     activation = getattr(lt.nn, name)
     _check_function(name, activation, [_values(rng, _shape(rng))], rng)
+
+
+# -- the array API functions that compose table entries and views ------------------------------------
+
+COMPOSITIONS: dict[str, tuple[Callable[..., lt.AbstractTensor], Callable[[Rng], list[Any]]]] = {
+    "tensordot": (
+        lambda a, b: lt.tensordot(a, b, axes=([1, 0], [0, 2])),
+        lambda rng: [_values(rng, (3, 2, 2)), _values(rng, (2, 3, 3))],
+    ),
+    "tensordot_outer": (lambda a, b: lt.tensordot(a, b, axes=0), lambda rng: [_values(rng, (2,)), _values(rng, (3,))]),
+    "vecdot": (lambda a, b: lt.vecdot(a, b, axis=-2), lambda rng: [_values(rng, (2, 3, 2)), _values(rng, (3, 1))]),
+    "outer": (lt.linalg.outer, lambda rng: [_values(rng, (3,)), _values(rng, (2,))]),
+    "trace": (lambda a: lt.linalg.trace(a, offset=-1), lambda rng: [_values(rng, (2, 3, 3))]),
+    "matrix_transpose": (lt.matrix_transpose, lambda rng: [_values(rng, (2, 3, 2))]),
+    "diagonal": (lambda a: lt.linalg.diagonal(a, offset=1), lambda rng: [_values(rng, (3, 4))]),
+    "var_correction": (lambda a: lt.var(a, axis=0, correction=1), lambda rng: [_values(rng, (3, 2))]),
+    "std_correction": (lambda a: lt.std(a, axis=(0, 1), correction=1.5), lambda rng: [_values(rng, (3, 2))]),
+    "cumulative_sum": (
+        lambda a: lt.cumulative_sum(a, axis=1, include_initial=True),
+        lambda rng: [_values(rng, (2, 3))],
+    ),
+    "cumulative_prod": (lambda a: lt.cumulative_prod(a, axis=0), lambda rng: [_values(rng, (3, 2))]),
+    "sort_descending": (lambda a: lt.sort(a, axis=0, descending=True), lambda rng: [_values(rng, (4, 2))]),
+    "meshgrid": (lambda a, b: lt.meshgrid(a, b)[0] * lt.meshgrid(a, b)[1], lambda rng: [_values(rng, (3,)), _values(rng, (2,))]),
+    "reshape_copy": (lambda a: lt.reshape(a, (3, 2), copy=True), lambda rng: [_values(rng, (2, 3))]),
+    "sum_dtype": (lambda a: lt.sum(a, axis=1, dtype=lt.float64), lambda rng: [_values(rng, (2, 3))]),
+    "concat_none": (lambda a, b: lt.concat([a, b], axis=None), lambda rng: [_values(rng, (2, 2)), _values(rng, (3,))]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSITIONS))
+@pytest.mark.parametrize("seed", range(3))
+def test_array_api_compositions_differentiate(name: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    function, arrays = COMPOSITIONS[name]
+    _check_function(name, function, arrays(rng), rng)
