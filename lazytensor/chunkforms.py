@@ -177,25 +177,34 @@ def _dask_function(
     inputs: tuple[Any, ...],
     params: dict[str, Any],
 ) -> Any:
-    function = getattr(da, name)
+    function = functools.reduce(getattr, name.split("."), da)
     if reduction:
         return function(*inputs, **_axis_params(params))
     return function(*inputs, **params)
 
 
 def dask_function(name: str, reduction: bool = False) -> ChunkedForm:
-    """dask.array's function `name` on the operands; a `reduction` gets `dim`, `keepdim` and
+    """dask.array's function `name` (dotted for a submodule: `"linalg.norm"`, `"fft.fft"`) on the
+    operands, with the parameters as they are; a `reduction` gets `dim`, `keepdim` and
     `correction` as `axis`, `keepdims` and `ddof`.
 
-    >>> dask_function("matmul").build.args
-    ('matmul', False)
+    >>> import dask.array as da
+    >>> fft = dask_function("fft.fft").build(da, np.fft.fft, (da.ones(4, chunks=4),), {})
+    >>> fft.compute().real.tolist()
+    [4.0, 0.0, 0.0, 0.0]
     """
     return ChunkedForm(functools.partial(_dask_function, name, reduction))
 
 
-def _whole_axis(da: Any, kernel: Callable[..., Any], inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+def _whole_axis(
+    default_dim: int | None,
+    da: Any,
+    kernel: Callable[..., Any],
+    inputs: tuple[Any, ...],
+    params: dict[str, Any],
+) -> Any:
     x = inputs[0]
-    dim = params.get("dim")
+    dim = params.get("dim", default_dim)
     if dim is None or x.ndim == 0:  # numpy's dim=None: the flattened values, in one block
         whole = x.reshape(-1).rechunk(-1)
     else:
@@ -204,15 +213,16 @@ def _whole_axis(da: Any, kernel: Callable[..., Any], inputs: tuple[Any, ...], pa
     return whole.map_blocks(functools.partial(kernel, **params), dtype=dtype, meta=meta(whole.ndim, dtype))
 
 
-def whole_axis() -> ChunkedForm:
+def whole_axis(default_dim: int | None = -1) -> ChunkedForm:
     """The kernel on blocks that each hold the whole `dim` axis (rechunked so; `dim=None`: the
-    flattened values in one block): exact for any operation along one axis that keeps the
-    operand's shape (`sort`, `argsort`). Memory: one block holds a whole line of the axis.
+    flattened values in one block; no `dim`: the kernel's default, `default_dim`): exact for any
+    operation along one axis that keeps the operand's shape (`sort`, `argsort`). Memory: one
+    block holds a whole line of the axis.
 
-    >>> whole_axis().build.__name__
-    '_whole_axis'
+    >>> whole_axis().build.args
+    (-1,)
     """
-    return ChunkedForm(_whole_axis)
+    return ChunkedForm(functools.partial(_whole_axis, default_dim))
 
 
 # -- forms of particular entries ------------------------------------------------------------------

@@ -14,6 +14,7 @@ import distributed
 import numpy as np
 import pytest
 import zarr
+from bases_support import Plain
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import chains
@@ -21,23 +22,6 @@ from zarr.storage import MemoryStore
 
 import lazytensor as lt
 from lazytensor import bases, evaluate
-
-
-class Plain:
-    """An array-like with nothing but shape, dtype, __getitem__ and __setitem__ (as h5py's datasets)."""
-
-    def __init__(self, array: np.ndarray) -> None:
-        self.array = array
-        self.shape = array.shape
-        self.dtype = array.dtype
-        self.requests = 0
-
-    def __getitem__(self, key: Any) -> np.ndarray:
-        self.requests += 1
-        return np.array(self.array[key])
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        self.array[key] = value
 
 
 def _chunks(shape: tuple[int, ...]) -> tuple[int, ...]:
