@@ -8,7 +8,6 @@ constants and dtypes are here, `linalg` and `fft` are its extensions, and every 
 import math
 
 from lazytensor import fft, linalg, nn, optim, seed
-from lazytensor.autograd import no_grad
 from lazytensor.array_api import (
     all,
     any,
@@ -70,22 +69,22 @@ from lazytensor.array_dtypes import (
     __array_namespace_info__,
     bool,
     can_cast,
-    complex128,
     complex64,
+    complex128,
     finfo,
     float32,
     float64,
     iinfo,
+    int8,
     int16,
     int32,
     int64,
-    int8,
     isdtype,
     result_type,
+    uint8,
     uint16,
     uint32,
     uint64,
-    uint8,
 )
 from lazytensor.array_elementwise import (
     abs,
@@ -125,9 +124,9 @@ from lazytensor.array_elementwise import (
     less,
     less_equal,
     log,
-    log10,
     log1p,
     log2,
+    log10,
     logaddexp,
     logical_and,
     logical_not,
@@ -154,6 +153,7 @@ from lazytensor.array_elementwise import (
     tanh,
     trunc,
 )
+from lazytensor.autograd import no_grad
 from lazytensor.creation import from_numpy, randn, tensor, trandom
 from lazytensor.functions import (
     allclose,
@@ -234,8 +234,8 @@ __all__ = [
     "cat",
     "ceil",
     "clip",
-    "complex128",
     "complex64",
+    "complex128",
     "concat",
     "conj",
     "copysign",
@@ -273,10 +273,10 @@ __all__ = [
     "iinfo",
     "imag",
     "inf",
+    "int8",
     "int16",
     "int32",
     "int64",
-    "int8",
     "isdtype",
     "isfinite",
     "isinf",
@@ -287,9 +287,9 @@ __all__ = [
     "linspace",
     "load",
     "log",
-    "log10",
     "log1p",
     "log2",
+    "log10",
     "logaddexp",
     "logical_and",
     "logical_not",
@@ -366,10 +366,10 @@ __all__ = [
     "triu",
     "trunc",
     "ttransform",
+    "uint8",
     "uint16",
     "uint32",
     "uint64",
-    "uint8",
     "unique_all",
     "unique_counts",
     "unique_inverse",

@@ -32,6 +32,19 @@ def operand_tensor(x: Operand) -> AbstractTensor:
     return x if isinstance(x, AbstractTensor) else asarray(x)
 
 
+_UNSET: Any = object()
+"""The default of a `dim=` keyword that was not given (None is a value `dim` can take)."""
+
+
+def _axis_or_dim(axis: Any, dim: Any, default: Any) -> Any:
+    """The axis named by `axis=` (the standard's and numpy's word) or `dim=` (PyTorch's), not both."""
+    if dim is _UNSET:
+        return axis
+    if axis != default:
+        raise TypeError(f"give the axis as axis= or as dim=, not both (axis={axis}, dim={dim})")
+    return dim
+
+
 def _axes(axis: Axes) -> int | tuple[int, ...] | None:
     return axis if axis is None or isinstance(axis, int) else tuple(axis)
 
@@ -57,14 +70,18 @@ def asarray(
     if isinstance(obj, AbstractTensor):
         if dtype is not None and np.dtype(dtype) != obj.dtype:
             if copy is False:
-                raise ValueError(f"asarray: converting {obj.dtype} to {np.dtype(dtype)} needs a copy (copy=False)")
+                raise ValueError(
+                    f"asarray: converting {obj.dtype} to {np.dtype(dtype)} needs a copy (copy=False)"
+                )
             return astype(obj, dtype)
         return obj.clone() if copy else obj
     if copy:
         return StorageTensor.from_array(np.array(obj, dtype=dtype, copy=True, order="C"))
     array = np.asarray(obj, dtype=dtype, copy=copy)
     if copy is False and not array.flags.c_contiguous:
-        raise ValueError(f"asarray: an array of strides {array.strides} needs a copy to be a tensor (copy=False)")
+        raise ValueError(
+            f"asarray: an array of strides {array.strides} needs a copy to be a tensor (copy=False)"
+        )
     return StorageTensor.from_array(array)
 
 
@@ -83,7 +100,7 @@ def zeros(
     """
     check_device(device)
     dtype = np.float64 if dtype is None else dtype
-    return creation.zeros(shape, *more, dtype=dtype, requires_grad=requires_grad)
+    return creation.zeros(as_shape((shape, *more)), dtype=dtype, requires_grad=requires_grad)
 
 
 def ones(
@@ -101,7 +118,7 @@ def ones(
     """
     check_device(device)
     dtype = np.float64 if dtype is None else dtype
-    return creation.ones(shape, *more, dtype=dtype, requires_grad=requires_grad)
+    return creation.ones(as_shape((shape, *more)), dtype=dtype, requires_grad=requires_grad)
 
 
 def empty(
@@ -320,9 +337,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> S
 # -- data types --------------------------------------------------------------------------------------
 
 
-def astype(
-    x: Operand, dtype: npt.DTypeLike, /, *, copy: bool = True, device: Any = None
-) -> AbstractTensor:
+def astype(x: Operand, dtype: npt.DTypeLike, /, *, copy: bool = True, device: Any = None) -> AbstractTensor:
     """`x` converted to `dtype` (numpy's casting), a copy unless `copy=False` and the dtype is already
     right; differentiable between floating dtypes.
 
@@ -437,8 +452,10 @@ def repeat(x: Operand, repeats: int | Operand, /, *, axis: int | None = None) ->
     one count per element; differentiable.
 
     >>> import lazytensor as lt
-    >>> lt.repeat(lt.tensor([[1, 2]]), 2, axis=1).tolist(), lt.repeat(lt.tensor([1, 2]), lt.tensor([0, 3])).tolist()
-    ([[1, 1, 2, 2]], [2, 2, 2])
+    >>> lt.repeat(lt.tensor([[1, 2]]), 2, axis=1).tolist()
+    [[1, 1, 2, 2]]
+    >>> lt.repeat(lt.tensor([1, 2]), lt.tensor([0, 3])).tolist()
+    [2, 2, 2]
     """
     tensor = operand_tensor(x)
     if axis is None:
@@ -480,14 +497,15 @@ def squeeze(x: Operand, /, axis: int | Sequence[int]) -> AbstractTensor:
     return operand_tensor(x).squeeze(_axes(axis))
 
 
-def stack(arrays: Sequence[Operand], /, *, axis: int = 0) -> StorageTensor:
-    """The tensors, all of one shape, stacked along a new axis `axis`, in new storage; differentiable.
+def stack(arrays: Sequence[Operand], /, *, axis: int = 0, dim: int | None = _UNSET) -> StorageTensor:
+    """The tensors, all of one shape, stacked along a new axis `axis` (PyTorch's `dim=` too), in new
+    storage; differentiable.
 
     >>> import lazytensor as lt
     >>> lt.stack([lt.tensor([1, 2]), lt.tensor([3, 4])], axis=1).tolist()
     [[1, 3], [2, 4]]
     """
-    return apply_to_sequence(optable.STACK, list(arrays), dim=axis)
+    return apply_to_sequence(optable.STACK, list(arrays), dim=_axis_or_dim(axis, dim, 0))
 
 
 def tile(x: Operand, repetitions: Sequence[int], /) -> StorageTensor:
@@ -659,36 +677,61 @@ def unique_values(x: Operand, /) -> StorageTensor:
 
 
 def sort(
-    x: Operand, /, *, axis: int = -1, descending: bool = False, stable: bool = True
+    x: Operand,
+    /,
+    *,
+    axis: int | None = -1,
+    descending: bool = False,
+    stable: bool = True,
+    dim: int | None = _UNSET,
+    kind: str | None = None,
 ) -> AbstractTensor:
-    """A sorted copy along `axis`; `descending=True` keeps equal elements in their order too (stable).
-    Differentiable: each gradient goes back to the element that landed there.
+    """A sorted copy along `axis` (None: flattened first, as numpy); `descending=True` keeps equal
+    elements in their order too (stable). `dim=` is PyTorch's name for `axis`, `kind=` numpy's
+    choice of algorithm. Differentiable: each gradient goes back to the element that landed there.
+    `t.sort()` sorts in place instead.
 
     >>> import lazytensor as lt
     >>> lt.sort(lt.tensor([[3, 1, 2]])).tolist(), lt.sort(lt.tensor([3, 1, 2]), descending=True).tolist()
     ([[1, 2, 3]], [3, 2, 1])
     """
     tensor = operand_tensor(x)
-    kind = "stable" if stable else None
+    axis = _axis_or_dim(axis, dim, -1)
+    kind = kind if kind is not None else "stable" if stable else None
     if not descending:
         return apply(optable.SORT, tensor, dim=axis, kind=kind)
+    if axis is None:
+        tensor, axis = tensor.reshape(-1), 0
     # reversed, sorted ascending stably, reversed back: largest first, ties in their first order
     return apply(optable.SORT, tensor.flip(axis), dim=axis, kind="stable").flip(axis)
 
 
 def argsort(
-    x: Operand, /, *, axis: int = -1, descending: bool = False, stable: bool = True
+    x: Operand,
+    /,
+    *,
+    axis: int | None = -1,
+    descending: bool = False,
+    stable: bool = True,
+    dim: int | None = _UNSET,
+    kind: str | None = None,
 ) -> AbstractTensor:
-    """The indices that sort `x` along `axis`, ties in their order (stable), also when descending.
+    """The indices that sort `x` along `axis` (None: flattened first), ties in their order (stable),
+    also when descending; `dim=` and `kind=` as for `sort`.
 
     >>> import lazytensor as lt
-    >>> lt.argsort(lt.tensor([3, 1, 3])).tolist(), lt.argsort(lt.tensor([1, 3, 3, 2]), descending=True).tolist()
-    ([1, 0, 2], [1, 2, 3, 0])
+    >>> lt.argsort(lt.tensor([3, 1, 3])).tolist()
+    [1, 0, 2]
+    >>> lt.argsort(lt.tensor([1, 3, 3, 2]), descending=True).tolist()
+    [1, 2, 3, 0]
     """
     tensor = operand_tensor(x)
-    kind = "stable" if stable else None
+    axis = _axis_or_dim(axis, dim, -1)
+    kind = kind if kind is not None else "stable" if stable else None
     if not descending:
         return apply(optable.ARGSORT, tensor, dim=axis, kind=kind)
+    if axis is None:
+        tensor, axis = tensor.reshape(-1), 0
     last = tensor.shape[normalize_dim(axis, tensor.ndim)] - 1 if tensor.ndim else 0
     ascending = apply(optable.ARGSORT, tensor.flip(axis), dim=axis, kind="stable")
     return apply(optable.SUB, last, ascending).flip(axis)
@@ -697,14 +740,20 @@ def argsort(
 # -- statistics ------------------------------------------------------------------------------------
 
 
-def _cast(x: Operand, dtype: npt.DTypeLike | None) -> Any:
-    """`x` as a tensor of `dtype` (through the table, so gradients flow), or as it is for None. A sum
-    or product is cast twice: its operand, and its result when the kernel widened it (a sum of uint8
-    in uint8 wraps round, as numpy's accumulator in that dtype does)."""
+def _cast(x: Operand, dtype: npt.DTypeLike | None) -> AbstractTensor:
+    """`x` as a tensor of `dtype` (through the table, so gradients flow), or as it is for None."""
     tensor = operand_tensor(x)
     if dtype is None or np.dtype(dtype) == tensor.dtype:
         return tensor
     return apply(optable.ASTYPE, tensor, dtype=np.dtype(dtype))
+
+
+def _in_dtype(result: StorageTensor, dtype: npt.DTypeLike | None) -> StorageTensor:
+    """A sum's or product's result in the `dtype` asked for, where the kernel widened it (a sum of
+    uint8 in uint8 wraps round, as numpy's accumulator in that dtype does)."""
+    if dtype is None or np.dtype(dtype) == result.dtype:
+        return result
+    return apply(optable.ASTYPE, result, dtype=np.dtype(dtype))
 
 
 def sum(
@@ -718,10 +767,12 @@ def sum(
     """The sum along `axis` (None: all), in `dtype` (default: numpy's, int64 for small integers).
 
     >>> import lazytensor as lt
-    >>> lt.sum(lt.tensor([[1, 2], [3, 4]]), axis=0).tolist(), lt.sum(lt.tensor([1, 2]), dtype=lt.float32).dtype
-    ([4, 6], dtype('float32'))
+    >>> lt.sum(lt.tensor([[1, 2], [3, 4]]), axis=0).tolist()
+    [4, 6]
+    >>> lt.sum(lt.tensor([1, 2]), dtype=lt.float32).dtype
+    dtype('float32')
     """
-    return _cast(apply(optable.SUM, _cast(x, dtype), dim=_axes(axis), keepdim=keepdims), dtype)
+    return _in_dtype(apply(optable.SUM, _cast(x, dtype), dim=_axes(axis), keepdim=keepdims), dtype)
 
 
 def prod(
@@ -738,7 +789,7 @@ def prod(
     >>> lt.prod(lt.tensor([[1, 2], [3, 4]]), axis=1).tolist()
     [2, 12]
     """
-    return _cast(apply(optable.PROD, _cast(x, dtype), dim=_axes(axis), keepdim=keepdims), dtype)
+    return _in_dtype(apply(optable.PROD, _cast(x, dtype), dim=_axes(axis), keepdim=keepdims), dtype)
 
 
 def mean(x: Operand, /, *, axis: Axes = None, keepdims: bool = False) -> StorageTensor:
@@ -794,7 +845,7 @@ def var(
     >>> import lazytensor as lt
     >>> t = lt.tensor([1.0, 2.0, 3.0, 4.0])
     >>> lt.var(t).item(), lt.var(t, correction=1).item()
-    (1.25, 1.6666666666666667)
+    (1.25, 1.6666666666666665)
     """
     return _corrected(optable.VAR, x, axis, correction, keepdims)
 
@@ -827,7 +878,7 @@ def _cumulative(
             raise ValueError(f"a cumulative sum or product of shape {tensor.shape} needs an axis")
         axis = 0
     axis = normalize_dim(axis, tensor.ndim)
-    result = _cast(apply(entry, tensor, dim=axis), dtype)
+    result = _in_dtype(apply(entry, tensor, dim=axis), dtype)
     if not include_initial:
         return result
     start_shape = tuple(1 if a == axis else n for a, n in enumerate(result.shape))
@@ -846,8 +897,10 @@ def cumulative_sum(
     """The running sums along `axis`, starting with 0 when `include_initial`; differentiable.
 
     >>> import lazytensor as lt
-    >>> lt.cumulative_sum(lt.tensor([1, 2, 3])).tolist(), lt.cumulative_sum(lt.tensor([1, 2]), include_initial=True).tolist()
-    ([1, 3, 6], [0, 1, 3])
+    >>> lt.cumulative_sum(lt.tensor([1, 2, 3])).tolist()
+    [1, 3, 6]
+    >>> lt.cumulative_sum(lt.tensor([1, 2]), include_initial=True).tolist()
+    [0, 1, 3]
     """
     return _cumulative(optable.CUMSUM, x, axis, dtype, include_initial, 0)
 
@@ -904,8 +957,10 @@ def diff(
     """The `n`-th forward difference along `axis`, after joining `prepend` before and `append` after.
 
     >>> import lazytensor as lt
-    >>> lt.diff(lt.tensor([1, 4, 9, 16])).tolist(), lt.diff(lt.tensor([1, 4]), prepend=lt.tensor([0])).tolist()
-    ([3, 5, 7], [1, 3])
+    >>> lt.diff(lt.tensor([1, 4, 9, 16])).tolist()
+    [3, 5, 7]
+    >>> lt.diff(lt.tensor([1, 4]), prepend=lt.tensor([0])).tolist()
+    [1, 3]
     """
     tensor = operand_tensor(x)
     if n < 0:
@@ -913,4 +968,3 @@ def diff(
     pieces = [p for p in (prepend, tensor, append) if p is not None]
     joined = tensor if len(pieces) == 1 else apply_to_sequence(optable.CAT, pieces, dim=axis)
     return apply(optable.DIFF, joined, axis=axis, n=n)
-

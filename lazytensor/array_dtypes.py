@@ -58,7 +58,8 @@ def dtype_of(value: Any) -> np.dtype[Any]:
     found = getattr(value, "dtype", None)
     if isinstance(found, np.dtype):
         return found
-    return np.dtype(value)
+    named: np.dtype[Any] = np.dtype(value)
+    return named
 
 
 @attrs.frozen

@@ -68,7 +68,7 @@ def take(values: Values, indices: Values, axis: int | None = None) -> Buffer:
     >>> take(np.array([[1, 2], [3, 4]]), np.array([1, 1]), axis=1).tolist()
     [[2, 2], [4, 4]]
     """
-    return np.take(values, indices, axis=axis)
+    return np.asarray(np.take(values, indices, axis=axis))
 
 
 def take_along_axis(values: Values, indices: Values, axis: int = -1) -> Buffer:
@@ -79,7 +79,7 @@ def take_along_axis(values: Values, indices: Values, axis: int = -1) -> Buffer:
     """
     array, index = np.asarray(values), np.asarray(indices)
     axis = normalize_dim(axis, array.ndim)
-    shape = list(np.broadcast_shapes(array.shape[:axis] + (1,) + array.shape[axis + 1 :], index.shape))
+    shape = list(np.broadcast_shapes((*array.shape[:axis], 1, *array.shape[axis + 1 :]), index.shape))
     index = np.broadcast_to(index, (*shape[:axis], index.shape[axis], *shape[axis + 1 :]))
     array = np.broadcast_to(array, (*shape[:axis], array.shape[axis], *shape[axis + 1 :]))
     return np.take_along_axis(array, index, axis=axis)
@@ -194,13 +194,17 @@ def _take_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[st
 
 def _searchsorted_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
     sorted_values, values = (da.asarray(x) for x in inputs)
-    return da.searchsorted(sorted_values, values, side=params.get("side", "left"), sorter=params.get("sorter"))
+    return da.searchsorted(
+        sorted_values, values, side=params.get("side", "left"), sorter=params.get("sorter")
+    )
 
 
 def _repeat_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
     repeats = params["repeats"]
     if not isinstance(repeats, int):
-        raise TypeError("repeat on a dask-backed tensor takes one int count (dask's repeat); compute it first")
+        raise TypeError(
+            "repeat on a dask-backed tensor takes one int count (dask's repeat); compute it first"
+        )
     return da.repeat(inputs[0], repeats, axis=params.get("axis", 0))
 
 

@@ -83,7 +83,12 @@ def ihfft(x: Operand, /, *, n: int | None = None, axis: int = -1, norm: Norm = "
 
 
 def fftn(
-    x: Operand, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: Norm = "backward"
+    x: Operand,
+    /,
+    *,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
+    norm: Norm = "backward",
 ) -> StorageTensor:
     """The n-dimensional discrete Fourier transform over `axes` (sizes `s`).
 
@@ -95,7 +100,12 @@ def fftn(
 
 
 def ifftn(
-    x: Operand, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: Norm = "backward"
+    x: Operand,
+    /,
+    *,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
+    norm: Norm = "backward",
 ) -> StorageTensor:
     """The inverse of `fftn` over `axes`.
 
@@ -107,7 +117,12 @@ def ifftn(
 
 
 def rfftn(
-    x: Operand, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: Norm = "backward"
+    x: Operand,
+    /,
+    *,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
+    norm: Norm = "backward",
 ) -> StorageTensor:
     """The n-dimensional transform of real values (the last axis halved).
 
@@ -119,7 +134,12 @@ def rfftn(
 
 
 def irfftn(
-    x: Operand, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: Norm = "backward"
+    x: Operand,
+    /,
+    *,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
+    norm: Norm = "backward",
 ) -> StorageTensor:
     """The inverse of `rfftn`: real values.
 

@@ -102,8 +102,10 @@ def tensordot(
     listed sequences of axes. Views and one matmul, so differentiable.
 
     >>> import lazytensor as lt
-    >>> lt.tensordot(lt.ones(2, 3, 4), lt.ones(3, 4, 5)).shape, lt.tensordot(lt.ones(2, 3), lt.ones(2, 3), axes=([0, 1], [0, 1])).item()
-    ((2, 5), 6.0)
+    >>> lt.tensordot(lt.ones(2, 3, 4), lt.ones(3, 4, 5)).shape
+    (2, 5)
+    >>> lt.tensordot(lt.ones(2, 3), lt.ones(2, 3), axes=([0, 1], [0, 1])).item()
+    6.0
     """
     a, b = operand_tensor(x1), operand_tensor(x2)
     if isinstance(axes, int):
@@ -190,7 +192,8 @@ def vector_norm(
     """The `ord`-norm of the vectors along `axis` (None: all elements as one vector); differentiable.
 
     >>> import lazytensor as lt
-    >>> lt.linalg.vector_norm(lt.tensor([3.0, -4.0])).item(), lt.linalg.vector_norm(lt.tensor([3.0, -4.0]), ord=1).item()
+    >>> v = lt.tensor([3.0, -4.0])
+    >>> lt.linalg.vector_norm(v).item(), lt.linalg.vector_norm(v, ord=1).item()
     (5.0, 7.0)
     """
     axes = axis if axis is None or isinstance(axis, int) else tuple(axis)

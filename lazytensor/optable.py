@@ -804,8 +804,20 @@ TRIU = Op(
 _DATA_DEPENDENT = refuse("the distinct values have a data-dependent shape")
 # The set functions give the distinct values, where they are, and how often: a selection and counts
 # that lazytensor does not differentiate.
-UNIQUE_VALUES = Op("unique_values", functools.partial(array_kernels.unique_field, field="values"), None, "own", chunked=_DATA_DEPENDENT)
-UNIQUE_INDICES = Op("unique_indices", functools.partial(array_kernels.unique_field, field="indices"), None, "own", chunked=_DATA_DEPENDENT)
+UNIQUE_VALUES = Op(
+    "unique_values",
+    functools.partial(array_kernels.unique_field, field="values"),
+    None,
+    "own",
+    chunked=_DATA_DEPENDENT,
+)
+UNIQUE_INDICES = Op(
+    "unique_indices",
+    functools.partial(array_kernels.unique_field, field="indices"),
+    None,
+    "own",
+    chunked=_DATA_DEPENDENT,
+)
 UNIQUE_INVERSE = Op(
     "unique_inverse",
     functools.partial(array_kernels.unique_field, field="inverse_indices"),
@@ -813,7 +825,13 @@ UNIQUE_INVERSE = Op(
     "own",
     chunked=_DATA_DEPENDENT,
 )
-UNIQUE_COUNTS = Op("unique_counts", functools.partial(array_kernels.unique_field, field="counts"), None, "own", chunked=_DATA_DEPENDENT)
+UNIQUE_COUNTS = Op(
+    "unique_counts",
+    functools.partial(array_kernels.unique_field, field="counts"),
+    None,
+    "own",
+    chunked=_DATA_DEPENDENT,
+)
 
 
 # -- linalg ----------------------------------------------------------------------------------------

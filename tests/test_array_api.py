@@ -16,8 +16,13 @@ from ops_strategies import broadcastable_shapes, shapes, view_pairs
 
 import lazytensor as lt
 
+
 # The standard's names (2024.12), from its stubs: the namespace must have every one.
-FUNCTIONS = """
+def _names(text: str) -> list[str]:
+    return text.split()
+
+
+FUNCTIONS = _names("""
 arange asarray empty empty_like eye from_dlpack full full_like linspace meshgrid ones ones_like tril triu
 zeros zeros_like astype can_cast finfo iinfo isdtype result_type abs acos acosh add asin asinh atan atan2
 atanh bitwise_and bitwise_left_shift bitwise_invert bitwise_or bitwise_right_shift bitwise_xor ceil clip
@@ -29,14 +34,14 @@ vecdot broadcast_arrays broadcast_to concat expand_dims flip moveaxis permute_di
 squeeze stack tile unstack argmax argmin count_nonzero nonzero searchsorted where unique_all unique_counts
 unique_inverse unique_values argsort sort cumulative_sum cumulative_prod max mean min prod std sum var all
 any diff __array_namespace_info__
-""".split()
-CONSTANTS = "e inf nan newaxis pi".split()
-DTYPES = "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128".split()
-LINALG = """
+""")
+CONSTANTS = _names("e inf nan newaxis pi")
+DTYPES = _names("bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128")
+LINALG = _names("""
 cholesky cross det diagonal eigh eigvalsh inv matmul matrix_norm matrix_power matrix_rank matrix_transpose
 outer pinv qr slogdet solve svd svdvals tensordot trace vecdot vector_norm
-""".split()
-FFT = "fft ifft fftn ifftn rfft irfft rfftn irfftn hfft ihfft fftfreq rfftfreq fftshift ifftshift".split()
+""")
+FFT = _names("fft ifft fftn ifftn rfft irfft rfftn irfftn hfft ihfft fftfreq rfftfreq fftshift ifftshift")
 
 
 def test_every_name_of_the_standard_is_there() -> None:
@@ -60,7 +65,7 @@ def test_the_array_object_answers_namespace_device_and_transpose() -> None:
     t = lt.arange(6.0).reshape(2, 3)
     assert t.__array_namespace__() is lt
     assert t.__array_namespace__(api_version="2023.12") is lt
-    with pytest.raises(ValueError, match="2099.12"):
+    with pytest.raises(ValueError, match=r"2099\.12"):
         t.__array_namespace__(api_version="2099.12")
     assert t.device == "cpu" and t.to_device("cpu") is t
     with pytest.raises(ValueError, match="one device"):
@@ -92,7 +97,9 @@ def test_the_inspection_namespace() -> None:
         "integral": np.int64,
         "indexing": np.int64,
     }
-    assert sorted(info.dtypes(kind="integral")) == sorted(f"{s}int{n}" for s in ("", "u") for n in (8, 16, 32, 64))
+    assert sorted(info.dtypes(kind="integral")) == sorted(
+        f"{s}int{n}" for s in ("", "u") for n in (8, 16, 32, 64)
+    )
     assert len(info.dtypes()) == 13
     assert sorted(info.dtypes(kind=("bool", "complex floating"))) == ["bool", "complex128", "complex64"]
 
@@ -105,7 +112,12 @@ ALL_DTYPES = [getattr(lt, name) for name in DTYPES]
 @pytest.mark.parametrize("dtype", [d for d in ALL_DTYPES if np.dtype(d).kind in "fc"])
 def test_finfo_is_numpys_as_python_numbers(dtype: Any) -> None:
     info, expected = lt.finfo(dtype), np.finfo(dtype)
-    assert (info.bits, info.eps, info.max, info.min) == (expected.bits, expected.eps, expected.max, expected.min)
+    assert (info.bits, info.eps, info.max, info.min) == (
+        expected.bits,
+        expected.eps,
+        expected.max,
+        expected.min,
+    )
     assert isinstance(info.eps, float) and info.smallest_normal == float(expected.smallest_normal)
     assert info.dtype is expected.dtype.type
     assert lt.finfo(lt.zeros(1, dtype=dtype)) == info
@@ -243,7 +255,11 @@ def test_asarray_shares_or_copies_as_asked() -> None:
     assert lt.asarray(t) is t
     assert lt.asarray(t, copy=True) is not t and lt.asarray(t, copy=True).tolist() == [0, 1, 2]
     assert lt.asarray(t, dtype=lt.float32).dtype == np.float32
-    assert (lt.asarray(True).dtype, lt.asarray(1).dtype, lt.asarray(1.0).dtype) == (np.bool_, np.int64, np.float64)
+    assert (lt.asarray(True).dtype, lt.asarray(1).dtype, lt.asarray(1.0).dtype) == (
+        np.bool_,
+        np.int64,
+        np.float64,
+    )
 
 
 @given(shape=shapes, dtype=st.sampled_from([None, np.int8, np.float32, np.complex64]))
@@ -336,7 +352,9 @@ def test_concat_stack_and_unstack_are_numpys(data: st.DataObject) -> None:
     _same(lt.concat(tensors, axis=axis), np.concatenate(arrays, axis=axis))
     _same(lt.concat(tensors, axis=None), np.concatenate(arrays, axis=None))
     _same(lt.stack(tensors, axis=axis), np.stack(arrays, axis=axis))
-    for got, expected in zip(lt.unstack(tensors[0], axis=axis), np.unstack(arrays[0], axis=axis), strict=True):
+    for got, expected in zip(
+        lt.unstack(tensors[0], axis=axis), np.unstack(arrays[0], axis=axis), strict=True
+    ):
         _same(got, expected)
 
 
@@ -365,7 +383,10 @@ def test_take_and_take_along_axis_are_numpys(data: st.DataObject) -> None:
     t, a = data.draw(view_pairs(shape, np.float64))
     axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
     indices = data.draw(st.lists(st.integers(-shape[axis], shape[axis] - 1), max_size=4), label="indices")
-    _same(lt.take(t, lt.tensor(indices, dtype=lt.int64), axis=axis), np.take(a, np.array(indices, dtype=int), axis))
+    _same(
+        lt.take(t, lt.tensor(indices, dtype=lt.int64), axis=axis),
+        np.take(a, np.array(indices, dtype=int), axis),
+    )
     order = np.argsort(a, axis=axis)
     _same(lt.take_along_axis(t, lt.tensor(order), axis=axis), np.take_along_axis(a, order, axis))
 
@@ -375,7 +396,10 @@ def test_searching_functions_are_numpys(data: st.DataObject) -> None:
     t, a = data.draw(view_pairs(data.draw(shapes, label="shape"), np.int32))
     for axis in [None, *range(-a.ndim, a.ndim)]:
         for keepdims in (False, True):
-            _same(lt.count_nonzero(t, axis=axis, keepdims=keepdims), np.count_nonzero(a, axis=axis, keepdims=keepdims))
+            _same(
+                lt.count_nonzero(t, axis=axis, keepdims=keepdims),
+                np.count_nonzero(a, axis=axis, keepdims=keepdims),
+            )
             if a.size and (axis is None or a.shape[axis]):
                 _same(lt.argmax(t, axis=axis, keepdims=keepdims), np.argmax(a, axis=axis, keepdims=keepdims))
     ordered = np.sort(a.reshape(-1))
@@ -430,8 +454,12 @@ def test_statistics_are_numpys(data: st.DataObject) -> None:
     keepdims = data.draw(st.booleans(), label="keepdims")
     correction = data.draw(st.sampled_from([0, 1, 0.5]), label="correction")
     kw = {"axis": axis, "keepdims": keepdims}
-    np.testing.assert_allclose(lt.var(t, correction=correction, **kw).numpy(), np.var(a, ddof=correction, **kw))
-    np.testing.assert_allclose(lt.std(t, correction=correction, **kw).numpy(), np.std(a, ddof=correction, **kw))
+    np.testing.assert_allclose(
+        lt.var(t, correction=correction, **kw).numpy(), np.var(a, ddof=correction, **kw)
+    )
+    np.testing.assert_allclose(
+        lt.std(t, correction=correction, **kw).numpy(), np.std(a, ddof=correction, **kw)
+    )
     np.testing.assert_allclose(lt.mean(t, **kw).numpy(), np.mean(a, **kw))
     _same(lt.sum(t, dtype=lt.float32, **kw), np.sum(a, dtype=np.float32, **kw))
     _same(lt.prod(t, **kw), np.prod(a, **kw))
@@ -457,11 +485,16 @@ def test_cumulative_functions_and_diff_are_numpys(data: st.DataObject) -> None:
     for name in ("cumulative_sum", "cumulative_prod"):
         expected = getattr(np, name)(a, axis=axis, include_initial=initial)
         _same(getattr(lt, name)(t, axis=axis, include_initial=initial), expected)
-        _same(getattr(lt, name)(t, axis=axis, dtype=lt.int16), getattr(np, name)(a, axis=axis, dtype=np.int16))
+        _same(
+            getattr(lt, name)(t, axis=axis, dtype=lt.int16), getattr(np, name)(a, axis=axis, dtype=np.int16)
+        )
     n = data.draw(st.integers(0, 3), label="n")
     _same(lt.diff(t, axis=axis, n=n), np.diff(a, axis=axis, n=n))
     edge = np.ones(tuple(1 if i == axis % len(shape) else s for i, s in enumerate(shape)), dtype=np.int16)
-    _same(lt.diff(t, axis=axis, prepend=lt.tensor(edge), append=edge), np.diff(a, axis=axis, prepend=edge, append=edge))
+    _same(
+        lt.diff(t, axis=axis, prepend=lt.tensor(edge), append=edge),
+        np.diff(a, axis=axis, prepend=edge, append=edge),
+    )
 
 
 def test_a_cumulative_sum_of_several_axes_needs_an_axis() -> None:
@@ -530,7 +563,10 @@ def test_one_dimensional_transforms_are_numpys(name: str, dtype: Any) -> None:
 @pytest.mark.parametrize("name", ["fftn", "ifftn", "rfftn", "irfftn"])
 def test_n_dimensional_transforms_and_shifts_are_numpys(name: str) -> None:
     a = np.random.default_rng(1).standard_normal((3, 4, 2))
-    _same(getattr(lt.fft, name)(lt.tensor(a), s=(2, 4), axes=(0, 1)), getattr(np.fft, name)(a, s=(2, 4), axes=(0, 1)))
+    _same(
+        getattr(lt.fft, name)(lt.tensor(a), s=(2, 4), axes=(0, 1)),
+        getattr(np.fft, name)(a, s=(2, 4), axes=(0, 1)),
+    )
     _same(lt.fft.fftshift(lt.tensor(a), axes=1), np.fft.fftshift(a, axes=1))
     _same(lt.fft.ifftshift(lt.tensor(a)), np.fft.ifftshift(a))
     _same(lt.fft.fftfreq(5, d=0.5, dtype=lt.float32), np.fft.fftfreq(5, 0.5).astype(np.float32))

@@ -23,7 +23,8 @@ REPORT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest" tests="5">
 <testcase classname="array_api_tests.test_a" name="test_one"/>
 <testcase classname="array_api_tests.test_a" name="test_two"/>
-<testcase classname="array_api_tests.test_b" name="test_three"><failure message="AssertionError: out.dtype=uint64&#10;more">x</failure></testcase>
+<testcase classname="array_api_tests.test_b" name="test_three">
+<failure message="AssertionError: out.dtype=uint64&#10;more">x</failure></testcase>
 <testcase classname="array_api_tests.test_b" name="test_four"><error message="boom">x</error></testcase>
 <testcase classname="array_api_tests.test_c" name="test_five"><skipped message="flaky"/></testcase>
 </testsuite></testsuites>

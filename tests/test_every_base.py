@@ -152,10 +152,16 @@ CASES.update(  # the array API standard's entries
         ],
         "diff": lambda: [([_floats(3, 4)], {"axis": -1, "n": 1}), ([_floats(3, 4)], {"axis": 0, "n": 2})],
         "searchsorted": lambda: [([np.arange(6.0), _floats(4)], {"side": "right"})],
-        "take": lambda: [([_floats(3, 4), np.array([2, 0, 2])], {"axis": 1}), ([_floats(5), np.array([4, 1])], {})],
+        "take": lambda: [
+            ([_floats(3, 4), np.array([2, 0, 2])], {"axis": 1}),
+            ([_floats(5), np.array([4, 1])], {}),
+        ],
         "take_along_axis": lambda: [([_floats(3, 4), _rng.integers(0, 4, size=(3, 2))], {"axis": 1})],
         "repeat": lambda: [([_floats(3, 4)], {"repeats": 2, "axis": 0})],
-        "roll": lambda: [([_floats(3, 4)], {"shift": 1, "axis": 1}), ([_floats(3, 4)], {"shift": -2, "axis": None})],
+        "roll": lambda: [
+            ([_floats(3, 4)], {"shift": 1, "axis": 1}),
+            ([_floats(3, 4)], {"shift": -2, "axis": None}),
+        ],
         "tile": lambda: [([_floats(3, 4)], {"repetitions": (2, 1)})],
         "tril": lambda: [([_floats(3, 4)], {"k": 0})],
         "triu": lambda: [([_floats(3, 4)], {"k": 1})],
@@ -165,9 +171,10 @@ CASES.update(  # the array API standard's entries
             for axis, keep, order in ((None, False, 2), (1, True, 1), ((0, 1), False, np.inf), (0, False, 3))
         ],
         "matrix_norm": lambda: [([_floats(2, 3, 4)], {"keepdims": False, "ord": "fro"})],
-        **dict.fromkeys(("unique_values", "unique_indices", "unique_inverse", "unique_counts"), lambda: [
-            ([_ints(3, 4)], {})
-        ]),
+        **dict.fromkeys(
+            ("unique_values", "unique_indices", "unique_inverse", "unique_counts"),
+            lambda: [([_ints(3, 4)], {})],
+        ),
         **dict.fromkeys(
             ("inv", "det", "eigh_values", "eigh_vectors", "eigvalsh", "pinv", "svdvals", "svd_s"),
             lambda: [([_spd(2)], {})],

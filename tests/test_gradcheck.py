@@ -265,7 +265,10 @@ def _triangle(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
 
 def _diff(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
     shape = _shape(rng)
-    return [_values(rng, shape)], {"axis": int(rng.integers(-len(shape), len(shape))), "n": int(rng.integers(1, 3))}
+    return [_values(rng, shape)], {
+        "axis": int(rng.integers(-len(shape), len(shape))),
+        "n": int(rng.integers(1, 3)),
+    }
 
 
 RECIPES.update(
@@ -441,8 +444,14 @@ COMPOSITIONS: dict[str, tuple[Callable[..., lt.AbstractTensor], Callable[[Rng], 
         lambda a, b: lt.tensordot(a, b, axes=([1, 0], [0, 2])),
         lambda rng: [_values(rng, (3, 2, 2)), _values(rng, (2, 3, 3))],
     ),
-    "tensordot_outer": (lambda a, b: lt.tensordot(a, b, axes=0), lambda rng: [_values(rng, (2,)), _values(rng, (3,))]),
-    "vecdot": (lambda a, b: lt.vecdot(a, b, axis=-2), lambda rng: [_values(rng, (2, 3, 2)), _values(rng, (3, 1))]),
+    "tensordot_outer": (
+        lambda a, b: lt.tensordot(a, b, axes=0),
+        lambda rng: [_values(rng, (2,)), _values(rng, (3,))],
+    ),
+    "vecdot": (
+        lambda a, b: lt.vecdot(a, b, axis=-2),
+        lambda rng: [_values(rng, (2, 3, 2)), _values(rng, (3, 1))],
+    ),
     "outer": (lt.linalg.outer, lambda rng: [_values(rng, (3,)), _values(rng, (2,))]),
     "trace": (lambda a: lt.linalg.trace(a, offset=-1), lambda rng: [_values(rng, (2, 3, 3))]),
     "matrix_transpose": (lt.matrix_transpose, lambda rng: [_values(rng, (2, 3, 2))]),
@@ -455,10 +464,16 @@ COMPOSITIONS: dict[str, tuple[Callable[..., lt.AbstractTensor], Callable[[Rng], 
     ),
     "cumulative_prod": (lambda a: lt.cumulative_prod(a, axis=0), lambda rng: [_values(rng, (3, 2))]),
     "sort_descending": (lambda a: lt.sort(a, axis=0, descending=True), lambda rng: [_values(rng, (4, 2))]),
-    "meshgrid": (lambda a, b: lt.meshgrid(a, b)[0] * lt.meshgrid(a, b)[1], lambda rng: [_values(rng, (3,)), _values(rng, (2,))]),
+    "meshgrid": (
+        lambda a, b: lt.meshgrid(a, b)[0] * lt.meshgrid(a, b)[1],
+        lambda rng: [_values(rng, (3,)), _values(rng, (2,))],
+    ),
     "reshape_copy": (lambda a: lt.reshape(a, (3, 2), copy=True), lambda rng: [_values(rng, (2, 3))]),
     "sum_dtype": (lambda a: lt.sum(a, axis=1, dtype=lt.float64), lambda rng: [_values(rng, (2, 3))]),
-    "concat_none": (lambda a, b: lt.concat([a, b], axis=None), lambda rng: [_values(rng, (2, 2)), _values(rng, (3,))]),
+    "concat_none": (
+        lambda a, b: lt.concat([a, b], axis=None),
+        lambda rng: [_values(rng, (2, 2)), _values(rng, (3,))],
+    ),
 }
 
 
