@@ -137,8 +137,8 @@ def empty(
 def full(
     shape: int | Sequence[int],
     fill_value: Any,
-    *,
     dtype: npt.DTypeLike | None = None,
+    *,
     device: Any = None,
     requires_grad: bool = False,
 ) -> StorageTensor:
@@ -210,8 +210,8 @@ def arange(
     /,
     stop: float | None = None,
     step: float = 1,
-    *,
     dtype: npt.DTypeLike | None = None,
+    *,
     device: Any = None,
 ) -> StorageTensor:
     """Evenly spaced values in `[start, stop)` (`[0, start)` with one bound), as numpy's `arange`.
@@ -231,9 +231,9 @@ def eye(
     n_rows: int,
     n_cols: int | None = None,
     /,
-    *,
     k: int = 0,
     dtype: npt.DTypeLike | None = None,
+    *,
     device: Any = None,
     requires_grad: bool = False,
 ) -> StorageTensor:
@@ -252,20 +252,29 @@ def linspace(
     start: complex,
     stop: complex,
     /,
-    num: int,
-    *,
-    dtype: npt.DTypeLike | None = None,
-    device: Any = None,
+    num: int = 50,
     endpoint: bool = True,
+    dtype: npt.DTypeLike | None = None,
+    *,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> StorageTensor:
-    """`num` evenly spaced values from `start` to `stop` (included unless `endpoint=False`).
+    """`num` evenly spaced values from `start` to `stop` (included unless `endpoint=False`); complex
+    bounds give complex values.
 
     >>> import lazytensor as lt
     >>> lt.linspace(0, 1, 5).tolist(), lt.linspace(0, 1, 4, endpoint=False).tolist()
     ([0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.25, 0.5, 0.75])
     """
     check_device(device)
-    return creation.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)  # type: ignore[arg-type]
+    return creation.linspace(
+        start,  # type: ignore[arg-type]
+        stop,  # type: ignore[arg-type]
+        num,
+        endpoint=endpoint,
+        dtype=dtype,
+        requires_grad=requires_grad,
+    )
 
 
 def meshgrid(*arrays: Operand, indexing: str = "xy") -> list[StorageTensor]:
@@ -497,7 +506,7 @@ def squeeze(x: Operand, /, axis: int | Sequence[int]) -> AbstractTensor:
     return operand_tensor(x).squeeze(_axes(axis))
 
 
-def stack(arrays: Sequence[Operand], /, *, axis: int = 0, dim: int | None = _UNSET) -> StorageTensor:
+def stack(arrays: Sequence[Operand], /, axis: int = 0, *, dim: int | None = _UNSET) -> StorageTensor:
     """The tensors, all of one shape, stacked along a new axis `axis` (PyTorch's `dim=` too), in new
     storage; differentiable.
 
@@ -679,8 +688,8 @@ def unique_values(x: Operand, /) -> StorageTensor:
 def sort(
     x: Operand,
     /,
-    *,
     axis: int | None = -1,
+    *,
     descending: bool = False,
     stable: bool = True,
     dim: int | None = _UNSET,
@@ -709,8 +718,8 @@ def sort(
 def argsort(
     x: Operand,
     /,
-    *,
     axis: int | None = -1,
+    *,
     descending: bool = False,
     stable: bool = True,
     dim: int | None = _UNSET,
