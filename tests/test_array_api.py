@@ -578,3 +578,13 @@ def test_namespace_functions_take_numpy_arrays_and_give_tensors() -> None:
     assert isinstance(lt.permute_dims(a, (1, 0)), lt.AbstractTensor)
     _same(lt.sum(a, axis=1), a.sum(axis=1))
     _same(lt.sin(a), np.sin(a))
+
+
+@pytest.mark.parametrize(("shape", "mask_shape"), [((0, 1), (0, 0)), ((2, 3), (2, 0)), ((3,), (0,))])
+def test_a_mask_axis_of_size_zero_selects_nothing_as_in_numpy(
+    shape: tuple[int, ...], mask_shape: tuple[int, ...]
+) -> None:
+    mask = np.zeros(mask_shape, dtype=bool)
+    _same(lt.zeros(shape)[mask], np.zeros(shape)[mask])
+    with pytest.raises(IndexError, match="did not match"):
+        lt.zeros(2, 3)[np.zeros((2, 1), dtype=bool)]

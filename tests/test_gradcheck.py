@@ -483,3 +483,21 @@ def test_array_api_compositions_differentiate(name: str, seed: int) -> None:
     rng = np.random.default_rng(seed)
     function, arrays = COMPOSITIONS[name]
     _check_function(name, function, arrays(rng), rng)
+
+
+@pytest.mark.parametrize("order", [2, 1, np.inf, -np.inf, 3, 0.5, 0])
+@pytest.mark.parametrize("seed", range(2))
+def test_vector_norm_gradient_for_every_order(order: float, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    arrays, params = _vector_norm(rng)
+    params["ord"] = order
+    _check_function("vector_norm", lambda x: apply(optable.VECTOR_NORM, x, **params), arrays, rng)
+
+
+@pytest.mark.parametrize("order", ["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf])
+@pytest.mark.parametrize("seed", range(2))
+def test_matrix_norm_gradient_for_every_order(order: float | str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    arrays, params = _matrix_norm(rng)
+    params["ord"] = order
+    _check_function("matrix_norm", lambda x: apply(optable.MATRIX_NORM, x, **params), arrays, rng)
