@@ -832,18 +832,23 @@ def min(x: Operand, /, *, axis: Axes = None, keepdims: bool = False) -> StorageT
 
 
 def _corrected(entry: optable.Op, x: Operand, axis: Axes, correction: float, keepdims: bool) -> StorageTensor:
-    """The variance (or deviation) divided by `N - correction` instead of `N`: the table's entry
-    scaled by `N / (N - correction)` (its square root, for the deviation), so gradients flow."""
+    """The variance (or deviation) dividing by `N - correction`: the table's entry for 0, else
+    numpy's own steps through the table (the squared deviations from the mean, summed, divided
+    once), so the values are numpy's to the last bit and gradients flow."""
     tensor = operand_tensor(x)
     axes = normalize_dims(_axes(axis), tensor.ndim)
-    result = apply(entry, tensor, dim=axes, keepdim=keepdims)
     if correction == 0:
-        return result
-    count = numel([tensor.shape[a] for a in axes])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scale = np.divide(np.float64(count), builtins.max(count - correction, 0))
-    factor = float(scale if entry is optable.VAR else np.sqrt(scale))
-    return apply(optable.MUL, result, factor)
+        return apply(entry, tensor, dim=axes, keepdim=keepdims)
+    deviation = apply(optable.SUB, tensor, apply(optable.MEAN, tensor, dim=axes, keepdim=True))
+    if deviation.dtype.kind == "c":  # |z|^2 as numpy takes it: the parts squared and added
+        real, imag = apply(optable.REAL, deviation), apply(optable.IMAG, deviation)
+        squares = apply(optable.ADD, apply(optable.MUL, real, real), apply(optable.MUL, imag, imag))
+    else:
+        squares = apply(optable.MUL, deviation, deviation)
+    degrees = float(builtins.max(numel([tensor.shape[a] for a in axes]) - correction, 0))
+    with np.errstate(divide="ignore", invalid="ignore"):  # no degrees of freedom left: inf or nan
+        variance = apply(optable.TRUEDIV, apply(optable.SUM, squares, dim=axes, keepdim=keepdims), degrees)
+    return variance if entry is optable.VAR else apply(optable.SQRT, variance)
 
 
 def var(
@@ -854,7 +859,7 @@ def var(
     >>> import lazytensor as lt
     >>> t = lt.tensor([1.0, 2.0, 3.0, 4.0])
     >>> lt.var(t).item(), lt.var(t, correction=1).item()
-    (1.25, 1.6666666666666665)
+    (1.25, 1.6666666666666667)
     """
     return _corrected(optable.VAR, x, axis, correction, keepdims)
 

@@ -588,3 +588,15 @@ def test_a_mask_axis_of_size_zero_selects_nothing_as_in_numpy(
     _same(lt.zeros(shape)[mask], np.zeros(shape)[mask])
     with pytest.raises(IndexError, match="did not match"):
         lt.zeros(2, 3)[np.zeros((2, 1), dtype=bool)]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("correction", [1, 0.5, 4])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_var_and_std_with_a_correction_are_numpys_to_the_bit(correction: float, dtype: Any) -> None:
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((3, 4)) + (1j * rng.standard_normal((3, 4)) if dtype is np.complex128 else 0)
+    a = a.astype(dtype)
+    for axis in (None, 0, (0, 1), -1):
+        _same(lt.var(lt.tensor(a), axis=axis, correction=correction), np.var(a, axis=axis, ddof=correction))
+        _same(lt.std(lt.tensor(a), axis=axis, correction=correction), np.std(a, axis=axis, ddof=correction))
