@@ -35,6 +35,7 @@ from lazytensor.once import once
 from lazytensor.optable import Op
 from lazytensor.positions import Shape, int_tuple, numel, open_grid
 from lazytensor.tensor import AbstractTensor, BaseTensor, Buffer, GradState, StorageTensor, values_of
+from lazytensor.writelock import serialised
 
 Indices = npt.NDArray[np.intp]
 Key = tuple[slice | int, ...]
@@ -147,8 +148,13 @@ class ZarrBackend(Backend):
     def points(self, array: Any, coords: tuple[Indices, ...]) -> Any:
         return array.vindex[coords]
 
+    def set_basic(self, array: Any, key: Key, values: Buffer) -> None:
+        with serialised(array):  # a read-modify-write of each chunk: one writer at a time
+            array[key] = values
+
     def set_points(self, array: Any, coords: tuple[Indices, ...], values: Buffer) -> None:
-        array.vindex[coords] = values
+        with serialised(array):
+            array.vindex[coords] = values
 
     def chunks(self, array: Any) -> Shape | None:
         return int_tuple(array.chunks)
