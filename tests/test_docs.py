@@ -30,6 +30,7 @@ DOCTESTED_PAGES = (
     "docs/gnn.md",
     "docs/seeds.md",
     "docs/bigger.md",
+    "docs/concurrency.md",
 )
 
 
