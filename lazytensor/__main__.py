@@ -489,7 +489,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse with usage errors as one line on stderr and exit status 2, like every other bad input."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE_ERROR, f"error: {' '.join(message.split())} (see {self.prog} --help)\n")
+        self.exit(USAGE_ERROR, f"error: {printable(' '.join(message.split()))} (see {self.prog} --help)\n")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -118,6 +118,12 @@ def test_show_escapes_the_name_of_a_corrupt_file_and_its_title(tmp_path: pathlib
     assert_escaped(shown.stdout)
 
 
+def test_usage_errors_escape_the_arguments_they_quote(tmp_path: pathlib.Path) -> None:
+    done = run("show", str(tmp_path / "a.npy"), HOSTILE)  # an unrecognised argument
+    assert done.returncode == 2
+    assert_escaped(done.stderr)
+
+
 def test_the_repl_escapes_a_missing_file_name(tmp_path: pathlib.Path) -> None:
     done = run("repl", str(tmp_path / f"{HOSTILE}.npy"))
     assert done.returncode == 2
