@@ -32,6 +32,7 @@ from lazytensor.printer.render import output_console
 from lazytensor.printer.summary import container_summary, is_tensor
 
 USAGE_ERROR = 2
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 TOUR: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -359,7 +360,11 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
     title = path if index is None else f"{path}[{index}]"
     console = Console(width=width, height=None if width is None else 25, highlight=False, markup=False)
     console.print(Text(printable(title), style="bold"))
-    lt.tprint(view, heatmap=heatmap or None, precision=precision, linewidth=width)
+    try:
+        lt.tprint(view, heatmap=heatmap or None, precision=precision, linewidth=width)
+    except Exception as error:  # values the printer cannot show: one line naming the file, never a traceback
+        print(f"error: {printable(path)}: cannot print it: {error_line(error)}", file=sys.stderr)
+        return USAGE_ERROR
     return 0
 
 
@@ -529,6 +534,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:  # Ctrl-C while a file opens or prints: one line, the shell's status for it
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":
