@@ -429,3 +429,16 @@ def test_any_session_piped_into_the_repl_runs_or_fails_in_one_line(
     if must_work(files, script):
         assert outcome == "ran, no error", done.stderr
     event(outcome)
+
+
+@pytest.mark.parametrize("name", CORPUS_NAMES)
+def test_show_prints_every_file_of_the_corpus_or_fails_in_one_line(
+    corpus: dict[str, Path], name: str
+) -> None:
+    status, out, err = run_main("show", str(corpus[name]))
+    assert "\x1b" not in out + err
+    if name in VALID_FILES and name.startswith("npy-"):
+        assert status == 0 and err == "", err
+    else:  # a hostile file, or a zarr store (show reads .npy files only)
+        assert status == 2 and out == ""
+        assert_one_line(err, "error: ")
