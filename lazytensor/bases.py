@@ -29,11 +29,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, generic, optable
+from lazytensor import autograd, evaluate, generic, optable, zarrreads
 from lazytensor.layout import Layout
 from lazytensor.once import once
 from lazytensor.optable import Op
-from lazytensor.positions import Shape, int_tuple, numel, open_grid
+from lazytensor.positions import Shape, index_to_position, int_tuple, numel, open_grid
 from lazytensor.tensor import AbstractTensor, BaseTensor, Buffer, GradState, StorageTensor, values_of
 from lazytensor.writelock import serialised
 
@@ -142,18 +142,26 @@ class NumpyBackend(Backend):
 class ZarrBackend(Backend):
     kind = "zarr"
 
+    def basic(self, array: Any, key: Key) -> Any:
+        with zarrreads.reading(array, key):  # a hostile store's errors: one line naming store and key
+            return array[key]
+
     def outer(self, array: Any, keys: OuterKey) -> Any:
-        return array.oindex[keys]
+        with zarrreads.reading(array, keys):
+            by_runs = zarrreads.outer_by_runs(array, keys)  # an axis of 10**9 chunks: a few slices
+            return array.oindex[keys] if by_runs is None else by_runs
 
     def points(self, array: Any, coords: tuple[Indices, ...]) -> Any:
-        return array.vindex[coords]
+        with zarrreads.reading(array, coords):
+            return array.vindex[coords]
 
     def set_basic(self, array: Any, key: Key, values: Buffer) -> None:
-        with serialised(array):  # a read-modify-write of each chunk: one writer at a time
+        # a read-modify-write of each chunk: one writer at a time (writelock)
+        with serialised(array), zarrreads.reading(array, key, "write"):
             array[key] = values
 
     def set_points(self, array: Any, coords: tuple[Indices, ...], values: Buffer) -> None:
-        with serialised(array):
+        with serialised(array), zarrreads.reading(array, coords, "write"):
             array.vindex[coords] = values
 
     def chunks(self, array: Any) -> Shape | None:
@@ -231,7 +239,7 @@ def strided_key(layout: Layout, shape: Shape) -> tuple[Key, list[int], list[int]
     ((slice(0, 3, 1), slice(1, 3, 1)), [1, 0], [False, False])
     """
     strides = Layout.contiguous(shape).strides
-    start = [int(x) for x in np.unravel_index(layout.offset, shape)] if shape else []
+    start = index_to_position(layout.offset, shape) if shape else []  # Python ints: past 2**63 too
     key: list[slice | int] = list(start)
     source: list[int] = []
     flips: list[bool] = []
@@ -361,7 +369,9 @@ class ArrayBase(BaseTensor):
     def _dask_twin(self) -> ArrayBase:
         """A dask-backed base over the same zarr array, one dask chunk per zarr chunk."""
         da = require("dask.array", "dask")
-        return ArrayBase(da.from_array(self.array, chunks=self.array.chunks, name=f"zarr-{id(self.array):x}"))
+        name = f"zarr-{id(self.array):x}"
+        reads = zarrreads.GuardedReads(self.array)  # a bad chunk: one line naming store and key
+        return ArrayBase(da.from_array(reads, chunks=self.array.chunks, name=name, asarray=True))
 
     @property
     def storage_note(self) -> str | None:
