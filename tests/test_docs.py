@@ -42,6 +42,7 @@ DOCTESTED_PAGES = (
     "docs/gnn.md",
     "docs/seeds.md",
     "docs/bigger.md",
+    "docs/concurrency.md",
     "docs/printing.md",
     "docs/array-api.md",
 )
