@@ -27,11 +27,12 @@ from rich.rule import Rule
 from rich.text import Text
 
 import lazytensor as lt
-from lazytensor.printer.numberformat import printable
+from lazytensor.printer.escapes import printable
 from lazytensor.printer.render import output_console
 from lazytensor.printer.summary import container_summary, is_tensor
 
 USAGE_ERROR = 2
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 TOUR: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
@@ -288,7 +289,25 @@ def _as_view(t: lt.AbstractTensor, key: Any) -> lt.AbstractTensor:
 
 
 def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split())
+    """The error's message on one line, its control characters escaped (it may quote a file name)."""
+    return printable(" ".join(str(error).split()))
+
+
+def _open_failure(path: str, error: Exception) -> str:
+    """The one line that says why `path` could not be opened, naming the file.
+
+    >>> _open_failure("a.npy", FileNotFoundError(2, "No such file"))
+    'a.npy: no such file'
+    >>> _open_failure("s\x1b.zarr", ZeroDivisionError("division by zero"))
+    's\\x1b.zarr: ZeroDivisionError: division by zero'
+    """
+    name = printable(path)
+    if isinstance(error, FileNotFoundError):
+        return f"{name}: no such file"
+    message = _one_line(error)
+    if not isinstance(error, OSError | ValueError):  # not one of ours: say what it was
+        message = f"{type(error).__name__}: {message}"
+    return message if name in message else f"{name}: {message}"
 
 
 def _shown_key(index: str) -> str:
@@ -328,8 +347,8 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
     """Print a `.npy` file, or the slice `index` of it; 0 on success, 2 with a message on bad input."""
     try:
         t = lt.load(path)
-    except (OSError, ValueError, MemoryError) as error:  # the message names the file and what is wrong
-        print(f"error: {_one_line(error)}", file=sys.stderr)
+    except Exception as error:  # one line naming the file and what is wrong with it, never a traceback
+        print(f"error: {_open_failure(path, error)}", file=sys.stderr)
         return USAGE_ERROR
     view = t
     if index is not None:
@@ -341,7 +360,11 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
     title = path if index is None else f"{path}[{index}]"
     console = Console(width=width, height=None if width is None else 25, highlight=False, markup=False)
     console.print(Text(printable(title), style="bold"))
-    lt.tprint(view, heatmap=heatmap or None, precision=precision, linewidth=width)
+    try:
+        lt.tprint(view, heatmap=heatmap or None, precision=precision, linewidth=width)
+    except Exception as error:  # values the printer cannot show: one line naming the file, never a traceback
+        print(f"error: {printable(path)}: cannot print it: {error_line(error)}", file=sys.stderr)
+        return USAGE_ERROR
     return 0
 
 
@@ -379,32 +402,66 @@ def repl_display(value: Any, console: Console) -> None:
     elif is_tensor(value) or hasattr(value, "__rich_console__"):
         console.print(value, crop=False)
     else:
-        console.file.write(repr(value) + "\n")
+        console.file.write(printable(repr(value), keep_newlines=True) + "\n")
     builtins._ = value  # type: ignore[attr-defined]
+
+
+def error_line(error: BaseException) -> str:
+    """How the repl shows an error: one line, `Type: message`, control characters escaped.
+
+    >>> error_line(IndexError("index 9 is out of bounds\nfor axis 0"))
+    'IndexError: index 9 is out of bounds for axis 0'
+    """
+    message = _one_line(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+class ReplConsole(InteractiveConsole):
+    """The repl's console: an error is one line (`sys.last_traceback` keeps the rest, for
+    `traceback.print_last()`), and all it writes has its control characters escaped."""
+
+    def write(self, data: str) -> None:
+        sys.stderr.write(printable(data, keep_newlines=True))
+
+    def showtraceback(self) -> None:
+        kind, error, trace = sys.exc_info()
+        if kind is None or error is None:
+            return
+        sys.last_type, sys.last_value, sys.last_traceback = kind, error, trace
+        self.write(error_line(error) + "\n")
+
+
+def _opened(paths: Sequence[str], namespace: dict[str, Any]) -> list[str] | str:
+    """Open `paths` into `namespace` (as `t` or `t0`, `t1`, ...): the banner's lines, or why not."""
+    lines = []
+    for name, path in zip(repl_names(paths), paths, strict=True):
+        try:
+            namespace[name] = open_tensor(path)
+            lines.append(f"{name} = {printable(path)}: {namespace[name].summary()}")
+        except Exception as error:  # one line naming the file, never a traceback
+            return _open_failure(path, error)
+    return lines
 
 
 def repl(paths: Sequence[str]) -> int:
     """An interactive console with `lt` imported and `paths` opened; 2 with a message on a bad file."""
     namespace: dict[str, Any] = {"lt": lt, "__name__": "__console__"}
-    lines = ["lazytensor repl: `lt` is lazytensor; tensors print in colour (NO_COLOR turns it off)"]
-    for name, path in zip(repl_names(paths), paths, strict=True):
-        try:
-            namespace[name] = open_tensor(path)
-            lines.append(f"{name} = {path}: {namespace[name].summary()}")  # reads: a bad chunk fails here
-        except FileNotFoundError:
-            print(f"error: {path}: no such file", file=sys.stderr)
-            return USAGE_ERROR
-        except (OSError, ValueError, MemoryError) as error:
-            print(f"error: {_one_line(error)}", file=sys.stderr)
-            return USAGE_ERROR
-    lines.append("t.summary(), t.stats(), t.explain(); Ctrl-D to leave")
+    opened = _opened(paths, namespace)
+    if isinstance(opened, str):
+        print(f"error: {opened}", file=sys.stderr)
+        return USAGE_ERROR
+    lines = [
+        "lazytensor repl: `lt` is lazytensor; tensors print in colour (NO_COLOR turns it off)",
+        *opened,
+        "t.summary(), t.stats(), t.explain(); Ctrl-D to leave",
+    ]
     with contextlib.suppress(ImportError):  # line editing and history where the platform has them
         importlib.import_module("readline")
     console = output_console(None)
     previous = sys.displayhook
     sys.displayhook = lambda value: repl_display(value, console)
     try:
-        InteractiveConsole(namespace).interact(banner="\n".join(lines), exitmsg="")
+        ReplConsole(namespace).interact(banner="\n".join(lines), exitmsg="")
     finally:
         sys.displayhook = previous
     return 0
@@ -437,7 +494,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse with usage errors as one line on stderr and exit status 2, like every other bad input."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE_ERROR, f"error: {' '.join(message.split())} (see {self.prog} --help)\n")
+        self.exit(USAGE_ERROR, f"error: {printable(' '.join(message.split()))} (see {self.prog} --help)\n")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -477,6 +534,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:  # Ctrl-C while a file opens or prints: one line, the shell's status for it
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

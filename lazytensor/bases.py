@@ -40,6 +40,7 @@ from lazytensor.once import once
 from lazytensor.optable import Op
 from lazytensor.positions import Shape, index_to_position, int_tuple, numel, open_grid
 from lazytensor.tensor import AbstractTensor, BaseTensor, Buffer, GradState, StorageTensor, values_of
+from lazytensor.writelock import serialised
 
 Indices = npt.NDArray[np.intp]
 Key = tuple[slice | int, ...]
@@ -211,11 +212,12 @@ class ZarrBackend(Backend):
             return array.vindex[coords]
 
     def set_basic(self, array: Any, key: Key, values: Buffer) -> None:
-        with zarrreads.reading(array, key, "write"):
+        # a read-modify-write of each chunk: one writer at a time (writelock)
+        with serialised(array), zarrreads.reading(array, key, "write"):
             array[key] = values
 
     def set_points(self, array: Any, coords: tuple[Indices, ...], values: Buffer) -> None:
-        with zarrreads.reading(array, coords, "write"):
+        with serialised(array), zarrreads.reading(array, coords, "write"):
             array.vindex[coords] = values
 
     def chunks(self, array: Any) -> Shape | None:

@@ -24,6 +24,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
+from lazytensor.printer.escapes import printable
 from lazytensor.printer.options import current_options, line_width, notebook_line_width
 from lazytensor.printer.prompt import pretty, running_shell, shows_html
 from lazytensor.printer.render import mimebundle, render_plain
@@ -135,17 +136,17 @@ def more_layers(omitted: int) -> Text:
 
 def _layer_label(layer: AbstractTensor) -> Text:
     return Text.assemble(
-        (layer.layer_name, LABEL),
+        (printable(layer.layer_name), LABEL),
         f" {layer.shape}",
         (" · ", DIM),
-        layer.describe(),
+        printable(layer.describe()),
         "\n",
         (layout_text(layer), DIM),
     )
 
 
 def _value_text(value: Any) -> str:
-    return repr(value.item()) if isinstance(value, np.generic) else repr(value)
+    return printable(repr(value.item()) if isinstance(value, np.generic) else repr(value))
 
 
 @attrs.frozen
@@ -245,7 +246,7 @@ class Explanation:
 
 
 def _trace_row(layer: AbstractTensor, pos: Shape) -> list[Text]:
-    name = Text(layer.layer_name, style=LABEL)
+    name = Text(printable(layer.layer_name), style=LABEL)
     return [name, Text(str(layer.shape)), Text(str(pos)), Text(_position_text(layer, pos))]
 
 
@@ -253,7 +254,7 @@ def _position_text(layer: AbstractTensor, pos: Shape) -> str:
     """What the layer says of `pos` (a layer over edges names the edge), or what it was made with when
     it has nothing to say of single positions (`describe_position` is optional)."""
     describe_position = getattr(layer, "describe_position", None)
-    return layer.describe() if describe_position is None else str(describe_position(pos))
+    return printable(layer.describe() if describe_position is None else str(describe_position(pos)))
 
 
 def explain(t: AbstractTensor, position: Sequence[int] | int | None = None) -> Explanation:

@@ -24,7 +24,7 @@ from lazytensor.indexing import normalize_indices, read_only_window
 from lazytensor.layout import IndexArray, Layout
 from lazytensor.once import once
 from lazytensor.positions import Shape
-from lazytensor.printer.numberformat import printable
+from lazytensor.printer.escapes import printable
 from lazytensor.printer.options import current_options, line_width
 from lazytensor.printer.render import render_plain
 from lazytensor.printer.styles import DIM, LABEL

@@ -43,7 +43,9 @@ DOCTESTED_PAGES = (
     "docs/gnn.md",
     "docs/seeds.md",
     "docs/bigger.md",
+    "docs/concurrency.md",
     "docs/printing.md",
+    "docs/array-api.md",
 )
 CONSOLE_BLOCK = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 IPYTHON_BLOCK = re.compile(r"^```ipython\n(.*?)^```$", re.DOTALL | re.MULTILINE)

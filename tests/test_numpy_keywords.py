@@ -226,7 +226,7 @@ def test_sort_and_argsort_keywords_match_numpy(shape: tuple[int, ...], data: st.
 
 def test_sort_refuses_kind_and_stable_together() -> None:
     with pytest.raises(ValueError, match="`kind` and `stable`"):
-        lt.sort(lt.arange(3), kind="stable", stable=True)
+        lt.arange(3).sort(kind="stable", stable=True)
 
 
 @settings(max_examples=40, deadline=None)

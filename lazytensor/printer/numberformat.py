@@ -19,6 +19,8 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor.printer.escapes import printable
+
 Values = npt.NDArray[Any]
 Trim = Literal["k", ".", "0", "-"]
 
@@ -207,18 +209,6 @@ def format_values(values: Values, precision: int, sci_mode: bool | None = None) 
     width = max((len(text) for text in texts.flat), default=0)
     aligned = np.vectorize(lambda text: text.rjust(width), otypes=[object])(texts) if texts.size else texts
     return Cells(aligned, kinds_of(values), heat_of(values), width)
-
-
-def printable(text: str) -> str:
-    r"""`text` with every character a terminal would act on (ESC, BEL, newlines, ...) written as its
-    escape, as `repr` of a str writes it: data never moves the cursor or retitles the window.
-
-    >>> printable("ok"), printable("\x1b[2Jhi\n")
-    ('ok', '\\x1b[2Jhi\\n')
-    """
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _object_text(value: Any) -> str:

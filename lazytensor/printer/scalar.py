@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from lazytensor.printer.numberformat import printable, unicode_codes, unicode_text
+from lazytensor.printer.escapes import printable
+from lazytensor.printer.numberformat import unicode_codes, unicode_text
 
 
 def scalar_text(values: Any) -> str:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from lazytensor.buffers import check_fits
+from lazytensor.printer.escapes import printable
 from lazytensor.printer.numberformat import separators_text
 from lazytensor.printer.shown import DimsSpec, fixed_slice, resolve_dims
 
@@ -28,7 +29,8 @@ TEXT_BYTES_PER_VALUE = 128
 def separators_string(t: AbstractTensor, dims: DimsSpec = None, precision: int = 2, width: int = 7) -> str:
     """The seeds' text: each value `"%7.2f "`, rows ended by `\\n`, 2-D blocks by `---`, 3-D by `===` ...
 
-    Fixed axes of `dims` are left out; every value of the slice is printed (no summary).
+    Fixed axes of `dims` are left out; every value of the slice is printed (no summary). Text
+    values are shown with their control characters escaped (`printable`).
 
     >>> import lazytensor as lt
     >>> separators_string(lt.arange(4).reshape(2, 2))
@@ -38,12 +40,12 @@ def separators_string(t: AbstractTensor, dims: DimsSpec = None, precision: int =
     check_fits(shown.numel(), TEXT_BYTES_PER_VALUE, f"the separators text of shape {shown.shape}")
     values = np.asarray(shown.numpy())
     if values.ndim == 0:
-        return separators_text(values.item(), precision, width) + "\n"
+        return printable(separators_text(values.item(), precision, width)) + "\n"
     pieces: list[str] = []
     flat = values.reshape(-1)
     inner = values.shape[::-1]
     for index, value in enumerate(flat.tolist()):
-        pieces.append(separators_text(value, precision, width))
+        pieces.append(printable(separators_text(value, precision, width)))
         if index + 1 < flat.size:
             pieces.append(_separator_after(index + 1, inner))
     pieces.append("\n")

@@ -9,6 +9,7 @@ A 0-d tensor shows its value instead of a range.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ import numpy as np
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from lazytensor.printer.escapes import printable
 from lazytensor.printer.header import chain_names, format_number, statistics, statistics_plan
 from lazytensor.printer.numberformat import Values, format_values
 from lazytensor.printer.options import PrintOptions, current_options, line_width
@@ -38,7 +40,16 @@ def is_tensor(value: object) -> bool:
     >>> is_tensor(lt.arange(2)), is_tensor([1, 2])
     (True, False)
     """
-    return all(hasattr(value, name) for name in ("layers", "layer_name", "oindex", "numel", "storage"))
+    return all(_has_static(value, name) for name in ("layers", "layer_name", "oindex", "numel", "storage"))
+
+
+def _has_static(value: object, name: str) -> bool:
+    """`hasattr` without running properties: a zarr or dask base's `storage` raises (it has no buffer)."""
+    try:
+        inspect.getattr_static(value, name)
+    except AttributeError:
+        return False
+    return True
 
 
 def _value_text(t: AbstractTensor, options: PrintOptions) -> Text:
@@ -133,7 +144,7 @@ def container_summary(value: object, options: PrintOptions | None = None) -> Tex
     """
     if isinstance(value, Mapping) and type(value) is dict:
         items: list[Any] = list(value.values())
-        keys: list[str] | None = [repr(key) + ": " for key in value]
+        keys: list[str] | None = [printable(repr(key)) + ": " for key in value]
         opening, closing = "{", "}"
     elif type(value) in (tuple, list):
         assert isinstance(value, tuple | list)
@@ -149,7 +160,7 @@ def container_summary(value: object, options: PrintOptions | None = None) -> Tex
         line = Text(opening if k == 0 else " ")
         if keys is not None:
             line.append(keys[k])
-        line.append_text(summary_text(item, options) if is_tensor(item) else Text(repr(item)))
+        line.append_text(summary_text(item, options) if is_tensor(item) else Text(printable(repr(item))))
         line.append("," if k < len(items) - 1 else closing)
         lines.append(line)
     return Text("\n").join(lines)
