@@ -29,7 +29,6 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from lazytensor.printer.header import STATISTICS_DIGITS, format_number
 from lazytensor.printer.numberformat import Values
 
 if TYPE_CHECKING:
@@ -51,8 +50,9 @@ class Moments:
     squared deviations from it (complex values: counts only; bools: how many are true).
 
     >>> a, b = Moments.of(np.array([1.0, 2.0])), Moments.of(np.array([np.nan, 6.0]))
-    >>> a.merge(b).entries(4)
-    [('min', '1'), ('max', '6'), ('mean', '3'), ('std', '2.16'), ('zeros', '0'), ('nan', '1'), ('inf', '0')]
+    >>> merged = dict(a.merge(b).numbers())
+    >>> merged["mean"], round(merged["std"], 4), merged["nan"], merged["inf"]
+    (3.0, 2.1602, 1, 0)
     """
 
     kind: str
@@ -96,28 +96,41 @@ class Moments:
 
     def merge(self, other: Moments) -> Moments:
         """The moments of both sets of values (Chan et al.: exact counts, a stable mean and variance)."""
-        if not other.finite:
-            return attrs.evolve(self, **_summed_counts(self, other))
-        if not self.finite:
-            return attrs.evolve(other, **_summed_counts(self, other))
+        counted = Moments(
+            self.kind,
+            size=self.size + other.size,
+            zeros=self.zeros + other.zeros,
+            nans=self.nans + other.nans,
+            infs=self.infs + other.infs,
+            true=self.true + other.true,
+        )
+        if not self.finite or not other.finite:
+            finite = self if self.finite else other
+            return attrs.evolve(
+                counted,
+                finite=finite.finite,
+                mean=finite.mean,
+                squares=finite.squares,
+                low=finite.low,
+                high=finite.high,
+            )
         total = self.finite + other.finite
         delta = other.mean - self.mean
         return attrs.evolve(
-            self,
+            counted,
             finite=total,
             mean=self.mean + delta * (other.finite / total),
             squares=self.squares + other.squares + delta * delta * (self.finite * other.finite / total),
             low=min(self.low, other.low),
             high=max(self.high, other.high),
-            **_summed_counts(self, other),
         )
 
     def repeated(self, times: int) -> Moments:
         """The moments when every value occurs `times` times: counts scale exactly, the range, mean and
         standard deviation stay.
 
-        >>> Moments.of(np.array([0.0, 2.0])).repeated(10**15).entries(4)[3:5]
-        [('std', '1'), ('zeros', '1000000000000000')]
+        >>> Moments.of(np.array([0.0, 2.0])).repeated(10**15).numbers()[3:5]
+        [('std', 1.0), ('zeros', 1000000000000000)]
         """
         return attrs.evolve(
             self,
@@ -130,35 +143,24 @@ class Moments:
             true=self.true * times,
         )
 
-    def entries(self, precision: int) -> list[tuple[str, str]]:
-        """The statistics as `(name, text)`, as the header shows them (`header.statistics`)."""
+    def numbers(self) -> list[tuple[str, Any]]:
+        """The statistics by name, as the header shows them (`header.statistics`): counts are exact ints.
+
+        >>> Moments.of(np.array([1, 0, 3])).numbers()[:3]
+        [('min', np.int64(0)), ('max', np.int64(3)), ('mean', 1.3333333333333333)]
+        """
         if self.size == 0:
             return []
-        precision = max(precision, STATISTICS_DIGITS)
         if self.kind == "b":
-            return [("true", str(self.true)), ("false", str(self.size - self.true))]
-        entries: list[tuple[str, str]] = []
+            return [("true", self.true), ("false", self.size - self.true)]
+        numbers: list[tuple[str, Any]] = []
         if self.kind != "c" and self.finite:
-            entries += [
-                ("min", format_number(self.low, precision)),
-                ("max", format_number(self.high, precision)),
-                ("mean", format_number(self.mean, precision)),
-                ("std", format_number(math.sqrt(max(self.squares, 0.0) / self.finite), precision)),
-            ]
-        entries.append(("zeros", str(self.zeros)))
+            std = math.sqrt(max(self.squares, 0.0) / self.finite)
+            numbers += [("min", self.low), ("max", self.high), ("mean", self.mean), ("std", std)]
+        numbers.append(("zeros", self.zeros))
         if self.kind in "fc":
-            entries += [("nan", str(self.nans)), ("inf", str(self.infs))]
-        return entries
-
-
-def _summed_counts(a: Moments, b: Moments) -> dict[str, int]:
-    return {
-        "size": a.size + b.size,
-        "zeros": a.zeros + b.zeros,
-        "nans": a.nans + b.nans,
-        "infs": a.infs + b.infs,
-        "true": a.true + b.true,
-    }
+            numbers += [("nan", self.nans), ("inf", self.infs)]
+        return numbers
 
 
 # -- what to read ---------------------------------------------------------------------------------
@@ -356,8 +358,8 @@ def one_pass(t: AbstractTensor, chunk: int = BLOCK_ELEMENTS) -> Moments:
     """The moments of every value of `t`, each chunk of its base read once (see the module).
 
     >>> import lazytensor as lt
-    >>> one_pass(lt.arange(6.0).reshape(2, 3).T, chunk=2).entries(4)[:4]
-    [('min', '0'), ('max', '5'), ('mean', '2.5'), ('std', '1.708')]
+    >>> one_pass(lt.arange(6.0).reshape(2, 3).T, chunk=2).numbers()[2:4]
+    [('mean', 2.5), ('std', 1.707825127659933)]
     """
     kind = t.dtype.kind
     if t.numel() == 0 or kind not in KINDS:
@@ -414,7 +416,7 @@ def _dask_pass(t: AbstractTensor) -> Moments:
     """Every block's moments in one `dask.compute` (on the cluster's workers when one is active),
     merged here."""
     dask = _dask()
-    lazy = t.base.lazy_values(t)  # type: ignore[attr-defined]
+    lazy = t.base.lazy_values(t)
     blocks = lazy.to_delayed().ravel()
     parts = [dask.delayed(_block_moments)(block) for block in blocks]
     computed: Sequence[Moments] = _compute_with_progress(dask, parts, f"stats: {len(parts):,} blocks")

@@ -17,7 +17,7 @@ import numpy as np
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from lazytensor.printer.header import chain_names, statistics, statistics_plan
+from lazytensor.printer.header import chain_names, format_statistics, statistics, statistics_plan
 from lazytensor.printer.numberformat import format_values
 from lazytensor.printer.options import PrintOptions, current_options, line_width
 from lazytensor.printer.render import render_for_prompt
@@ -233,4 +233,4 @@ def streamed_statistics(
     >>> dict(streamed_statistics(lt.tensor([0.0, 2.0]).expand(10**7, 10**7, 2), 4))["zeros"]
     '100000000000000'
     """
-    return one_pass(t, chunk).entries(precision)
+    return format_statistics(one_pass(t, chunk).numbers(), precision)
