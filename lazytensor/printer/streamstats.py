@@ -172,7 +172,7 @@ def distinct(t: AbstractTensor) -> tuple[AbstractTensor, int]:
     >>> import lazytensor as lt
     >>> view, times = distinct(lt.tensor([1.0, 2.0]).expand(10**9, 3, 2))
     >>> view.shape, times
-    ((2,), 3000000000)
+    ((1, 1, 2), 3000000000)
     """
     layout = t.layout
     if layout is None:
@@ -181,7 +181,7 @@ def distinct(t: AbstractTensor) -> tuple[AbstractTensor, int]:
     if not any(repeating):
         return t, 1
     times = math.prod(size for size, repeats in zip(layout.shape, repeating, strict=True) if repeats)
-    view: AbstractTensor = t[tuple(0 if repeats else slice(None) for repeats in repeating)]
+    view: AbstractTensor = t[tuple(slice(0, 1) if repeats else slice(None) for repeats in repeating)]
     return view, times
 
 
@@ -223,12 +223,18 @@ def base_region(t: AbstractTensor) -> tuple[slice, ...] | None:
         if axis < 0 or stride % unit[axis]:
             return None
         step = stride // unit[axis]
-        last = start[axis] + step * (size - 1)
-        if last < shape[axis]:
-            key[axis] = slice(start[axis], last + 1, step)
+        follows = bool(pending) and pending[0][0] == stride * size  # the next axis continues this one
+        if start[axis] + step * (size - 1) < shape[axis]:
+            while follows and start[axis] + step * (size * pending[0][1] - 1) < shape[axis]:
+                size *= pending.pop(0)[1]  # continued inside the same base axis: one slice
+                follows = bool(pending) and pending[0][0] == stride * size
+            key[axis] = slice(start[axis], start[axis] + step * (size - 1) + 1, step)
         elif step == 1 and start[axis] == 0 and size % shape[axis] == 0:
             key[axis] = slice(0, shape[axis], 1)
             pending.insert(0, (stride * shape[axis], size // shape[axis]))
+        elif follows:  # (2, 6) strides (6, 1) over a (3, 4) base: merged, (12,) splits into (3, 4)
+            pending[0] = (stride, size * pending[0][1])
+            continue
         else:
             return None
         axis -= 1

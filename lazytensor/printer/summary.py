@@ -17,7 +17,7 @@ import numpy as np
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from lazytensor.printer.header import chain_names, format_statistics, statistics, statistics_plan
+from lazytensor.printer.header import chain_names, format_statistics, statistics_plan
 from lazytensor.printer.numberformat import format_values
 from lazytensor.printer.options import PrintOptions, current_options, line_width
 from lazytensor.printer.render import render_for_prompt
@@ -78,7 +78,7 @@ def _statistics_parts(t: AbstractTensor, options: PrintOptions) -> list[Text]:
         if t.numel() == 0:
             return [Text("empty", style=DIM)]
         return [Text(f"(stats skipped: {plan.skipped})", style=WARN)] if plan.skipped else []
-    entries = dict(statistics(np.asarray(t.numpy()), options.precision))  # cheap: the plan said so
+    entries = dict(streamed_statistics(t, options.precision))  # cheap: the plan said so, or its base is
     parts: list[Text] = []
     if "min" in entries:
         parts.append(Text(f"x∈[{entries['min']}, {entries['max']}]"))
@@ -227,6 +227,7 @@ def streamed_statistics(
     stored chunk) at a time: memory stays bounded, each chunk is read once, repeats cost nothing.
 
     >>> import lazytensor as lt
+    >>> from lazytensor.printer.header import statistics
     >>> t = lt.arange(10.0).reshape(2, 5).T
     >>> streamed_statistics(t, 4, chunk=3) == statistics(np.asarray(t.numpy()), 4)
     True
