@@ -71,14 +71,12 @@ GAT_HEADS, GAT_SLOPE = 8, 0.2
 SGC_STEPS = 2
 APPNP_STEPS, APPNP_ALPHA = 10, 0.1
 SAGE_FANOUT, SAGE_BATCH = (10, 10), 1024
-SAGE_EVAL_BATCH = 256
-PROJECTION_SEED = 7
-WRITE_BYTES = 1 << 26
-"""Bytes of features `write_feature_store` holds in memory at a time."""
-"""Nodes evaluated at a time when the features are a store: every neighbour of every node of the splits
-is read, so their rows come in batches that fit in memory."""
 STORE_ROWS = 64
 """Rows of a chunk of the feature store `--write-features-zarr` writes."""
+PROJECTION_SEED = 7
+"""The seed of the projection that widens the features `--write-features-zarr` writes."""
+WRITE_BYTES = STREAM_BYTES = 1 << 26
+"""Bytes of a store's rows held in memory at a time, writing it and evaluating from it (`SAGE.project`)."""
 
 
 def weight(fan_in: int, fan_out: int, rng: np.random.Generator) -> Param:
@@ -439,6 +437,37 @@ class SAGE:
                 h = h.relu()
         return h
 
+    def streamed_logits(self, seeds: IntArray) -> lt.AbstractTensor:
+        """The logits of `seeds` with every neighbour (as `logits(seeds, None)`), reading a store once
+        in order: the first layer is linear in the features, so each needed row is projected by both of
+        its weights as its block of the store streams by (`project`), and the layers run on that.
+        Every neighbour of every evaluated node is a large share of the rows: a gather of them would
+        hold them all in memory at once, and batches of them would read the store once per batch."""
+        nodes, (first_block, second_block) = sample_blocks(self.neighbours, seeds, (None, None), None)
+        first, second = self.layers
+        hidden = first.w_self.shape[1]
+        weights = np.concatenate([first.w_self.numpy(), first.w_neigh.numpy()], axis=1)
+        projected = lt.from_numpy(self.project(nodes, weights))
+        edges = first_block.edges
+        neighbours = edges.mean(edges.sources(projected[:, hidden:]))
+        h = projected[: first_block.targets, :hidden] + neighbours + first.bias
+        return second(h.relu(), second_block)
+
+    def project(self, nodes: IntArray, weights: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+        """`features[nodes] @ weights`, the store read in order one block of whole chunks of rows at a
+        time, only the blocks that hold some of `nodes`, each once."""
+        chunks = getattr(getattr(self.features.base, "array", None), "chunks", None) or (STORE_ROWS,)
+        width = int(self.features.shape[1])
+        step = int(chunks[0]) * max(1, STREAM_BYTES // (int(chunks[0]) * width * 4))
+        order = np.argsort(nodes, kind="stable")
+        ordered = nodes[order]
+        out = np.empty((len(nodes), weights.shape[1]), dtype=np.float32)
+        for block in np.unique(ordered // step).tolist():
+            lo, hi = np.searchsorted(ordered, [block * step, (block + 1) * step])
+            rows = self.features[block * step : (block + 1) * step].numpy()
+            out[order[lo:hi]] = rows[ordered[lo:hi] - block * step] @ weights
+        return out
+
 
 # ------------------------------------------------------------------------------------------ training
 
@@ -523,9 +552,7 @@ def evaluate(model: Model, graph: graphs.Graph) -> Scores:
     with lt.no_grad():
         if isinstance(model, SAGE):
             nodes = np.unique(np.concatenate(splits))  # a node in two splits is one target
-            step = SAGE_EVAL_BATCH if model.stored else max(1, len(nodes))
-            parts = [model.logits(nodes[i : i + step], None).numpy() for i in range(0, len(nodes), step)]
-            logits = np.concatenate(parts)
+            logits = (model.streamed_logits(nodes) if model.stored else model.logits(nodes, None)).numpy()
         else:
             nodes = np.arange(graph.num_nodes)
             logits = model(None).numpy()

@@ -114,3 +114,16 @@ def test_the_cli_refuses_a_store_it_cannot_use(
     assert gnn.main([*write, "--write-features-zarr", str(path)]) == 0
     code = gnn.main(["--dataset", "sbm", "--nodes", "3000", *extra, "--features-zarr", str(path), "--quiet"])
     assert code == 2 and message in capsys.readouterr().err
+
+
+def test_evaluation_from_a_store_streams_it_once_and_gives_the_logits(graph: graphs.Graph) -> None:
+    features, store = _stored(graph)
+    model = gnn.SAGE.init(graph, np.random.default_rng(2), (5, 5), features)
+    nodes = np.unique(np.concatenate([graph.val_idx, graph.test_idx]))
+    with lt.no_grad():
+        expected = model.logits(nodes, None).numpy()
+        store.chunk_reads.clear()
+        streamed = model.streamed_logits(nodes).numpy()
+    reads = collections.Counter(store.chunk_reads)
+    assert max(reads.values()) == 1  # each chunk once, in order
+    np.testing.assert_allclose(streamed, expected, rtol=1e-4, atol=1e-5)
