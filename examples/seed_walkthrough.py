@@ -188,7 +188,7 @@ def go_llama_tensor() -> None:
     print(lt.Layout.contiguous((8192, 64)).index((3, 19)) * 2)
 
     step("the Go dtypes as numpy dtypes: bytes per element")
-    # DT_BF16 is ml_dtypes.bfloat16 (pip install 'lazytensor[bfloat16]'), also 2 bytes.
+    # DT_BF16 is ml_dtypes.bfloat16 (from a checkout: pip install -e '.[bfloat16]'), also 2 bytes.
     for name, dtype in (("DT_F32", np.float32), ("DT_UINT16", np.uint16), ("DT_INT32", np.int32)):
         print(name, lt.zeros(2, dtype=dtype).dtype, lt.zeros(2, dtype=dtype).dtype.itemsize)
     print("DT_COMPLEX", lt.zeros(2, dtype=np.complex64).dtype, lt.zeros(2, dtype=np.complex64).dtype.itemsize)

@@ -1,35 +1,40 @@
 """Array-like bases: any object with `shape`, `dtype` and numpy-style `__getitem__` (a zarr array,
-a dask array, an h5py dataset, a numpy array) at the bottom of a stack, never read until asked.
+a dask array, an h5py dataset, an xarray DataArray, a numpy array) at the bottom of a stack,
+never read until asked.
 
 An `ArrayBase` has no flat buffer: its `layout` is the row-major layout of its shape, so
 every view stacks and fuses on it exactly as on a `StorageTensor`, and its flat
 indices are *virtual* (row-major positions of the array). Reads and writes come to it
 as a fused `Layout` or as an array of flat indices, and it lowers them to as few
-backend requests as it can:
+backend requests as the array's backend declares it can answer (`Backend.indexing`):
 
 - a layout whose strides are a permutation and sub-slicing of the array's row-major
   strides becomes one request of per-axis slices (then a transpose and flips in memory);
-- flat indices that form an outer product become one orthogonal request (`oindex`);
-- anything else one point request (`vindex`) of the distinct points.
+- flat indices that form an outer product become one orthogonal request (OUTER);
+- anything else one point request of the distinct points (VECTORIZED);
+- a backend that only slices gets the bounding box of a selection when it is small, else one
+  request per chunk touched (its declared chunks, or a virtual grid): never one per point.
 
-Never a bounding box much larger than the selection. A dask base is lazy all the way:
-reads build a dask array of the view (computed once, in one `dask.compute`), and the
-operations of the table on it build dask graphs (`apply_lazily`). zarr and dask are
-optional: they are imported when a base of theirs is met.
+A dask base is lazy all the way: reads build a dask array of the view (computed once, in one
+`dask.compute`), and the operations of the table on it build dask graphs from each entry's
+declared chunked form, or refuse (`apply_lazily`). zarr, dask, h5py and xarray are optional:
+they are imported when a base of theirs is met.
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 import importlib
 import importlib.util
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, generic, optable
+from lazytensor import autograd, chunkforms, evaluate
+from lazytensor.chunkforms import NoChunkedForm
 from lazytensor.layout import Layout
 from lazytensor.once import once
 from lazytensor.optable import Op
@@ -41,8 +46,11 @@ Key = tuple[slice | int, ...]
 OuterKey = tuple[slice | Indices, ...]
 
 BOX_FACTOR = 16
-"""A backend without orthogonal or point selection reads the bounding box of the points only when it
-holds at most this many times the points; else it reads the points one by one."""
+"""A backend without the selection a read needs reads the bounding box of the points in one request
+when it holds at most this many times the points; else one bounding box per chunk touched."""
+
+VIRTUAL_CHUNK = 1 << 16
+"""Elements in one block of the grid that groups point reads of a backend that declares no chunks."""
 
 
 def require(module: str, extra: str) -> Any:
@@ -55,41 +63,67 @@ def require(module: str, extra: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         raise ImportError(
-            f"this needs the optional dependency {module.split('.')[0]}: pip install 'lazytensor[{extra}]'"
+            f"this needs the optional dependency {module.split('.')[0]}: from a lazytensor checkout, "
+            f"pip install -e '.[{extra}]'"
         ) from None
 
 
-# -- backends: how one kind of array answers a request ----------------------------------------
+# -- backends: what one kind of array supports, and how it answers a request ------------------
+
+
+class Indexing(enum.IntEnum):
+    """The selections a backend answers in one request (xarray's `IndexingSupport`): each level
+    includes the ones below."""
+
+    BASIC = 1
+    """Ints and slices."""
+    OUTER = 2
+    """One sorted index array (or slice) per axis, selected orthogonally (`oindex`)."""
+    VECTORIZED = 3
+    """Points: one index array per axis, read together (`vindex`)."""
+
+
+BACKENDS: list[type[Backend]] = []
+"""Every backend class, in the order defined: `backend_of` asks the last first."""
 
 
 class Backend:
-    """A generic array-like (h5py, ...): basic slicing only, so orthogonal and point selections are
-    a bounding box when it is small, else one request per point."""
+    """What a kind of array-like supports, declared, and how it answers requests. `ArrayBase` plans
+    every read from the declaration (`indexing`, `chunks`), never from the class of the array.
 
-    kind = "array"
-    lazy = False
+    This one is any array-like with `shape`, `dtype` and `__getitem__` (an h5py dataset): basic
+    slicing only. A new backend is one subclass: `accepts` says which arrays are its own, the
+    class attributes declare what they support, and `outer`/`points` answer the selections its
+    `indexing` claims (subclasses are registered when defined).
+    """
+
+    kind: ClassVar[str] = "array"
+    """The backend's name in headers, `explain()` and errors."""
+    indexing: ClassVar[Indexing] = Indexing.BASIC
+    lazy: ClassVar[bool] = False
+    """Whether requests give lazy (dask) arrays: operations then build graphs."""
+    through_dask: ClassVar[bool] = False
+    """Whether operations run through dask chunk by chunk (when dask is installed)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        BACKENDS.append(cls)
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        """Whether `array` is of this backend's kind (the generic backend takes any array-like)."""
+        return True
 
     def basic(self, array: Any, key: Key) -> Any:
         return array[key]
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
-        per_axis = [
-            np.arange(*k.indices(n)) if isinstance(k, slice) else k
-            for k, n in zip(keys, array.shape, strict=True)
-        ]
-        box = tuple(slice(int(k.min()), int(k.max()) + 1) for k in per_axis)
-        if numel(tuple(b.stop - b.start for b in box)) <= BOX_FACTOR * numel(tuple(map(len, per_axis))):
-            block = np.asarray(array[box])
-            return block[np.ix_(*(k - b.start for k, b in zip(per_axis, box, strict=True)))]
-        grid = np.meshgrid(*per_axis, indexing="ij")
-        return self.points(array, tuple(g.reshape(-1) for g in grid)).reshape(tuple(map(len, per_axis)))
+        """An orthogonal selection, for a backend whose `indexing` is at least OUTER."""
+        raise TypeError(f"a {self.kind} array does not declare orthogonal selection")
 
     def points(self, array: Any, coords: tuple[Indices, ...]) -> Any:
-        box = tuple(slice(int(c.min()), int(c.max()) + 1) for c in coords)
-        if numel(tuple(b.stop - b.start for b in box)) <= BOX_FACTOR * len(coords[0]):
-            block = np.asarray(array[box])
-            return block[tuple(c - b.start for c, b in zip(coords, box, strict=True))]
-        return np.array([array[tuple(int(c[i]) for c in coords)] for i in range(len(coords[0]))])
+        """A point selection, for a backend whose `indexing` is VECTORIZED."""
+        raise TypeError(f"a {self.kind} array does not declare point selection")
 
     def set_basic(self, array: Any, key: Key, values: Buffer) -> None:
         array[key] = values
@@ -102,10 +136,11 @@ class Backend:
         return np.asarray(values)
 
     def chunks(self, array: Any) -> Shape | None:
+        """The shape of one chunk (reads group by chunk), or None."""
         chunks = getattr(array, "chunks", None)
         return (
             int_tuple(chunks)
-            if isinstance(chunks, tuple) and all(isinstance(c, int) for c in chunks)
+            if isinstance(chunks, tuple) and chunks and all(isinstance(c, int) for c in chunks)
             else None
         )
 
@@ -120,13 +155,14 @@ class Backend:
 
 class NumpyBackend(Backend):
     kind = "numpy"
+    indexing = Indexing.VECTORIZED
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        return isinstance(array, np.ndarray)
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
-        per_axis = [
-            np.arange(*k.indices(n)) if isinstance(k, slice) else k
-            for k, n in zip(keys, array.shape, strict=True)
-        ]
-        return array[np.ix_(*per_axis)]
+        return array[np.ix_(*_per_axis(keys, array.shape))]
 
     def points(self, array: Any, coords: tuple[Indices, ...]) -> Any:
         return array[coords]
@@ -139,7 +175,15 @@ class NumpyBackend(Backend):
 
 
 class ZarrBackend(Backend):
+    """zarr arrays: orthogonal (`oindex`) and point (`vindex`) selections, chunks, writable."""
+
     kind = "zarr"
+    indexing = Indexing.VECTORIZED
+    through_dask = True
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        return all(hasattr(array, name) for name in ("oindex", "vindex", "store_path"))
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
         return array.oindex[keys]
@@ -162,8 +206,15 @@ class ZarrBackend(Backend):
 
 
 class DaskBackend(Backend):
+    """dask arrays: every request is a lazy dask array; operations build graphs."""
+
     kind = "dask"
+    indexing = Indexing.VECTORIZED
     lazy = True
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        return hasattr(array, "__dask_graph__") and hasattr(array, "vindex")
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
         for axis, key in enumerate(keys):  # dask takes one index array per request
@@ -187,6 +238,50 @@ class DaskBackend(Backend):
         return "dask arrays are read-only: write into a copy (lt.tensor(t.numpy())) or into the source"
 
 
+class Hdf5Backend(Backend):
+    """h5py datasets: basic slicing (h5py's own fancy indexing takes one increasing list per
+    request, so points are planned by chunk instead), chunks when the dataset is chunked."""
+
+    kind = "hdf5"
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        return all(hasattr(array, name) for name in ("read_direct", "file", "chunks"))
+
+    def read_only(self, array: Any) -> str | None:
+        return "the HDF5 file was opened read-only" if array.file.mode == "r" else None
+
+
+class XarrayBackend(Backend):
+    """An xarray `DataArray` over a lazily loaded file (netCDF, zarr, HDF5): orthogonal selections
+    (xarray's own for index arrays), read when asked. One over dask is read as its dask array
+    (`lt.from_array` unwraps it)."""
+
+    kind = "xarray"
+    indexing = Indexing.OUTER
+
+    @classmethod
+    def accepts(cls, array: Any) -> bool:
+        return hasattr(array, "dims") and hasattr(array, "variable") and hasattr(array, "isel")
+
+    def basic(self, array: Any, key: Key) -> Any:
+        return array[key].values
+
+    def outer(self, array: Any, keys: OuterKey) -> Any:
+        return array[keys].values
+
+    def chunks(self, array: Any) -> Shape | None:
+        encoded = array.encoding.get("chunksizes") or array.encoding.get("chunks")
+        return int_tuple(encoded) if encoded and len(encoded) == array.ndim else None
+
+    def where(self, array: Any) -> str | None:
+        source = array.encoding.get("source")
+        return f"{source}:{array.name}" if source else None
+
+    def read_only(self, array: Any) -> str | None:
+        return "an xarray DataArray is read through lazytensor, not written: write to its source"
+
+
 @functools.cache
 def has_dask() -> bool:
     """Whether dask (the `dask` extra) is installed."""
@@ -194,19 +289,79 @@ def has_dask() -> bool:
 
 
 def backend_of(array: Any) -> Backend:
-    """The backend that answers requests for `array`, by the module its type comes from.
+    """The backend that answers requests for `array`: the last-defined backend class that accepts it.
 
-    >>> backend_of(np.zeros(2)).kind
-    'numpy'
+    >>> backend_of(np.zeros(2)).kind, backend_of(np.zeros(2)).indexing.name
+    ('numpy', 'VECTORIZED')
     """
-    module = type(array).__module__.split(".")[0]
-    if module == "zarr":
-        return ZarrBackend()
-    if module == "dask":
-        return DaskBackend()
-    if isinstance(array, np.ndarray):
-        return NumpyBackend()
+    for backend in reversed(BACKENDS):
+        if backend.accepts(array):
+            return backend()
     return Backend()
+
+
+def _per_axis(keys: OuterKey, shape: Shape) -> list[Indices]:
+    return [np.arange(*k.indices(n)) if isinstance(k, slice) else k for k, n in zip(keys, shape, strict=True)]
+
+
+def virtual_chunks(shape: Shape) -> Shape:
+    """A grid to group point reads by when a backend declares no chunks: row-major blocks of about
+    `VIRTUAL_CHUNK` elements (trailing axes whole while they fit).
+
+    >>> virtual_chunks((1000, 1000)), virtual_chunks((10, 20))
+    ((65, 1000), (10, 20))
+    """
+    chunks = [1] * len(shape)
+    room = VIRTUAL_CHUNK
+    for axis in reversed(range(len(shape))):
+        size = max(shape[axis], 1)
+        chunks[axis] = max(1, min(size, room))
+        room //= size
+        if room < 1:
+            break
+    return tuple(chunks)
+
+
+def outer_by_request(backend: Backend, array: Any, keys: OuterKey, shape: Shape) -> Any:
+    """An orthogonal selection planned from what `backend` declares: its own `outer` when it
+    supports it, else its bounding box when that is small, else its points grouped by chunk."""
+    if backend.indexing >= Indexing.OUTER:
+        return backend.outer(array, keys)
+    per_axis = _per_axis(keys, shape)
+    box = tuple(slice(int(k.min()), int(k.max()) + 1) for k in per_axis)
+    if numel(tuple(b.stop - b.start for b in box)) <= BOX_FACTOR * numel(tuple(map(len, per_axis))):
+        block = np.asarray(backend.basic(array, box))
+        return block[np.ix_(*(k - b.start for k, b in zip(per_axis, box, strict=True)))]
+    grid = np.meshgrid(*per_axis, indexing="ij")
+    points = points_by_request(backend, array, tuple(g.reshape(-1) for g in grid), shape)
+    return points.reshape(tuple(map(len, per_axis)))
+
+
+def points_by_request(backend: Backend, array: Any, coords: tuple[Indices, ...], shape: Shape) -> Any:
+    """A point selection planned from what `backend` declares: its own `points` when it supports
+    them, else the bounding box of the points when that is small, else one request per chunk
+    touched (the bounding box of the points inside it), never one per point."""
+    if backend.indexing >= Indexing.VECTORIZED:
+        return backend.points(array, coords)
+    box = tuple(slice(int(c.min()), int(c.max()) + 1) for c in coords)
+    if numel(tuple(b.stop - b.start for b in box)) <= BOX_FACTOR * len(coords[0]):
+        block = np.asarray(backend.basic(array, box))
+        return block[tuple(c - b.start for c, b in zip(coords, box, strict=True))]
+    chunks = backend.chunks(array) or virtual_chunks(shape)
+    grid = tuple(-(-n // c) for n, c in zip(shape, chunks, strict=True))
+    chunk_of = np.ravel_multi_index(tuple(c // n for c, n in zip(coords, chunks, strict=True)), grid)
+    order = np.argsort(chunk_of, kind="stable")
+    starts = np.flatnonzero(np.diff(chunk_of[order], prepend=-1))
+    ends = np.append(starts[1:], len(order))
+    values = np.empty(len(coords[0]), dtype=np.dtype(array.dtype))
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        chosen = order[start:end]
+        picked = tuple(c[chosen] for c in coords)
+        low = tuple(int(p.min()) for p in picked)
+        key = tuple(slice(lo, int(p.max()) + 1) for lo, p in zip(low, picked, strict=True))
+        block = backend.to_numpy(backend.basic(array, key))
+        values[chosen] = block[tuple(p - lo for p, lo in zip(picked, low, strict=True))]
+    return values
 
 
 # -- lowering a layout or flat indices to requests --------------------------------------------
@@ -349,13 +504,15 @@ class ArrayBase(BaseTensor):
     def defers_operations(self) -> bool:  # type: ignore[override]
         """dask: operations build graphs; zarr: they run through dask chunk by chunk (when dask is
         installed), so none loads the whole array at once."""
-        return self.backend.lazy or (isinstance(self.backend, ZarrBackend) and has_dask())
+        return self.backend.lazy or (self.backend.through_dask and has_dask())
 
     @once
     def _dask_twin(self) -> ArrayBase:
-        """A dask-backed base over the same zarr array, one dask chunk per zarr chunk."""
+        """A dask-backed base over the same array, one dask chunk per chunk of the array."""
         da = require("dask.array", "dask")
-        return ArrayBase(da.from_array(self.array, chunks=self.array.chunks, name=f"zarr-{id(self.array):x}"))
+        chunks = self.backend.chunks(self.array) or "auto"
+        name = f"{self.backend.kind}-{id(self.array):x}"
+        return ArrayBase(da.from_array(self.array, chunks=chunks, name=name))
 
     @property
     def storage_note(self) -> str | None:
@@ -425,9 +582,10 @@ class ArrayBase(BaseTensor):
         per_axis = [np.unique(c) for c in coords]
         if math.prod(len(p) for p in per_axis) == len(unique):  # row-major order of the product = unique
             keys = tuple(_as_slice(p, n) for p, n in zip(per_axis, self._shape, strict=True))
-            values = self.backend.outer(self.array, keys).reshape(-1)
+            values = outer_by_request(self.backend, self.array, keys, self._shape).reshape(-1)
         else:
-            values = self.backend.points(self.array, tuple(np.asarray(c, dtype=np.intp) for c in coords))
+            coords_intp = tuple(np.asarray(c, dtype=np.intp) for c in coords)
+            values = points_by_request(self.backend, self.array, coords_intp, self._shape)
         if len(unique) == indices.size and np.array_equal(unique, indices.reshape(-1)):
             return values.reshape(indices.shape)
         return values[inverse.reshape(-1)].reshape(indices.shape)
@@ -499,18 +657,33 @@ class ArrayBase(BaseTensor):
                 "bring the tensor into memory first (t.compute())"
             )
         if not self.backend.lazy:  # zarr: computed now, through dask, one chunk at a time
-            return self._dask_twin.apply_lazily(entry, operands, params).compute()
+            lazy = _lazy_base_among(operands)  # unless a dask operand keeps the whole result lazy
+            if lazy is not None:
+                return lazy.apply_lazily(entry, operands, params)
+            return self._eager_through_dask(entry, operands, params)
+        if isinstance(entry.chunked, NoChunkedForm):
+            raise TypeError(
+                f"{entry.name} has no chunked form, so it cannot run on a dask-backed tensor "
+                f"(shape {self._shape}) without computing it whole: {entry.chunked.reason}; bring the "
+                "operands into memory first (t.compute()), or write it with dask"
+            )
         da = require("dask.array", "dask")
-        inputs = tuple(_lazy_operand(x) for x in operands)
-        lazy = _LAZY.get(entry.name)
-        if lazy is None:  # no lazy form: compute the operands, run the numpy kernel
-            arrays = tuple(x.compute() if _is_dask(x) else x for x in inputs)
-            return StorageTensor.from_array(np.ascontiguousarray(entry.kernel(*arrays, **params)))
-        result = lazy(da, entry, inputs, params)
-        return ArrayBase(result) if _is_dask(result) else StorageTensor.from_array(np.array(result))
+        result = entry.chunked.build(da, entry.kernel, tuple(_lazy_operand(x) for x in operands), params)
+        return ArrayBase(result) if chunkforms.is_dask(result) else StorageTensor.from_array(np.array(result))
+
+    def _eager_through_dask(
+        self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]
+    ) -> AbstractTensor:
+        """An operation on a base that reads on request (zarr): its result is in memory, computed
+        through dask one chunk at a time; an operation without a chunked form reads the operands as
+        a memory-mapped file is read, the views' values only."""
+        if isinstance(entry.chunked, NoChunkedForm):
+            values = tuple(values_of(x) for x in operands)
+            return StorageTensor.from_array(np.array(entry.kernel(*values, **params)))
+        return self._dask_twin.apply_lazily(entry, operands, params).compute()
 
     def computed(self, t: AbstractTensor) -> AbstractTensor:
-        return StorageTensor.from_array(evaluate.read_copy(t))
+        return StorageTensor.from_array(np.array(evaluate.read(t), order="C"))  # 0-d stays 0-d
 
     def postcompute(self, lazy: Any) -> tuple[Any, tuple[Any, ...]]:
         finalize, args = lazy.__dask_postcompute__()
@@ -531,8 +704,12 @@ def _rebuild(graph: Any, rebuild: Any, args: tuple[Any, ...], rename: Any = None
     return ArrayBase(rebuild(graph, *args, rename=rename))
 
 
-def _is_dask(x: Any) -> bool:
-    return hasattr(x, "__dask_graph__") and not isinstance(x, AbstractTensor)
+def _lazy_base_among(operands: tuple[Any, ...]) -> ArrayBase | None:
+    """The base of the first operand on a lazy (dask) base, or None."""
+    for x in operands:
+        if isinstance(x, AbstractTensor) and isinstance(x.base, ArrayBase) and x.base.backend.lazy:
+            return x.base
+    return None
 
 
 def _lazy_operand(x: Any) -> Any:
@@ -540,109 +717,3 @@ def _lazy_operand(x: Any) -> Any:
     if isinstance(x, AbstractTensor) and x.base.defers_operations:
         return x._lazy_values
     return values_of(x)
-
-
-# -- the lazy forms of the table's operations on dask arrays ------------------------------------
-
-_UFUNC_OF = {entry.name: ufunc for ufunc, entry in optable.UFUNCS.items() if entry.name != "matmul"}
-_REDUCTIONS = ("sum", "mean", "prod", "max", "min", "var", "std", "all", "any")
-
-
-def _ufunc(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    return _UFUNC_OF[entry.name](*inputs)
-
-
-def _reduction(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    dim = params.get("dim")
-    axis = tuple(dim) if isinstance(dim, list) else dim
-    return getattr(da, entry.name)(inputs[0], axis=axis, keepdims=params.get("keepdim", False))
-
-
-def _arg_reduction(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    x, dim = inputs[0], params.get("dim")
-    result = getattr(da, entry.name)(x if dim is not None else x.reshape(-1), axis=0 if dim is None else dim)
-    return da.expand_dims(result, dim) if params.get("keepdim") and dim is not None else result
-
-
-def _result_dtype(kernel: Any, params: dict[str, Any], inputs: tuple[Any, ...]) -> np.dtype[Any]:
-    """The dtype a per-block kernel gives: `dtype` when the caller names it, else the kernel's on one
-    element of each input's dtype (ones: a callable that divides by its argument works), else the
-    first input's. The probe calls a user's callable once more: pass `dtype=` to avoid it."""
-    if params.get("dtype") is not None:
-        named: np.dtype[Any] = np.dtype(params["dtype"])
-        return named
-    samples = tuple(np.ones((1,) * np.ndim(x), dtype=np.result_type(x)) for x in inputs)
-    try:
-        probed: np.dtype[Any] = np.asarray(kernel(*samples, **params)).dtype
-        return probed
-    except Exception:  # the callable's own error belongs to the real call, on the real values
-        return np.dtype(np.result_type(inputs[0]))
-
-
-def _transform(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    """`ttransform` per block: the callable runs where the block is (a worker of a cluster)."""
-    x = inputs[0]
-    dtype = _result_dtype(generic.transform, params, inputs)
-    return x.map_blocks(functools.partial(generic.transform, **params), dtype=dtype, meta=_meta(x, dtype))
-
-
-def _point(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    """`tpoint` per block of the broadcast operands."""
-    x, y = da.broadcast_arrays(*(v if _is_dask(v) else da.asarray(v) for v in inputs))
-    dtype = _result_dtype(generic.point, params, inputs)
-    kernel = functools.partial(generic.point, **params)
-    return da.map_blocks(kernel, x, y, dtype=dtype, meta=_meta(x, dtype))
-
-
-def _fold(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    """`tredux` per block: the folded axis made one chunk, so any callable folds in order."""
-    x = inputs[0]
-    axis = params["dim"] % x.ndim if x.ndim else 0
-    whole = x.rechunk({axis: -1})
-    dtype = _result_dtype(generic.fold, params, inputs)
-    kernel = functools.partial(generic.fold, **params)
-    if params.get("keepdim"):
-        chunks = tuple((1,) if i == axis else c for i, c in enumerate(whole.chunks))
-        return whole.map_blocks(kernel, chunks=chunks, dtype=dtype, meta=_meta(x, dtype))
-    return whole.map_blocks(kernel, drop_axis=axis, dtype=dtype, meta=_meta(x, dtype))
-
-
-def _meta(x: Any, dtype: np.dtype[Any]) -> Buffer:
-    return np.empty((0,) * max(np.ndim(x), 1), dtype=dtype)
-
-
-def _relu(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    return da.maximum(inputs[0], 0)
-
-
-def _sigmoid(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    x = inputs[0]
-    return x.map_blocks(entry.kernel)
-
-
-def _softmax(da: Any, entry: Op, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
-    x, dim = inputs[0], params["dim"]
-    shifted = x - x.max(axis=dim, keepdims=True)
-    if entry.name == "log_softmax":
-        return shifted - da.log(da.exp(shifted).sum(axis=dim, keepdims=True))
-    e = da.exp(shifted)
-    return e / e.sum(axis=dim, keepdims=True)
-
-
-_LAZY: dict[str, Any] = {
-    **dict.fromkeys(_UFUNC_OF, _ufunc),
-    **dict.fromkeys(_REDUCTIONS, _reduction),
-    "argmax": _arg_reduction,
-    "argmin": _arg_reduction,
-    "matmul": lambda da, entry, inputs, params: da.matmul(*inputs),
-    "where": lambda da, entry, inputs, params: da.where(*inputs),
-    "clip": lambda da, entry, inputs, params: da.clip(inputs[0], params.get("lo"), params.get("hi")),
-    "relu": _relu,
-    "sigmoid": _sigmoid,
-    "softmax": _softmax,
-    "log_softmax": _softmax,
-    "ttransform": _transform,
-    "tpoint": _point,
-    "tredux": _fold,
-}
-"""Table entries by name whose dask form is known; any other entry computes its operands first."""

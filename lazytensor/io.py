@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib.util
 import io
 import math
 import os
+import re
 import secrets
 import stat
 import warnings
@@ -24,7 +26,7 @@ from typing import Any, BinaryIO, Literal, cast
 import attrs
 import numpy as np
 
-from lazytensor.bases import ArrayBase, require
+from lazytensor.bases import ArrayBase, XarrayBackend, require
 from lazytensor.creation import from_numpy
 from lazytensor.tensor import AbstractTensor
 from lazytensor.views import TransposedTensor
@@ -332,24 +334,50 @@ def save(path: PathLike, t: AbstractTensor) -> None:
 
 
 def from_array(array: Any) -> AbstractTensor:
-    """A tensor over any array-like (a zarr array, a dask array, an h5py dataset, a numpy array) that
-    reads nothing until asked: every view stacks on it, reads touch only the chunks they need.
+    """A tensor over any array-like (a zarr array, a dask array, an h5py dataset, an xarray
+    DataArray, a numpy array) that reads nothing until asked: every view stacks on it, reads touch
+    only the chunks they need.
 
     A zarr-backed tensor writes through its views into the store; a dask-backed one is
     read-only and keeps operations lazy until `.numpy()`, `.compute()`, a print or
-    `dask.compute(t)`.
+    `dask.compute(t)`. An xarray DataArray over dask is its dask array; one over a file is read
+    lazily through xarray (names of dimensions are not kept).
 
     >>> import numpy as np, lazytensor as lt
     >>> t = lt.from_array(np.arange(12).reshape(3, 4))
     >>> t.T[::2, 1:].tolist(), t.base.layer_name
     ([[4, 8], [6, 10]], 'Numpy')
     """
+    if XarrayBackend.accepts(array) and array.chunks is not None:
+        return ArrayBase(array.data)
     return ArrayBase(array)
 
 
-def open(path: PathLike, mode: str = "r+") -> AbstractTensor:  # lt.open, as numpy's load
-    """A tensor over the array stored at `path`: a `.npy` file (memory-mapped, as `load`), else a
-    zarr store (an array, read and written lazily; `mode="r"` opens it read-only).
+OPEN_MODES = ("r", "r+")
+"""The modes `open` takes: read-only, or read and write an existing array. Never one that creates
+or truncates (zarr's "w", "w-", "a"): opening never writes or destroys."""
+
+HDF5_SUFFIXES = (".h5", ".hdf5", ".he5")
+NETCDF_SUFFIXES = (".nc", ".nc4", ".cdf")
+NETCDF_ENGINES = ("h5netcdf", "netCDF4")
+"""xarray's netCDF backends, in the order tried (h5netcdf comes with the `xarray` extra)."""
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def open(
+    path: PathLike, key: str | None = None, *, mode: str = "r+"
+) -> AbstractTensor:  # lt.open, as numpy's load
+    """A tensor over the array stored at the local `path`, read lazily: a `.npy` file (memory-mapped
+    read-only, as `load`), an HDF5 file (`.h5`, `.hdf5`: `key` names the dataset, e.g.
+    `"group/data"`), a netCDF file (`.nc`, through xarray: `key` names the variable), else a zarr
+    store (v2 or v3; `key` names an array inside a group).
+
+    `mode` is `"r+"` (read and write the existing array: zarr and HDF5) or `"r"` (read-only).
+    Opening never creates, truncates or writes: a mode that would (`"w"`, `"w-"`, `"a"`) is
+    refused before anything is touched; to make a store, create it with zarr or h5py and pass
+    the array to `lt.from_array`. URLs (`s3://`, `memory://`) are refused the same way: open the
+    array with zarr or xarray (they speak fsspec) and pass it to `lt.from_array`.
 
     >>> import tempfile, pathlib, lazytensor as lt
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.npy"
@@ -358,15 +386,81 @@ def open(path: PathLike, mode: str = "r+") -> AbstractTensor:  # lt.open, as num
     [0, 1, 2, 3]
     """
     name = os.fspath(path)
+    if _URL.match(name):
+        raise ValueError(
+            f"{name}: lt.open opens local paths only; open a URL with zarr or xarray "
+            f"(zarr.open_array({name!r}, mode='r')) and pass the array to lt.from_array"
+        )
+    if mode not in OPEN_MODES:
+        raise ValueError(
+            f"{name}: lt.open never creates or truncates, and mode={mode!r} would; pass mode='r' "
+            "(read-only) or mode='r+' (read and write the existing array); to make a new store, "
+            "create it with zarr or h5py and pass the array to lt.from_array"
+        )
     if name.endswith(".npy"):
+        if key is not None:
+            raise ValueError(f"{name}: a .npy file holds one array, so there is no {key!r} in it")
         return load(name)
     if not os.path.exists(name):
-        raise FileNotFoundError(errno.ENOENT, "no .npy file or zarr store here", name)
+        raise FileNotFoundError(errno.ENOENT, "no .npy file, HDF5 or netCDF file or zarr store here", name)
+    suffix = os.path.splitext(name)[1].lower()
+    if suffix in HDF5_SUFFIXES:
+        return ArrayBase(_hdf5_dataset(name, key, mode))
+    if suffix in NETCDF_SUFFIXES:
+        return from_array(_netcdf_variable(name, key))
+    return ArrayBase(_zarr_array(name, key, mode))
+
+
+def _zarr_array(name: str, key: str | None, mode: str) -> Any:
+    """The zarr array (v2 or v3) at `name` (or at `key` inside the group there), opened in `mode`."""
     zarr = require("zarr", "zarr")
     try:
-        array = zarr.open_array(name, mode=mode)
+        return zarr.open_array(name, mode=mode, path=key or "")
     except Exception as error:  # zarr's own errors vary between versions: one line naming the path
         raise ValueError(
             f"{name}: not a .npy file nor a zarr array ({' '.join(str(error).split())})"
         ) from None
-    return ArrayBase(array)
+
+
+def _hdf5_dataset(name: str, key: str | None, mode: str) -> Any:
+    """The dataset `key` of the HDF5 file `name` (the file's only dataset when `key` is None)."""
+    h5py = require("h5py", "h5py")
+    try:
+        file = h5py.File(name, mode)
+    except OSError as error:
+        raise ValueError(f"{name}: not an HDF5 file ({' '.join(str(error).split())})") from None
+    datasets: list[str] = []
+    file.visititems(lambda path, item: datasets.append(path) if isinstance(item, h5py.Dataset) else None)
+    try:
+        return file[_one_name(name, key, datasets, "dataset")]
+    except BaseException:
+        file.close()
+        raise
+
+
+def _netcdf_variable(name: str, key: str | None) -> Any:
+    """The variable `key` of the netCDF file `name`, read lazily through xarray."""
+    xr = require("xarray", "xarray")
+    engines = [engine for engine in NETCDF_ENGINES if importlib.util.find_spec(engine) is not None]
+    if not engines:
+        raise ImportError(
+            f"{name}: reading netCDF needs xarray's h5netcdf (or netCDF4) backend: from a lazytensor "
+            "checkout, pip install -e '.[xarray]'"
+        )
+    try:
+        dataset = xr.open_dataset(name, engine=engines[0], cache=False)
+    except Exception as error:  # the backend's own errors: one line naming the file
+        raise ValueError(f"{name}: not a netCDF file ({' '.join(str(error).split())})") from None
+    return dataset[_one_name(name, key, [str(v) for v in dataset.data_vars], "variable")]
+
+
+def _one_name(name: str, key: str | None, names: list[str], what: str) -> str:
+    """`key` if it is one of `names`, or the only one of them when `key` is None."""
+    if key is None and len(names) == 1:
+        return names[0]
+    if key is not None and key.strip("/") in names:
+        return key.strip("/")
+    listed = ", ".join(names) if names else f"no {what}s"
+    if key is None:
+        raise ValueError(f"{name} holds {len(names)} {what}s ({listed}): name one, lt.open(path, key)")
+    raise KeyError(f"{name} has no {what} {key!r}; it has {listed}")

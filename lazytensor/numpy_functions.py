@@ -343,16 +343,34 @@ def _argsort(doors: Doors, a: Any, axis: int | None = -1, kind: str | None = Non
     return doors.apply(optable.ARGSORT, _tensor(doors, a), dim=axis, kind=kind)
 
 
-@handles("cumsum", "cumulative_sum")
+@handles("cumsum")
 def _cumsum(doors: Doors, a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
     _no_extras(dtype=dtype, out=out)
     return doors.apply(optable.CUMSUM, _tensor(doors, a), dim=axis)
 
 
-@handles("cumprod", "cumulative_prod")
+@handles("cumprod")
 def _cumprod(doors: Doors, a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
     _no_extras(dtype=dtype, out=out)
     return doors.apply(optable.CUMPROD, _tensor(doors, a), dim=axis)
+
+
+def _cumulative(entry: optable.Op) -> Handler:
+    """The array API's `cumulative_sum`/`cumulative_prod`: `cumsum` without flattening (an axis is
+    required above one dimension), `include_initial` and `dtype`/`out` left to numpy."""
+
+    def handler(doors: Doors, x: Any, /, *, axis: int | None = None, **extras: Any) -> Any:
+        t = _tensor(doors, x)
+        _no_extras(**{key: value or None for key, value in extras.items()})
+        if axis is None and t.ndim > 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
+        return doors.apply(entry, t.reshape(1) if t.ndim == 0 else t, dim=axis)
+
+    return handler
+
+
+handles("cumulative_sum")(_cumulative(optable.CUMSUM))
+handles("cumulative_prod")(_cumulative(optable.CUMPROD))
 
 
 @handles("dot")

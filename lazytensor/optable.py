@@ -1,5 +1,5 @@
 """The table of operations: for each, its numpy kernel, its backward rule (or the statement that it
-has none), and how it treats shapes.
+has none), how it treats shapes, and its chunked (dask) form (or the statement that it has none).
 
 Every user-facing door — the function `lt.maximum`, the method `t.sum`, the
 operator `+`, numpy's `np.exp(t)` — applies one entry of this table through
@@ -21,8 +21,19 @@ from typing import Any
 import attrs
 import numpy as np
 
-from lazytensor import elementwise, indexing, reductions, scatter
+from lazytensor import chunkforms, elementwise, indexing, reductions, scatter
 from lazytensor.autograd import BackwardRule, Grads, Saved
+from lazytensor.chunkforms import (
+    Declaration,
+    arg_extreme,
+    blockwise,
+    dask_function,
+    join,
+    refuse,
+    scan,
+    softmax,
+    whole_axis,
+)
 from lazytensor.generic import (
     Buffer,
     binary_ufunc,
@@ -42,12 +53,23 @@ matrices, read or write by an index, or join several tensors."""
 
 @attrs.frozen
 class Op:
-    """One operation: a name, a kernel, a backward rule or None, and how it treats shapes."""
+    """One operation: a name, a kernel, a backward rule or None, how it treats shapes, and its
+    chunked form on dask arrays or the refusal saying why it has none (`chunked=`, required: see
+    `lazytensor.chunkforms` for the builders).
+
+    >>> Op("twice", lambda x: 2 * x, None, "same", chunked=blockwise()).chunked.build.args
+    ((),)
+    """
 
     name: str
     kernel: Callable[..., Any]
     backward: BackwardRule | None
     shapes: str = attrs.field(validator=attrs.validators.in_(SHAPES))
+    chunked: Declaration = attrs.field(
+        kw_only=True,
+        validator=attrs.validators.instance_of((chunkforms.ChunkedForm, chunkforms.NoChunkedForm)),
+    )
+    """How the operation runs on dask arrays (a `ChunkedForm`), or why it does not (`refuse(...)`)."""
     ufunc: np.ufunc | None = attrs.field(init=False)
     """The numpy ufunc an elementwise kernel calls, or None: `apply` may let it write its result into
     a temporary operand, as numpy elides temporaries."""
@@ -269,6 +291,14 @@ def _stack_backward(saved: Saved, g: Buffer) -> Grads:
 
 # -- the table --------------------------------------------------------------------------------
 
+BLOCKWISE = blockwise()
+"""The chunked form of an elementwise kernel: run on each block of the broadcast operands."""
+
+BY_INDEX = (
+    "it reads or writes the positions an index operand names, anywhere in the tensor, so each "
+    "block of the result may need every block of the operand"
+)
+
 
 def _ufunc_kernel(op: Callable[..., Any]) -> Callable[..., Buffer]:
     """The kernel of a Python operator: its numpy ufunc, looked up once here rather than per call."""
@@ -286,19 +316,33 @@ def _unary_kernel(op: Callable[[Any], Any]) -> Callable[[Any], Buffer]:
     return functools.partial(unary_ufunc, ufunc)
 
 
-ADD = Op("add", _ufunc_kernel(operator.add), _binary(lambda s, g: g, lambda s, g: g), "broadcast")
-SUB = Op("sub", _ufunc_kernel(operator.sub), _binary(lambda s, g: g, lambda s, g: -g), "broadcast")
+ADD = Op(
+    "add",
+    _ufunc_kernel(operator.add),
+    _binary(lambda s, g: g, lambda s, g: g),
+    "broadcast",
+    chunked=BLOCKWISE,
+)
+SUB = Op(
+    "sub",
+    _ufunc_kernel(operator.sub),
+    _binary(lambda s, g: g, lambda s, g: -g),
+    "broadcast",
+    chunked=BLOCKWISE,
+)
 MUL = Op(
     "mul",
     _ufunc_kernel(operator.mul),
     _binary(lambda s, g: g * s.inputs[1], lambda s, g: g * s.inputs[0]),
     "broadcast",
+    chunked=BLOCKWISE,
 )
 TRUEDIV = Op(
     "truediv",
     _ufunc_kernel(operator.truediv),
     _binary(lambda s, g: g / s.inputs[1], lambda s, g: -g * s.inputs[0] / (s.inputs[1] * s.inputs[1])),
     "broadcast",
+    chunked=BLOCKWISE,
 )
 POWER = Op(
     "power",
@@ -308,66 +352,101 @@ POWER = Op(
         lambda s, g: g * s.output * np.log(s.inputs[0]),
     ),
     "broadcast",
+    chunked=BLOCKWISE,
 )
-FLOORDIV = Op("floordiv", _ufunc_kernel(operator.floordiv), None, "broadcast")
-MOD = Op("mod", _ufunc_kernel(operator.mod), None, "broadcast")
+FLOORDIV = Op("floordiv", _ufunc_kernel(operator.floordiv), None, "broadcast", chunked=BLOCKWISE)
+MOD = Op("mod", _ufunc_kernel(operator.mod), None, "broadcast", chunked=BLOCKWISE)
 MAXIMUM = Op(
-    "maximum", _ufunc_kernel(np.maximum), _binary(_extreme_pair_rule(0), _extreme_pair_rule(1)), "broadcast"
+    "maximum",
+    _ufunc_kernel(np.maximum),
+    _binary(_extreme_pair_rule(0), _extreme_pair_rule(1)),
+    "broadcast",
+    chunked=BLOCKWISE,
 )
 MINIMUM = Op(
-    "minimum", _ufunc_kernel(np.minimum), _binary(_extreme_pair_rule(0), _extreme_pair_rule(1)), "broadcast"
+    "minimum",
+    _ufunc_kernel(np.minimum),
+    _binary(_extreme_pair_rule(0), _extreme_pair_rule(1)),
+    "broadcast",
+    chunked=BLOCKWISE,
 )
-EQ = Op("eq", _ufunc_kernel(operator.eq), None, "broadcast")
-NE = Op("ne", _ufunc_kernel(operator.ne), None, "broadcast")
-LT = Op("lt", _ufunc_kernel(operator.lt), None, "broadcast")
-LE = Op("le", _ufunc_kernel(operator.le), None, "broadcast")
-GT = Op("gt", _ufunc_kernel(operator.gt), None, "broadcast")
-GE = Op("ge", _ufunc_kernel(operator.ge), None, "broadcast")
-AND = Op("and", _ufunc_kernel(operator.and_), None, "broadcast")
-OR = Op("or", _ufunc_kernel(operator.or_), None, "broadcast")
-XOR = Op("xor", _ufunc_kernel(operator.xor), None, "broadcast")
-LSHIFT = Op("lshift", _ufunc_kernel(operator.lshift), None, "broadcast")
-RSHIFT = Op("rshift", _ufunc_kernel(operator.rshift), None, "broadcast")
-MATMUL = Op("matmul", elementwise.matmul, _matmul_backward, "matmul")
-WHERE = Op("where", elementwise.where, _where_backward, "broadcast")
+EQ = Op("eq", _ufunc_kernel(operator.eq), None, "broadcast", chunked=BLOCKWISE)
+NE = Op("ne", _ufunc_kernel(operator.ne), None, "broadcast", chunked=BLOCKWISE)
+LT = Op("lt", _ufunc_kernel(operator.lt), None, "broadcast", chunked=BLOCKWISE)
+LE = Op("le", _ufunc_kernel(operator.le), None, "broadcast", chunked=BLOCKWISE)
+GT = Op("gt", _ufunc_kernel(operator.gt), None, "broadcast", chunked=BLOCKWISE)
+GE = Op("ge", _ufunc_kernel(operator.ge), None, "broadcast", chunked=BLOCKWISE)
+AND = Op("and", _ufunc_kernel(operator.and_), None, "broadcast", chunked=BLOCKWISE)
+OR = Op("or", _ufunc_kernel(operator.or_), None, "broadcast", chunked=BLOCKWISE)
+XOR = Op("xor", _ufunc_kernel(operator.xor), None, "broadcast", chunked=BLOCKWISE)
+LSHIFT = Op("lshift", _ufunc_kernel(operator.lshift), None, "broadcast", chunked=BLOCKWISE)
+RSHIFT = Op("rshift", _ufunc_kernel(operator.rshift), None, "broadcast", chunked=BLOCKWISE)
+MATMUL = Op("matmul", elementwise.matmul, _matmul_backward, "matmul", chunked=dask_function("matmul"))
+WHERE = Op("where", elementwise.where, _where_backward, "broadcast", chunked=BLOCKWISE)
 
-NEG = Op("neg", _unary_kernel(operator.neg), _unary(lambda s, g: -g), "same")
-POS = Op("pos", _unary_kernel(operator.pos), _unary(lambda s, g: g), "same")
-ABS = Op("abs", _unary_kernel(abs), _unary(lambda s, g: g * np.sign(s.inputs[0])), "same")
-INVERT = Op("invert", _unary_kernel(operator.invert), None, "same")
-EXP = Op("exp", elementwise.exp, _unary(lambda s, g: g * s.output), "same")
-LOG = Op("log", elementwise.log, _unary(lambda s, g: g / s.inputs[0]), "same")
-SQRT = Op("sqrt", elementwise.sqrt, _unary(lambda s, g: g / (2 * s.output)), "same")
-TANH = Op("tanh", elementwise.tanh, _unary(lambda s, g: g * (1 - s.output * s.output)), "same")
-SIGMOID = Op("sigmoid", elementwise.sigmoid, _unary(lambda s, g: g * s.output * (1 - s.output)), "same")
-RELU = Op("relu", elementwise.relu, _unary(lambda s, g: g * (s.output > 0)), "same")
-CLIP = Op("clip", elementwise.clip, _unary(_clip_rule), "same")
-SOFTMAX = Op("softmax", reductions.softmax, _unary(_softmax_rule), "same")
-LOG_SOFTMAX = Op("log_softmax", reductions.log_softmax, _unary(_log_softmax_rule), "same")
+NEG = Op("neg", _unary_kernel(operator.neg), _unary(lambda s, g: -g), "same", chunked=BLOCKWISE)
+POS = Op("pos", _unary_kernel(operator.pos), _unary(lambda s, g: g), "same", chunked=BLOCKWISE)
+ABS = Op("abs", _unary_kernel(abs), _unary(lambda s, g: g * np.sign(s.inputs[0])), "same", chunked=BLOCKWISE)
+INVERT = Op("invert", _unary_kernel(operator.invert), None, "same", chunked=BLOCKWISE)
+EXP = Op("exp", elementwise.exp, _unary(lambda s, g: g * s.output), "same", chunked=BLOCKWISE)
+LOG = Op("log", elementwise.log, _unary(lambda s, g: g / s.inputs[0]), "same", chunked=BLOCKWISE)
+SQRT = Op("sqrt", elementwise.sqrt, _unary(lambda s, g: g / (2 * s.output)), "same", chunked=BLOCKWISE)
+TANH = Op(
+    "tanh", elementwise.tanh, _unary(lambda s, g: g * (1 - s.output * s.output)), "same", chunked=BLOCKWISE
+)
+SIGMOID = Op(
+    "sigmoid",
+    elementwise.sigmoid,
+    _unary(lambda s, g: g * s.output * (1 - s.output)),
+    "same",
+    chunked=BLOCKWISE,
+)
+RELU = Op("relu", elementwise.relu, _unary(lambda s, g: g * (s.output > 0)), "same", chunked=BLOCKWISE)
+CLIP = Op("clip", elementwise.clip, _unary(_clip_rule), "same", chunked=blockwise(("lo", "hi")))
+SOFTMAX = Op("softmax", reductions.softmax, _unary(_softmax_rule), "same", chunked=softmax())
+LOG_SOFTMAX = Op(
+    "log_softmax", reductions.log_softmax, _unary(_log_softmax_rule), "same", chunked=softmax(log=True)
+)
 
-SUM = Op("sum", reductions.tsum, _unary(lambda s, g: _spread(g, s)), "reduce")
-MEAN = Op("mean", reductions.mean, _unary(_mean_rule), "reduce")
-PROD = Op("prod", reductions.prod, _unary(_prod_rule), "reduce")
-MAX = Op("max", reductions.tmax, _unary(_extreme_rule), "reduce")
-MIN = Op("min", reductions.tmin, _unary(_extreme_rule), "reduce")
-VAR = Op("var", reductions.var, _unary(_var_rule), "reduce")
-STD = Op("std", reductions.std, _unary(_std_rule), "reduce")
-ARGMAX = Op("argmax", reductions.argmax, None, "reduce")
-ARGMIN = Op("argmin", reductions.argmin, None, "reduce")
-ALL = Op("all", reductions.tall, None, "reduce")
-ANY = Op("any", reductions.tany, None, "reduce")
+SUM = Op(
+    "sum",
+    reductions.tsum,
+    _unary(lambda s, g: _spread(g, s)),
+    "reduce",
+    chunked=dask_function("sum", reduction=True),
+)
+MEAN = Op(
+    "mean", reductions.mean, _unary(_mean_rule), "reduce", chunked=dask_function("mean", reduction=True)
+)
+PROD = Op(
+    "prod", reductions.prod, _unary(_prod_rule), "reduce", chunked=dask_function("prod", reduction=True)
+)
+MAX = Op(
+    "max", reductions.tmax, _unary(_extreme_rule), "reduce", chunked=dask_function("max", reduction=True)
+)
+MIN = Op(
+    "min", reductions.tmin, _unary(_extreme_rule), "reduce", chunked=dask_function("min", reduction=True)
+)
+VAR = Op("var", reductions.var, _unary(_var_rule), "reduce", chunked=dask_function("var", reduction=True))
+STD = Op("std", reductions.std, _unary(_std_rule), "reduce", chunked=dask_function("std", reduction=True))
+ARGMAX = Op("argmax", reductions.argmax, None, "reduce", chunked=arg_extreme("argmax"))
+ARGMIN = Op("argmin", reductions.argmin, None, "reduce", chunked=arg_extreme("argmin"))
+ALL = Op("all", reductions.tall, None, "reduce", chunked=dask_function("all", reduction=True))
+ANY = Op("any", reductions.tany, None, "reduce", chunked=dask_function("any", reduction=True))
 
-GATHER = Op("gather", scatter.gather, _gather_backward, "index")
-INDEX_ADD = Op("index_add", scatter.index_add, _index_add_backward, "index")
-SCATTER_ADD = Op("scatter_add", scatter.scatter_add, _scatter_add_backward, "index")
-SEGMENT_SUM = Op("segment_sum", scatter.segment_sum, _segment_sum_backward, "index")
-SEGMENT_MAX = Op("segment_max", scatter.segment_max, None, "index")  # a gradient would pick one row per tie
-CAT = Op("cat", elementwise.cat, _cat_backward, "join")
-STACK = Op("stack", elementwise.stack, _stack_backward, "join")
+GATHER = Op("gather", scatter.gather, _gather_backward, "index", chunked=refuse(BY_INDEX))
+INDEX_ADD = Op("index_add", scatter.index_add, _index_add_backward, "index", chunked=refuse(BY_INDEX))
+SCATTER_ADD = Op("scatter_add", scatter.scatter_add, _scatter_add_backward, "index", chunked=refuse(BY_INDEX))
+SEGMENT_SUM = Op("segment_sum", scatter.segment_sum, _segment_sum_backward, "index", chunked=refuse(BY_INDEX))
+SEGMENT_MAX = Op(
+    "segment_max", scatter.segment_max, None, "index", chunked=refuse(BY_INDEX)
+)  # a gradient would pick one row per tie
+CAT = Op("cat", elementwise.cat, _cat_backward, "join", chunked=join("concatenate"))
+STACK = Op("stack", elementwise.stack, _stack_backward, "join", chunked=join("stack"))
 
-TRANSFORM = Op("ttransform", transform, None, "same")
-POINT = Op("tpoint", point, None, "broadcast")
-FOLD = Op("tredux", fold, None, "reduce")
+TRANSFORM = Op("ttransform", transform, None, "same", chunked=chunkforms.TRANSFORM)
+POINT = Op("tpoint", point, None, "broadcast", chunked=chunkforms.POINT)
+FOLD = Op("tredux", fold, None, "reduce", chunked=chunkforms.FOLD)
 
 TABLE: dict[str, Op] = {
     op.name: op
@@ -474,18 +553,44 @@ def _sort_rule(saved: Saved, g: Buffer) -> Any:
     return back(result)
 
 
-ROUND = Op("round", elementwise.round_values, _unary(lambda s, g: np.zeros_like(g)), "same")
-ISNAN = Op("isnan", elementwise.isnan, None, "same")
-ISINF = Op("isinf", elementwise.isinf, None, "same")
-ISFINITE = Op("isfinite", elementwise.isfinite, None, "same")
-NANSUM = Op("nansum", reductions.nansum, _unary(_nansum_rule), "reduce")
-NANMEAN = Op("nanmean", reductions.nanmean, _unary(_nanmean_rule), "reduce")
-NANMAX = Op("nanmax", reductions.nanmax, _unary(_extreme_rule), "reduce")
-NANMIN = Op("nanmin", reductions.nanmin, _unary(_extreme_rule), "reduce")
-CUMSUM = Op("cumsum", reductions.cumsum, _unary(_cumsum_rule), "same")
-CUMPROD = Op("cumprod", reductions.cumprod, _unary(_cumprod_rule), "same")
-SORT = Op("sort", reductions.sort, _unary(_sort_rule), "same")
-ARGSORT = Op("argsort", reductions.argsort, None, "same")
+ROUND = Op(
+    "round", elementwise.round_values, _unary(lambda s, g: np.zeros_like(g)), "same", chunked=BLOCKWISE
+)
+ISNAN = Op("isnan", elementwise.isnan, None, "same", chunked=BLOCKWISE)
+ISINF = Op("isinf", elementwise.isinf, None, "same", chunked=BLOCKWISE)
+ISFINITE = Op("isfinite", elementwise.isfinite, None, "same", chunked=BLOCKWISE)
+NANSUM = Op(
+    "nansum",
+    reductions.nansum,
+    _unary(_nansum_rule),
+    "reduce",
+    chunked=dask_function("nansum", reduction=True),
+)
+NANMEAN = Op(
+    "nanmean",
+    reductions.nanmean,
+    _unary(_nanmean_rule),
+    "reduce",
+    chunked=dask_function("nanmean", reduction=True),
+)
+NANMAX = Op(
+    "nanmax",
+    reductions.nanmax,
+    _unary(_extreme_rule),
+    "reduce",
+    chunked=dask_function("nanmax", reduction=True),
+)
+NANMIN = Op(
+    "nanmin",
+    reductions.nanmin,
+    _unary(_extreme_rule),
+    "reduce",
+    chunked=dask_function("nanmin", reduction=True),
+)
+CUMSUM = Op("cumsum", reductions.cumsum, _unary(_cumsum_rule), "same", chunked=scan("cumsum"))
+CUMPROD = Op("cumprod", reductions.cumprod, _unary(_cumprod_rule), "same", chunked=scan("cumprod"))
+SORT = Op("sort", reductions.sort, _unary(_sort_rule), "same", chunked=whole_axis())
+ARGSORT = Op("argsort", reductions.argsort, None, "same", chunked=whole_axis())
 
 TABLE.update(
     (op.name, op)

@@ -14,6 +14,7 @@ import distributed
 import numpy as np
 import pytest
 import zarr
+from bases_support import Plain
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import chains
@@ -21,23 +22,6 @@ from zarr.storage import MemoryStore
 
 import lazytensor as lt
 from lazytensor import bases, evaluate
-
-
-class Plain:
-    """An array-like with nothing but shape, dtype, __getitem__ and __setitem__ (as h5py's datasets)."""
-
-    def __init__(self, array: np.ndarray) -> None:
-        self.array = array
-        self.shape = array.shape
-        self.dtype = array.dtype
-        self.requests = 0
-
-    def __getitem__(self, key: Any) -> np.ndarray:
-        self.requests += 1
-        return np.array(self.array[key])
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        self.array[key] = value
 
 
 def _chunks(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -228,7 +212,7 @@ def test_an_array_base_has_no_flat_buffer_and_says_where_its_array_is() -> None:
 
 
 def test_a_missing_backend_names_the_extra_to_install() -> None:
-    with pytest.raises(ImportError, match=r"pip install 'lazytensor\[zarr\]'"):
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[zarr\]'"):
         bases.require("zarr_that_is_not_installed", "zarr")
 
 

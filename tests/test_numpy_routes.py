@@ -1,0 +1,259 @@
+"""Every numpy function that `__array_function__` routes to a handler, against numpy itself: random
+view stacks, random argument forms (axes as ints, negative ints, tuples and None; keepdims both
+ways; sections and split points), values, shapes and dtypes equal, and the same exception type
+where numpy refuses.
+
+The cases are keyed by the routed functions' names and a test walks the routing table, so a new
+route without a property here fails the suite (as `test_gradcheck` walks the operator table).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import apply_ops, chains
+
+import lazytensor as lt
+from lazytensor import numpy_functions
+
+Call = Callable[[Any, Any], Any]
+"""A call of one numpy function: given the numpy module's function namespace and the operand."""
+
+
+def _axis(ndim: int) -> st.SearchStrategy[int | None]:
+    return st.none() | (st.integers(-ndim, ndim - 1) if ndim else st.none())
+
+
+def _axes(ndim: int) -> st.SearchStrategy[Any]:
+    """An axis argument of a reduction: None, an int (negative too) or a tuple of distinct axes."""
+    if ndim == 0:
+        return st.none() | st.just(())
+    as_tuple = st.lists(st.integers(-ndim, ndim - 1), unique_by=lambda a: a % ndim, max_size=ndim).map(tuple)
+    return _axis(ndim) | as_tuple
+
+
+@st.composite
+def _reduction(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    axis = draw(_axes(ndim)) if name not in ("argmax", "argmin") else draw(_axis(ndim))
+    keepdims = draw(st.booleans())
+    return lambda f, x: f[name](x, axis=axis, keepdims=keepdims)
+
+
+@st.composite
+def _scan(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    axis = draw(_axis(ndim))
+    return lambda f, x: f[name](x, axis=axis)
+
+
+@st.composite
+def _sorting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    axis = draw(_axis(ndim) if ndim else st.none())
+    return lambda f, x: f[name](x, axis=axis, kind="stable")
+
+
+@st.composite
+def _permuting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    axes = draw(st.none() | st.permutations(range(ndim)).map(tuple))
+    if name == "permute_dims" and axes is None:
+        axes = tuple(reversed(range(ndim)))
+    return lambda f, x: f[name](x, axes)
+
+
+@st.composite
+def _reshaping(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    size = a.size
+    target: tuple[int, ...] = draw(
+        st.sampled_from([(size,), (-1,), (1, size), (size, 1, -1) if size else (0, 1)])
+    )
+    return (lambda f, x: f[name](x)) if name == "ravel" else (lambda f, x: f[name](x, target))
+
+
+@st.composite
+def _squeezing(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    ones = [axis for axis, n in enumerate(a.shape) if n == 1]
+    axis = draw(st.none() | (st.sampled_from(ones) if ones else st.none()))
+    return lambda f, x: f[name](x, axis)
+
+
+@st.composite
+def _expanding(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    axis = draw(st.integers(-ndim - 1, ndim) | st.just((0, ndim + 1)))
+    return lambda f, x: f[name](x, axis)
+
+
+@st.composite
+def _moving(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    if ndim == 0:
+        return draw(st.just(lambda f, x: f[name](x, 0, 0) if name == "swapaxes" else f[name](x, [], [])))
+    if name == "swapaxes":
+        d0, d1 = draw(st.integers(-ndim, ndim - 1)), draw(st.integers(-ndim, ndim - 1))
+        return lambda f, x: f[name](x, d0, d1)
+    count = draw(st.integers(1, ndim))
+    source = draw(st.permutations(range(ndim)))[:count]
+    destination = draw(st.permutations(range(-ndim, 0)))[:count]
+    return lambda f, x: f[name](x, source, destination)
+
+
+@st.composite
+def _flipping(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    if name in ("fliplr", "flipud"):
+        return draw(st.just(lambda f, x: f[name](x)))
+    axis = draw(_axes(ndim) if ndim else st.none())
+    return lambda f, x: f[name](x, axis)
+
+
+@st.composite
+def _broadcasting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    lead = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
+    shape = (*lead, *(draw(st.sampled_from([1, 3])) if n == 1 else n for n in a.shape))
+    return lambda f, x: f[name](x, shape)
+
+
+@st.composite
+def _splitting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    if ndim == 0:
+        return draw(st.just(lambda f, x: f[name](x, 1)))  # numpy refuses a 0-d array: so must we
+    axis = draw(st.integers(-ndim, ndim - 1))
+    size = a.shape[axis]
+    sections = draw(
+        st.sampled_from([d for d in range(1, size + 1) if size % d == 0] or [1])
+        | st.lists(st.integers(-size - 1, size + 1), max_size=3)
+    )
+    return lambda f, x: f[name](x, sections, axis=axis)
+
+
+def _asking(name: str, ndim: int, a: np.ndarray) -> st.SearchStrategy[Call]:
+    return st.just(lambda f, x: f[name](x))
+
+
+@st.composite
+def _joining(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    count = draw(st.integers(1, 3))
+    if name in ("vstack", "row_stack", "hstack"):
+        return lambda f, x: f[name]([x] * count)
+    if name == "stack":
+        axis = draw(st.integers(-ndim - 1, ndim))
+        return lambda f, x: f[name]([x] * count, axis=axis)
+    axis = draw(st.integers(-ndim, ndim - 1) if ndim else st.just(0))
+    return lambda f, x: f[name]([x, x[::-1] if ndim else x][:count], axis=axis)
+
+
+@st.composite
+def _elementwise(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    if name == "where":
+        threshold = draw(st.integers(-3, 6))
+        return lambda f, x: f[name](x > threshold, x, -x)
+    if name == "clip":
+        lo, hi = draw(st.sampled_from([(2, 7), (None, 3), (4, None), (5, 5)]))
+        return lambda f, x: f[name](x, lo, hi)
+    decimals = draw(st.integers(-1, 2))
+    return lambda f, x: f[name](x / 7, decimals)
+
+
+@st.composite
+def _dotting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    if ndim == 0:
+        scalar = draw(st.floats(-2, 2))
+        return lambda f, x: f[name](x, scalar)
+    columns = draw(st.sampled_from([(), (2,)]))
+    other = np.linspace(-1, 1, a.shape[-1] * max(1, math.prod(columns))).reshape(a.shape[-1:] + columns)
+    return lambda f, x: f[name](x, other)
+
+
+CASES: dict[str, Callable[[str, int, np.ndarray], st.SearchStrategy[Call]]] = {
+    **dict.fromkeys(("sum", "mean", "prod", "std", "var", "argmax", "argmin", "all", "any"), _reduction),
+    **dict.fromkeys(("nansum", "nanmean", "nanmax", "nanmin", "max", "amax", "min", "amin"), _reduction),
+    **dict.fromkeys(("cumsum", "cumulative_sum", "cumprod", "cumulative_prod"), _scan),
+    **dict.fromkeys(("sort", "argsort"), _sorting),
+    **dict.fromkeys(("transpose", "permute_dims"), _permuting),
+    **dict.fromkeys(("reshape", "ravel"), _reshaping),
+    "squeeze": _squeezing,
+    "expand_dims": _expanding,
+    **dict.fromkeys(("moveaxis", "swapaxes"), _moving),
+    **dict.fromkeys(("flip", "fliplr", "flipud"), _flipping),
+    "broadcast_to": _broadcasting,
+    "split": _splitting,
+    **dict.fromkeys(("shape", "ndim", "size"), _asking),
+    **dict.fromkeys(("concatenate", "concat", "stack", "vstack", "row_stack", "hstack"), _joining),
+    **dict.fromkeys(("where", "clip", "round", "around"), _elementwise),
+    "dot": _dotting,
+}
+
+
+ROUTED = sorted(name for name in CASES if getattr(np, name, None) in numpy_functions.HANDLERS)
+"""The cases this numpy has (`row_stack` went away in numpy 2.4)."""
+
+
+def test_every_routed_numpy_function_has_a_property_here() -> None:
+    covered = {getattr(np, name) for name in ROUTED}
+    missing = sorted(getattr(f, "__name__", repr(f)) for f in set(numpy_functions.HANDLERS) - covered)
+    assert not missing, f"routed numpy functions without a property in this module: {missing}"
+
+
+class _Namespace:
+    """`f["sum"]` is numpy's function of that name (`np.amax` and friends included)."""
+
+    def __getitem__(self, name: str) -> Any:
+        return getattr(np, name)
+
+
+def _outcome(call: Call, x: Any) -> tuple[str, Any]:
+    try:
+        with warnings.catch_warnings():  # numpy's warnings (empty means, row_stack) are not the subject
+            warnings.simplefilter("ignore")
+            return "value", call(_Namespace(), x)
+    except Exception as error:  # the type is what must agree with numpy's
+        return "error", error
+
+
+def _same(result: Any, expected: Any) -> None:
+    if isinstance(expected, list | tuple) and not isinstance(expected, np.ndarray):
+        assert isinstance(result, list | tuple) and len(result) == len(expected), (result, expected)
+        for r, e in zip(result, expected, strict=True):
+            _same(r, e)
+        return
+    if isinstance(expected, int) and not isinstance(expected, np.integer):
+        assert result == expected
+        return
+    expected = np.asarray(expected)
+    assert isinstance(result, lt.AbstractTensor), type(result)
+    assert result.shape == expected.shape, (result.shape, expected.shape)
+    assert result.dtype == expected.dtype, (result.dtype, expected.dtype)
+    np.testing.assert_allclose(result.numpy(), expected, rtol=1e-12, atol=1e-12, equal_nan=True)
+
+
+def _run(name: str, data: st.DataObject) -> None:
+    shape, ops = data.draw(chains(max_steps=3), label="view chain")
+    n = math.prod(shape)
+    values = np.arange(n, dtype=np.float64).reshape(shape) - n // 3
+    tensor, ref = apply_ops(lt.tensor(values), values, ops)
+    ref = np.array(ref)  # numpy's functions on a plain array, not on a read-only broadcast
+    call = data.draw(CASES[name](name, ref.ndim, ref), label="arguments")
+    expected_kind, expected = _outcome(call, ref)
+    kind, result = _outcome(call, tensor)
+    if expected_kind == "error":
+        assert kind == "error", f"numpy raised {expected!r}; lazytensor gave {result!r}"
+        assert isinstance(result, type(expected)), f"numpy raised {expected!r}; lazytensor {result!r}"
+        return
+    assert kind == "value", f"numpy gave a value; lazytensor raised {result!r}"
+    _same(result, expected)
+
+
+@pytest.mark.parametrize("name", ROUTED)
+@settings(max_examples=25, deadline=None)  # per routed name: random stacks and argument forms
+@given(data=st.data())
+def test_a_routed_numpy_function_matches_numpy(name: str, data: st.DataObject) -> None:
+    _run(name, data)
+
+
+def test_split_points_out_of_order_give_numpys_empty_and_overlapping_pieces() -> None:
+    t, a = lt.arange(6.0), np.arange(6.0)
+    for points in ([4, 1], [1, 4, 2], [-2, 2], [7, 3]):
+        _same(np.split(t, points), np.split(a, points))
