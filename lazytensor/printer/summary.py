@@ -159,7 +159,7 @@ def container_summary(value: object, options: PrintOptions | None = None) -> Tex
 @attrs.frozen
 class StatsReport:
     """`t.stats()`: the statistics of every value of a tensor, computed on request whatever its size
-    or storage (a memory map is read whole).
+    or storage, in one pass over its base (`streamstats.one_pass`: each chunk read once).
 
     >>> import lazytensor as lt
     >>> report = StatsReport.of(lt.tensor([1.0, 2.0, float("nan")]))
