@@ -1,4 +1,5 @@
-"""`t.stats()` in one pass: numpy's statistics on every kind of base, each stored chunk read once, a
+"""`t.stats()` in one pass: numpy's statistics on every kind of base (numpy, memory map, zarr, dask, h5py,
+xarray, a bare array-like), each stored chunk read once, a
 dask base computed once, expanded axes at the cost of their base, and progress on a terminal."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import dask.array as da
 import numpy as np
 import pytest
 import zarr
+from bases_support import KINDS, on_base
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -118,22 +120,10 @@ def _chunks(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(max(1, min(3, size)) for size in shape)
 
 
-def _base(kind: str, values: np.ndarray, folder: Path) -> lt.AbstractTensor:
-    if kind == "zarr":
-        return lt.from_array(_zarr(values, _chunks(values.shape)))
-    if kind == "dask":
-        return lt.from_array(da.from_array(values, chunks=_chunks(values.shape)))
-    if kind == "memmap":
-        path = folder / "values.npy"
-        np.save(path, values)
-        return lt.load(path)
-    return lt.from_numpy(values.copy())
-
-
 # -- numpy's statistics on every base ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["numpy", "memmap", "zarr", "dask"])
+@pytest.mark.parametrize("kind", KINDS)
 @settings(max_examples=40, deadline=None)
 @given(
     chain=chains(), seed=st.integers(0, 2**16), specials=st.booleans(), chunk=st.sampled_from([1, 7, 10**6])
@@ -144,17 +134,17 @@ def test_stats_of_any_view_are_numpys_on_every_base(
     shape, ops = chain
     values = _values(seed, shape, specials)
     with tempfile.TemporaryDirectory() as folder:
-        t, ref = _base(kind, values, Path(folder)), values
+        t, ref = on_base(kind, values, Path(folder)), values
         for _, lt_step, np_step, _ in ops:
             t, ref = lt_step(t), np_step(ref)
         assert_numpy_statistics(one_pass(t, chunk).numbers(), np.asarray(ref))
 
 
-@pytest.mark.parametrize("kind", ["numpy", "memmap", "zarr", "dask"])
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("shape", [(0,), (3, 0, 2), ()], ids=["empty", "empty_3d", "0d"])
 def test_size_0_and_0d_tensors(kind: str, shape: tuple[int, ...], tmp_path: Path) -> None:
     values = np.full(shape, -2.5)
-    t = _base(kind, values, tmp_path)
+    t = on_base(kind, values, tmp_path)
     assert_numpy_statistics(one_pass(t).numbers(), values)
     report = t.stats()
     assert str(report).endswith("no values" if values.size == 0 else "nan 0 · inf 0")

@@ -314,8 +314,8 @@ def chunk_shape(base: AbstractTensor) -> tuple[int, ...] | None:
 
 
 def is_dask_base(base: AbstractTensor) -> bool:
-    """Whether the base is a dask array (its values come from `dask.compute`)."""
-    return hasattr(getattr(base, "array", None), "__dask_graph__")
+    """Whether the base's backend is lazy (a dask array: its values come from `dask.compute`)."""
+    return bool(getattr(getattr(base, "backend", None), "lazy", False))
 
 
 # -- the pass -------------------------------------------------------------------------------------
