@@ -106,7 +106,13 @@ class Backend:
     """Whether operations run through dask chunk by chunk (when dask is installed)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Register the class, once it answers what it declares (TypeError naming what is missing)."""
         super().__init_subclass__(**kwargs)
+        method = {Indexing.OUTER: "outer", Indexing.VECTORIZED: "points"}.get(cls.indexing)
+        if method is not None and getattr(cls, method) is getattr(Backend, method):
+            raise TypeError(
+                f"backend {cls.__name__} declares indexing {cls.indexing.name} but defines no {method}()"
+            )
         BACKENDS.append(cls)
 
     @classmethod
@@ -118,8 +124,14 @@ class Backend:
         return array[key]
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
-        """An orthogonal selection, for a backend whose `indexing` is at least OUTER."""
-        raise TypeError(f"a {self.kind} array does not declare orthogonal selection")
+        """An orthogonal selection, for a backend whose `indexing` is at least OUTER (a VECTORIZED
+        one that defines no `outer` reads the grid of points)."""
+        if self.indexing < Indexing.VECTORIZED:
+            raise TypeError(f"a {self.kind} array does not declare orthogonal selection")
+        per_axis = _per_axis(keys, array.shape)
+        grid = np.meshgrid(*per_axis, indexing="ij")
+        values = self.points(array, tuple(g.reshape(-1) for g in grid))
+        return values.reshape(tuple(map(len, per_axis)))
 
     def points(self, array: Any, coords: tuple[Indices, ...]) -> Any:
         """A point selection, for a backend whose `indexing` is VECTORIZED."""
@@ -348,20 +360,51 @@ def points_by_request(backend: Backend, array: Any, coords: tuple[Indices, ...],
         block = np.asarray(backend.basic(array, box))
         return block[tuple(c - b.start for c, b in zip(coords, box, strict=True))]
     chunks = backend.chunks(array) or virtual_chunks(shape)
+    values = np.empty(len(coords[0]), dtype=np.dtype(array.dtype))
+    for chosen in _chunk_groups(coords, chunks, shape):
+        picked = tuple(c[chosen] for c in coords)
+        low, key = _box(picked)
+        block = backend.to_numpy(backend.basic(array, key))
+        values[chosen] = block[tuple(p - lo for p, lo in zip(picked, low, strict=True))]
+    return values
+
+
+def _chunk_groups(coords: tuple[Indices, ...], chunks: Shape, shape: Shape) -> list[Indices]:
+    """The positions (into `coords`) of the points in each chunk touched, one array per chunk."""
     grid = tuple(-(-n // c) for n, c in zip(shape, chunks, strict=True))
     chunk_of = np.ravel_multi_index(tuple(c // n for c, n in zip(coords, chunks, strict=True)), grid)
     order = np.argsort(chunk_of, kind="stable")
     starts = np.flatnonzero(np.diff(chunk_of[order], prepend=-1))
-    ends = np.append(starts[1:], len(order))
-    values = np.empty(len(coords[0]), dtype=np.dtype(array.dtype))
-    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-        chosen = order[start:end]
+    return np.split(order, starts[1:])
+
+
+def _box(coords: tuple[Indices, ...]) -> tuple[tuple[int, ...], tuple[slice, ...]]:
+    """The low corner of the points' bounding box, and the box as a key of slices."""
+    low = tuple(int(c.min()) for c in coords)
+    return low, tuple(slice(lo, int(c.max()) + 1) for lo, c in zip(low, coords, strict=True))
+
+
+def set_points_by_request(
+    backend: Backend, array: Any, coords: tuple[Indices, ...], values: Buffer, shape: Shape
+) -> None:
+    """A write of distinct points planned from what `backend` declares: its own `set_points` when
+    it supports point selection, else per chunk touched (or once, for a small bounding box) a read
+    of the points' bounding box, the points set in it, and one write of it back: two requests
+    per chunk, not one per point."""
+    if backend.indexing >= Indexing.VECTORIZED:
+        backend.set_points(array, coords, values)
+        return
+    _, box = _box(coords)
+    if numel(tuple(b.stop - b.start for b in box)) <= BOX_FACTOR * len(coords[0]):
+        groups = [np.arange(len(coords[0]))]
+    else:
+        groups = _chunk_groups(coords, backend.chunks(array) or virtual_chunks(shape), shape)
+    for chosen in groups:
         picked = tuple(c[chosen] for c in coords)
-        low = tuple(int(p.min()) for p in picked)
-        key = tuple(slice(lo, int(p.max()) + 1) for lo, p in zip(low, picked, strict=True))
-        block = backend.to_numpy(backend.basic(array, key))
-        values[chosen] = block[tuple(p - lo for p, lo in zip(picked, low, strict=True))]
-    return values
+        low, key = _box(picked)
+        block = np.array(backend.to_numpy(backend.basic(array, key)))
+        block[tuple(p - lo for p, lo in zip(picked, low, strict=True))] = values[chosen]
+        backend.set_basic(array, key, block)
 
 
 # -- lowering a layout or flat indices to requests --------------------------------------------
@@ -442,6 +485,17 @@ def _as_slice(indices: Indices, size: int) -> slice | Indices:
     return indices
 
 
+class BackendRequests:
+    """An array whose reads are its backend's basic requests: what dask reads chunks through, so a
+    chunk read by a worker goes through the same door (and error messages) as any other read."""
+
+    def __init__(self, backend: Backend, array: Any, shape: Shape, dtype: np.dtype[Any]) -> None:
+        self.backend, self.array, self.shape, self.dtype, self.ndim = backend, array, shape, dtype, len(shape)
+
+    def __getitem__(self, key: Key) -> Buffer:
+        return self.backend.to_numpy(self.backend.basic(self.array, key))
+
+
 # -- the base ---------------------------------------------------------------------------------
 
 
@@ -512,7 +566,8 @@ class ArrayBase(BaseTensor):
         da = require("dask.array", "dask")
         chunks = self.backend.chunks(self.array) or "auto"
         name = f"{self.backend.kind}-{id(self.array):x}"
-        return ArrayBase(da.from_array(self.array, chunks=chunks, name=name))
+        requests = BackendRequests(self.backend, self.array, self._shape, self._dtype)
+        return ArrayBase(da.from_array(requests, chunks=chunks, name=name, asarray=True))
 
     @property
     def storage_note(self) -> str | None:
@@ -630,7 +685,7 @@ class ArrayBase(BaseTensor):
         unique, first = np.unique(flat, return_index=True)
         chosen = np.ascontiguousarray(np.broadcast_to(values, indices.shape).reshape(-1)[::-1][first])
         coords = tuple(np.asarray(c, dtype=np.intp) for c in np.unravel_index(unique, self._shape))
-        self.backend.set_points(self.array, coords, chosen)
+        set_points_by_request(self.backend, self.array, coords, chosen, self._shape)
 
     def write_one(self, index: int, value: Any) -> None:
         pos = tuple(int(x) for x in np.unravel_index(index, self._shape)) if self._shape else ()
@@ -645,8 +700,10 @@ class ArrayBase(BaseTensor):
             return self._dask_twin.lazy_values(t)
         layout = t.layout
         if layout is not None:
-            return self.select_strided(layout)
-        return self.select_flat(np.asarray(evaluate.storage_indices(t)))
+            values = self.select_strided(layout)
+        else:
+            values = self.select_flat(np.asarray(evaluate.storage_indices(t)))
+        return values if chunkforms.is_dask(values) else require("dask.array", "dask").asarray(values)
 
     def apply_lazily(self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> AbstractTensor:
         needs_grad = [x.shape for x in operands if isinstance(x, AbstractTensor) and x.requires_grad]

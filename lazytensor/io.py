@@ -312,7 +312,9 @@ def save(path: PathLike, t: AbstractTensor) -> None:
     """
     if t.dtype.hasobject:
         raise ValueError(f"cannot save a tensor of dtype object to {os.fspath(path)} without pickle")
-    array = np.ascontiguousarray(t.numpy())  # evaluated first: an error here leaves no file behind
+    array = t.numpy()  # evaluated first: an error here leaves no file behind
+    if not array.flags.c_contiguous:  # (np.ascontiguousarray alone would make a 0-d array (1,))
+        array = np.ascontiguousarray(array)
     target = _target(path)
     directory, base = os.path.split(target)
     temporary, fd = _create_temporary(directory, base)
@@ -350,6 +352,9 @@ def from_array(array: Any) -> AbstractTensor:
     """
     if XarrayBackend.accepts(array) and array.chunks is not None:
         return ArrayBase(array.data)
+    if hasattr(array, "data_vars") and not hasattr(array, "shape"):  # an xarray Dataset
+        names = ", ".join(str(name) for name in array.data_vars)
+        raise TypeError(f"a Dataset holds several arrays ({names}): pass one, lt.from_array(ds[name])")
     return ArrayBase(array)
 
 

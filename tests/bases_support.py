@@ -29,7 +29,7 @@ _names = itertools.count()
 
 class Plain:
     """An array-like with nothing but `shape`, `dtype` and `__getitem__` (and `__setitem__`), as
-    h5py's datasets; it counts its requests."""
+    h5py's datasets; it counts its read requests and its writes."""
 
     def __init__(self, array: np.ndarray, chunks: tuple[int, ...] | None = None) -> None:
         self.array = array
@@ -38,12 +38,14 @@ class Plain:
         if chunks is not None:
             self.chunks = chunks
         self.requests = 0
+        self.writes = 0
 
     def __getitem__(self, key: Any) -> np.ndarray:
         self.requests += 1
         return np.array(self.array[key])
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        self.writes += 1
         self.array[key] = value
 
 

@@ -16,6 +16,8 @@ import pytest
 import xarray as xr
 import zarr
 from bases_support import KINDS, Plain, on_base
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lazytensor as lt
 from lazytensor import bases, io
@@ -146,6 +148,19 @@ def test_scattered_points_on_a_slice_only_array_take_one_request_per_chunk(chunk
     assert plain.requests == _chunks_touched(rows, cols, grid) < 2000
 
 
+def test_scattered_writes_to_a_slice_only_array_take_two_requests_per_chunk() -> None:
+    values = np.arange(10**6, dtype=np.int64).reshape(1000, 1000)
+    plain = Plain(values.copy(), chunks=(100, 100))
+    rng = np.random.default_rng(1)
+    rows, cols = rng.integers(0, 1000, size=2000), rng.integers(0, 1000, size=2000)
+    new = rng.integers(-9, 0, size=2000)
+    lt.from_array(plain)[rows, cols] = new
+    values[rows, cols] = new
+    np.testing.assert_array_equal(plain.array, values)
+    touched = _chunks_touched(rows, cols, (100, 100))
+    assert plain.requests == plain.writes == touched < 2000
+
+
 def test_a_slice_only_array_reads_an_outer_selection_by_chunk_too() -> None:
     values = np.arange(10**6).reshape(1000, 1000)
     plain = Plain(values, chunks=(250, 250))
@@ -190,6 +205,13 @@ def test_a_new_backend_is_one_class(monkeypatch: pytest.MonkeyPatch) -> None:
     rows, cols = np.arange(0, 1000, 7), np.arange(999, 0, -7)
     assert t[rows, cols].tolist() == array.values[rows, cols].tolist()
     assert array.calls == 1
+    rows = np.array([1, 500, 998])
+    assert t[rows][:, rows].tolist() == array.values[np.ix_(rows, rows)].tolist()  # outer, as points
+    assert array.calls == 2
+    with pytest.raises(TypeError, match="declares indexing OUTER but defines no outer"):
+
+        class Forgetful(Backend):
+            indexing: ClassVar[Indexing] = Indexing.OUTER
 
 
 # -- xarray in ----------------------------------------------------------------------------------------
@@ -206,6 +228,15 @@ def test_from_array_of_an_xarray_over_a_file_reads_lazily(tmp_path: Path) -> Non
     assert t.mean(1).tolist() == values.mean(1).tolist()
     with pytest.raises(ValueError, match="xarray"):
         t[0, 0] = 1.0
+
+
+def test_from_array_of_an_xarray_dataset_asks_for_one_variable() -> None:
+    dataset = xr.Dataset({"t": (("x",), np.ones(3)), "p": (("x",), np.zeros(3))})
+    with pytest.raises(
+        TypeError, match=r"holds several arrays \(t, p\): pass one, lt\.from_array\(ds\[name\]\)"
+    ):
+        lt.from_array(dataset)
+    assert lt.from_array(dataset["p"]).tolist() == [0.0, 0.0, 0.0]
 
 
 def test_from_array_of_an_xarray_over_dask_is_its_dask_array() -> None:
@@ -338,3 +369,31 @@ def test_every_kind_reads_the_same_stack_of_views(tmp_path: Path) -> None:
         t = on_base(kind, values, tmp_path)
         view = t.permute(2, 0, 1)[::-2, [2, 0, 2]][..., 1:]
         np.testing.assert_array_equal(view.numpy(), values.transpose(2, 0, 1)[::-2, [2, 0, 2]][..., 1:])
+
+
+def test_a_0_d_tensor_saves_and_loads_0_d(tmp_path: Path) -> None:
+    lt.save(tmp_path / "s.npy", lt.tensor(2.5))
+    assert np.load(tmp_path / "s.npy").shape == ()
+    loaded = lt.load(tmp_path / "s.npy")
+    assert loaded.shape == () and f"{loaded.exp():.3f}" == f"{np.exp(2.5):.3f}"
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_random_point_reads_of_a_slice_only_array_take_at_most_one_request_per_chunk(
+    data: st.DataObject,
+) -> None:
+    shape = tuple(data.draw(st.lists(st.integers(1, 40), min_size=1, max_size=3), label="shape"))
+    chunks = tuple(data.draw(st.integers(1, n), label="chunk") for n in shape)
+    declared = data.draw(st.booleans(), label="declared")
+    values = np.arange(math.prod(shape)).reshape(shape)
+    plain = Plain(values, chunks=chunks if declared else None)
+    count = data.draw(st.integers(1, 60), label="count")
+    coords = tuple(
+        np.asarray(data.draw(st.lists(st.integers(0, n - 1), min_size=count, max_size=count))) for n in shape
+    )
+    got = lt.from_array(plain)[coords].numpy()
+    np.testing.assert_array_equal(got, values[coords])
+    grid = chunks if declared else bases.virtual_chunks(shape)
+    touched = len({tuple(int(c[i]) // g for c, g in zip(coords, grid, strict=True)) for i in range(count)})
+    assert 1 <= plain.requests <= touched

@@ -19,6 +19,9 @@ import numpy as np
 import pytest
 from bases_support import KINDS, on_base
 from dask.callbacks import Callback
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import lazytensor as lt
 from lazytensor import chunkforms, optable
@@ -222,3 +225,57 @@ def test_every_operation_on_every_base(
     if result.shape == () and expected.dtype.kind in "fiu":
         assert float(result) == pytest.approx(float(expected), nan_ok=True)
         assert f"{result:.3f}" == f"{expected.item():.3f}"
+
+
+# -- random shapes: 0-d, size-0 and size-1 axes, every dim ----------------------------------------------
+
+PROPERTY_OPS = (
+    *("add", "sub", "mul", "truediv", "power", "floordiv", "mod", "maximum", "minimum"),
+    *("eq", "ne", "lt", "le", "gt", "ge", "neg", "pos", "abs", "exp", "log", "sqrt", "tanh"),
+    *("sigmoid", "relu", "clip", "softmax", "log_softmax", "round", "isnan", "isinf", "isfinite"),
+    *("sum", "mean", "prod", "max", "min", "var", "std", "argmax", "argmin", "all", "any"),
+    *("nansum", "nanmean", "nanmax", "nanmin", "cumsum", "cumprod", "sort", "argsort"),
+)
+"""Entries checked on random shapes of floats, any number of axes (the walk above uses fixed
+shapes): the elementwise operations, the reductions and the operations along one axis."""
+EMPTY_OK = ("sum", "nansum", "prod", "all", "any")
+"""Reductions defined on empty input (numpy raises or warns for the others)."""
+ALONG_ONE = ("cumsum", "cumprod", "sort", "argsort", "softmax", "log_softmax")
+
+
+@st.composite
+def _shaped_case(draw: st.DrawFn) -> tuple[str, np.ndarray, dict[str, Any]]:
+    name = draw(st.sampled_from(PROPERTY_OPS))
+    entry = optable.TABLE[name]
+    empty_ok = entry.shapes != "reduce" or name in EMPTY_OK
+    min_ndim = 1 if name in ("softmax", "log_softmax") else 0
+    shape = tuple(draw(st.lists(st.integers(0 if empty_ok else 1, 3), min_size=min_ndim, max_size=3)))
+    finite = st.floats(-4, 4, width=32)
+    elements = st.one_of(finite, st.just(np.nan)) if name.startswith("nan") else finite
+    values = draw(hnp.arrays(np.float64, shape, elements=elements))
+    params: dict[str, Any] = {}
+    ndim = len(shape)
+    if entry.shapes == "reduce":
+        dim = draw(st.one_of(st.none(), st.integers(-ndim, ndim - 1))) if ndim else None
+        params = {"dim": dim, "keepdim": draw(st.booleans())}
+    elif name in ("softmax", "log_softmax"):
+        params = {"dim": draw(st.integers(-ndim, ndim - 1))}
+    elif name in ALONG_ONE:
+        params = {"dim": draw(st.one_of(st.none(), st.integers(-ndim, ndim - 1))) if ndim else None}
+    return name, values, params
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # log, sqrt, power of negatives: NaN on each side
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=_shaped_case())
+def test_random_shapes_on_every_base(
+    kind: str, case: tuple[str, np.ndarray, dict[str, Any]], tmp_path: Path
+) -> None:
+    name, values, params = case
+    entry = optable.TABLE[name]
+    operands = [values, values[..., :1] if values.ndim else 1.5] if entry.shapes == "broadcast" else [values]
+    expected = _expected(entry, operands, params)
+    rest = [lt.tensor(x) if isinstance(x, np.ndarray) else x for x in operands[1:]]
+    result = apply(entry, on_base(kind, values, tmp_path), *rest, **params)
+    _same(result, expected)
