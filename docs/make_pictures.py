@@ -138,6 +138,13 @@ def screenshots() -> None:
             page.locator(".jp-Notebook").screenshot(path=str(path))
             print(f"wrote {path}")
             page.close()
+        narrow = browser.new_page(viewport={"width": 560, "height": 800}, color_scheme="light")
+        browser_pages.offline(narrow)
+        narrow.goto(browser_pages.write_page(folder, "narrow", browser_pages.export_html("lab", "light")))
+        path = PICTURES / "notebook_narrow.png"  # the side-by-side slices wrap to the width
+        narrow.locator(".jp-Cell").nth(tags.index("four_axes") + 1).screenshot(path=str(path))
+        print(f"wrote {path}")
+        narrow.close()
         browser.close()
 
 
@@ -148,7 +155,8 @@ def main() -> None:
         return
     for name, make in PICTURE_MAKERS.items():
         console = _console()
-        console.print(make())
+        with lt.printoptions(maxlines=HEIGHT):  # the same on a terminal as in CI (not the screen's height)
+            console.print(make())
         svg = console.export_svg(title=f"lazytensor · {name.replace('_', ' ')}")
         (PICTURES / f"{name}.svg").write_text(svg, encoding="utf-8")
         print(f"wrote {PICTURES / f'{name}.svg'}")

@@ -13,6 +13,7 @@ import os
 import pickle
 import stat
 import zipfile
+import zlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -590,8 +591,8 @@ def parts_from_arrays(name: str, arrays: Mapping[str, npt.NDArray[Any]], where: 
         where,
     )
     labels, edges, test_index = arrays["labels"], arrays["edges"], arrays["test_index"]
-    num_classes, num_train = int(arrays["num_classes"]), int(arrays["num_train"])
-    if labels.shape != (num_nodes,) or labels.dtype.kind != "i" or num_classes < 1:
+    num_classes, num_train = _one_count(arrays, "num_classes", where), _one_count(arrays, "num_train", where)
+    if labels.shape != (num_nodes,) or labels.dtype.kind != "i":
         raise PlanetoidError(f"{where}: labels must be one per node")
     if labels.size and (labels.min() < -1 or labels.max() >= num_classes):
         raise PlanetoidError(f"{where}: a label lies outside [-1, {num_classes})")
@@ -603,11 +604,87 @@ def parts_from_arrays(name: str, arrays: Mapping[str, npt.NDArray[Any]], where: 
         raise PlanetoidError(f"{where}: test_index must be a non-empty list of nodes")
     if test_index.min() < 0 or test_index.max() >= num_nodes or num_train + NUM_VAL > num_nodes:
         raise PlanetoidError(f"{where}: the split does not fit in {num_nodes} nodes")
+    if test_index.min() < num_train + NUM_VAL:
+        raise PlanetoidError(f"{where}: test node {test_index.min()} is a training or validation node")
     one_hot = np.zeros((num_nodes, num_classes))
     labelled = np.flatnonzero(labels >= 0)
     one_hot[labelled, labels[labelled]] = 1.0
     u, v = edges.astype(np.int64)
     return PlanetoidParts(name, features, one_hot, u, v, test_index.astype(np.int64), num_train)
+
+
+NPY_HEADER_READERS = {
+    (1, 0): np.lib.format.read_array_header_1_0,
+    (2, 0): np.lib.format.read_array_header_2_0,
+}  # each bounds the header's length (numpy's max_header_size) before parsing it
+
+
+def _one_count(arrays: Mapping[str, npt.NDArray[Any]], key: str, where: str) -> int:
+    """The 0-d integer array `key` as an int of at least 1 (a class count, a number of training nodes)."""
+    value = arrays[key]
+    if value.shape != () or value.dtype.kind not in "iu":
+        raise PlanetoidError(
+            f"{where}: {key} must be one integer, got a {value.dtype} array of shape {value.shape}"
+        )
+    if int(value) < 1:
+        raise PlanetoidError(f"{where}: {key} must be at least 1, got {int(value)}")
+    return int(value)
+
+
+def _npz_member(archive: zipfile.ZipFile, key: str, path: Path, budget: int) -> npt.NDArray[Any]:
+    """One plain array of the archive, its sizes checked before any allocation: the member's declared
+    size against `budget`, then the `.npy` header's shape and dtype against that declared size."""
+    where = f"{path}: member {key}.npy"
+    try:
+        info = archive.getinfo(f"{key}.npy")
+    except KeyError:
+        raise PlanetoidError(f"{path}: missing array {key}") from None
+    if info.file_size > budget:
+        raise PlanetoidError(f"{where} unpacks to {info.file_size:,} bytes; the budget left is {budget:,}")
+    with archive.open(info) as member:
+        data = member.read(info.file_size + 1)
+    header = io.BytesIO(data)
+    try:
+        version = np.lib.format.read_magic(header)
+        if version not in NPY_HEADER_READERS:
+            raise ValueError(f".npy format {version[0]}.{version[1]}")
+        shape, fortran, dtype = NPY_HEADER_READERS[version](header)
+    except (ValueError, SyntaxError, TypeError) as error:
+        raise PlanetoidError(f"{where}: not a .npy array ({' '.join(str(error).split())[:120]})") from None
+    if dtype.hasobject or dtype.kind not in "iuf" or dtype.itemsize == 0:
+        raise PlanetoidError(f"{where}: dtype {dtype} is not a plain integer or float type")
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes != len(data) - header.tell():
+        raise PlanetoidError(
+            f"{where}: its header says shape {shape} of {dtype} ({nbytes:,} bytes), "
+            f"the member holds {len(data) - header.tell():,}"
+        )
+    values = np.frombuffer(data, dtype=dtype, offset=header.tell())
+    return values.reshape(shape, order="F" if fortran else "C").copy()
+
+
+def read_shipped(path: PathLike) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of a shipped `.npz`, read within MAX_FILE_BYTES in all (a regular file, every
+    member's declared size and `.npy` header checked before its bytes are kept)."""
+    path = Path(path)
+    info = os.stat(path)  # before opening: a FIFO would block open(); a missing file names itself
+    if not stat.S_ISREG(info.st_mode):
+        raise PlanetoidError(f"{path}: not a regular file")
+    with open(path, "rb") as file:
+        if info.st_size > MAX_FILE_BYTES or file.read(4) != b"PK\x03\x04":
+            raise PlanetoidError(f"{path}: not an .npz file of at most {MAX_FILE_BYTES:,} bytes")
+        file.seek(0)
+        arrays: dict[str, npt.NDArray[Any]] = {}
+        budget = MAX_FILE_BYTES
+        try:
+            with zipfile.ZipFile(file) as archive:
+                for key in SHIPPED_KEYS:
+                    arrays[key] = _npz_member(archive, key, path, budget)
+                    budget -= arrays[key].nbytes
+        except (OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+            detail = " ".join(str(error).split())[:120] or type(error).__name__
+            raise PlanetoidError(f"{path}: not a readable .npz ({detail})") from None
+    return arrays
 
 
 def shipped(name: str, folder: PathLike = SHIPPED) -> Graph:
@@ -618,17 +695,7 @@ def shipped(name: str, folder: PathLike = SHIPPED) -> Graph:
             f"pass --data DIR holding ind.{name}.* ({PLANETOID_DOWNLOAD})"
         )
     path = Path(folder) / f"{name}.npz"
-    with open(path, "rb") as file:  # a missing file is a FileNotFoundError naming it
-        if file.read(4) != b"PK\x03\x04":
-            raise PlanetoidError(f"{path}: not an .npz file (no zip archive)")
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {key: npz[key] for key in npz.files}
-    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as error:  # object arrays are a ValueError
-        raise PlanetoidError(
-            f"{path}: not a readable .npz of plain arrays ({type(error).__name__})"
-        ) from None
-    return parts_from_arrays(name, arrays, str(path)).graph()
+    return parts_from_arrays(name, read_shipped(path), str(path)).graph()
 
 
 # ------------------------------------------------------------------------------------------------- SBM

@@ -60,8 +60,22 @@ def storage_indices(t: AbstractTensor) -> IndexArray:
     return np.broadcast_to(layout.index_batch(arrays), t.shape)
 
 
+_NUMPY_MAX_BYTES = int(np.iinfo(np.intp).max)
+
+
+def numpy_can_view(layout: Layout, itemsize: int) -> bool:
+    """Whether numpy can make an array of this shape: its size in bytes must fit in an intp, even
+    for a broadcast view that holds a few elements (an expand to (10**9, 10**9, 3))."""
+    return layout.numel() * max(itemsize, 1) <= _NUMPY_MAX_BYTES
+
+
 def strided_view(buffer: Buffer, layout: Layout, writeable: bool) -> Buffer:
     """The numpy view of `buffer` that `layout` describes, after checking it stays inside."""
+    if not numpy_can_view(layout, buffer.itemsize):
+        raise MemoryError(
+            f"a numpy view of shape {layout.shape} would span {layout.numel():,} elements of "
+            f"{buffer.itemsize} bytes, more than numpy can address"
+        )
     if layout.numel() == 0:
         return np.asarray(buffer)[:0].reshape(layout.shape)
     low, high = layout.span()
@@ -100,12 +114,16 @@ def read(t: AbstractTensor) -> Buffer:
     # a stack without a layout is read into new memory: say so now if it cannot fit
     check_fits(size, t.base.dtype.itemsize + _INTP_BYTES, lambda: f"reading shape {t.shape}")
     unfused = _unfused_layers(t)
-    if len(unfused) == 1 and t.base.has_buffer:  # one layer over a strided view: numpy's own step
+    itemsize = t.base.dtype.itemsize
+    # numpy cannot even view a stack of more than 2**63 bytes (an expand to (10**9, 10**9, 3))
+    below = unfused[-1].wrapped.layout  # the lowest unfused layer stands on a layout
+    viewable = below is not None and numpy_can_view(below, itemsize)
+    if len(unfused) == 1 and t.base.has_buffer and viewable:  # numpy's own step on a strided view
         return _materialise(unfused[0])
     limit = MATERIALISE_FACTOR * size
     # an array-like base (zarr, dask) is read only where `t` looks: materialising a layer would read
     # all of the view below it, so its positions go down and are fetched in one request instead
-    if not t.base.has_buffer or numel(unfused[-1].shape) > limit:
+    if not t.base.has_buffer or not viewable or numel(unfused[-1].shape) > limit:
         return _gather(t)
     rebuilt: Any = unfused[-1].wrapped
     gathering = False
@@ -113,8 +131,8 @@ def read(t: AbstractTensor) -> Buffer:
         rebuilt = layer.with_wrapped(rebuilt) if layer.wrapped is not rebuilt else layer
         if rebuilt.layout is not None or gathering:
             continue
-        if numel(rebuilt.shape) > limit:  # an expanded layer grew it: gather from here instead
-            gathering = True
+        if numel(rebuilt.shape) > limit or not numpy_can_view(rebuilt.wrapped.layout, itemsize):
+            gathering = True  # an expanded layer grew it: gather from here instead
             continue
         values = _materialise(rebuilt)
         if layer is t:  # the top layer: its fresh values are the answer

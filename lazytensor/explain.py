@@ -24,7 +24,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
-from lazytensor.printer.options import current_options, line_width
+from lazytensor.printer.options import current_options, line_width, notebook_line_width
 from lazytensor.printer.prompt import pretty, running_shell, shows_html
 from lazytensor.printer.render import mimebundle, render_plain
 from lazytensor.printer.styles import DIM, LABEL
@@ -66,13 +66,17 @@ def layout_text(layer: AbstractTensor) -> str:
     return f"strides {layout.strides}, offset {layout.offset}"
 
 
-def aligned_rows(rows: Sequence[Sequence[Text]], gap: int = 2) -> list[Text]:
-    """Rows of cells as lines, each column as wide as its widest cell, no trailing spaces.
+def aligned_rows(rows: Sequence[Sequence[Text]], gap: int = 2, width: int | None = None) -> list[Text]:
+    """Rows of cells as lines, each column as wide as its widest cell, no trailing spaces; with a
+    `width`, a last cell that would pass it wraps at its spaces within its own column.
 
     >>> [line.plain for line in aligned_rows([[Text("a"), Text("bb")], [Text("ccc"), Text("d")]])]
     ['a    bb', 'ccc  d']
+    >>> [line.plain for line in aligned_rows([[Text("a"), Text("one two three")]], width=12)]
+    ['a  one two', '   three']
     """
     widths = [max(row[k].cell_len for row in rows) for k in range(len(rows[0]))]
+    last_column = sum(widths[:-1]) + gap * (len(widths) - 1)
     lines = []
     for row in rows:
         line = Text()
@@ -82,8 +86,26 @@ def aligned_rows(rows: Sequence[Sequence[Text]], gap: int = 2) -> list[Text]:
                 padded.pad_right(widths[k] - cell.cell_len + gap)
             line.append_text(padded)
         line.rstrip()
-        lines.append(line)
+        lines += _wrap_last_column(line, last_column, width)
     return lines
+
+
+def _wrap_last_column(line: Text, start: int, width: int | None) -> list[Text]:
+    """`line` as lines of at most `width` cells, breaking its text from `start` on at spaces and
+    indenting what follows to `start`; unchanged when it fits or the column has no room."""
+    if width is None or line.cell_len <= width or width - start < 8:
+        return [line]
+    head, rest = line[:start], line[start:]
+    room = width - start
+    pieces: list[Text] = []
+    while rest.cell_len > room:
+        cut = rest.plain.rfind(" ", 0, room + 1)
+        if cut <= 0:
+            break
+        pieces.append(rest[:cut])
+        rest = rest[cut + 1 :]
+    pieces.append(rest)
+    return [head + pieces[0], *(Text(" " * start) + piece for piece in pieces[1:])]
 
 
 def split_layers(layers: Sequence[T], edge: int = EDGE_LAYERS) -> tuple[Sequence[T], Sequence[T], int]:
@@ -154,10 +176,10 @@ class Explanation:
             node = node.add(label)
         yield root
 
-    def _trace(self, position: Shape) -> Iterator[Any]:
+    def _trace(self, position: Shape, width: int | None = None) -> Iterator[Any]:
         yield Text.assemble("position ", (str(position), LABEL), f" of a tensor of shape {self.tensor.shape}")
         layer, pos, rows, omitted = self._walk(position)
-        lines = aligned_rows(rows)
+        lines = aligned_rows(rows, width=width)
         if omitted:
             lines.insert(1 + EDGE_LAYERS, more_layers(omitted))
         yield Text("\n").join(lines)
@@ -194,13 +216,14 @@ class Explanation:
             style=DIM,
         )
 
-    def renderables(self) -> Iterator[Any]:
+    def renderables(self, width: int | None = None) -> Iterator[Any]:
+        """The tree, or the trace with its table wrapped to `width` (the console's, when rendered)."""
         if self.position is None:
             return self._tree()
-        return self._trace(self.position)
+        return self._trace(self.position, width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Any]:
-        yield from self.renderables()
+        yield from self.renderables(options.max_width)
 
     def __str__(self) -> str:
         return render_plain(self, line_width(current_options()))
@@ -213,7 +236,8 @@ class Explanation:
         shell = running_shell()
         if shell is not None and not shows_html(shell):
             return {}
-        return mimebundle(self, str(self), line_width(current_options()))
+        width = notebook_line_width(current_options())  # the notebook's width (120), not a terminal's 80
+        return mimebundle(self, render_plain(self, width), width)
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         """IPython's prompt: in colour on a terminal."""

@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lazytensor import elementwise, optable
+from lazytensor.find_nonzero import nonzero as nonzero_positions
 from lazytensor.tensor import StorageTensor, apply, apply_to_sequence, values_of
 
 Operand = Any
@@ -177,7 +178,7 @@ def nonzero(t: Operand) -> tuple[StorageTensor, ...]:
     values = np.asarray(values_of(t))
     if values.ndim == 0:
         raise ValueError("nonzero of a 0-d tensor: index it as t[None] first, as numpy asks")
-    return tuple(StorageTensor.from_array(np.ascontiguousarray(i)) for i in np.nonzero(values))
+    return tuple(StorageTensor.from_array(i) for i in nonzero_positions(values))
 
 
 def sort(t: Operand, dim: int | None = -1, kind: str | None = None) -> StorageTensor:

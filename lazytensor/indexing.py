@@ -21,6 +21,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor.find_nonzero import nonzero
 from lazytensor.layout import IndexArray
 from lazytensor.positions import normalize_index
 
@@ -292,7 +293,7 @@ def _mask_indices(mask: npt.NDArray[np.bool_], shape: Sequence[int], axis: int) 
                 f"boolean index did not match indexed tensor along axis {axis + k}; size of axis "
                 f"is {shape[axis + k]} but size of corresponding boolean axis is {size}"
             )
-    return [indices.astype(np.intp) for indices in np.nonzero(mask)]
+    return list(nonzero(mask))  # in blocks: a broadcast mask repeats its elements cheaply
 
 
 def parse_outer(key: Any, shape: Sequence[int]) -> ParsedKey:

@@ -20,7 +20,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import optable
+from lazytensor import find_nonzero, optable
 from lazytensor.autograd import is_grad_enabled
 from lazytensor.positions import normalize_dim, normalize_dims
 
@@ -304,7 +304,29 @@ def _where(doors: Doors, condition: Any, *rest: Any) -> Any:
         return doors.apply(optable.WHERE, condition, *rest)
     if rest:
         raise ValueError("either both or neither of x and y should be given")
-    raise Fallback  # numpy's nonzero, wrapped
+    return _nonzero(doors, condition)
+
+
+# numpy's C loops would walk every position of an expanded tensor, deaf to Ctrl-C: these count a
+# repeated axis once, and refuse at once (MemoryError naming the size) indices that cannot fit
+@handles("nonzero")
+def _nonzero(doors: Doors, a: Any) -> Any:
+    return tuple(doors.wrap(i) for i in find_nonzero.nonzero(np.asarray(doors.values(a))))
+
+
+@handles("argwhere")
+def _argwhere(doors: Doors, a: Any) -> Any:
+    values = np.asarray(doors.values(a))
+    if values.ndim == 0:
+        raise Fallback
+    return doors.wrap(np.stack(find_nonzero.nonzero(values), axis=1))
+
+
+@handles("count_nonzero")
+def _count_nonzero(doors: Doors, a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
+    if axis is not None or keepdims:
+        raise Fallback
+    return doors.wrap(np.array(find_nonzero.count_nonzero(np.asarray(doors.values(a))), dtype=np.intp))
 
 
 @handles("clip")

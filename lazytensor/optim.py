@@ -3,11 +3,18 @@
 Parameters are leaf storage tensors (`requires_grad=True`). Either pass a list of
 them, or a list of groups `{"params": [...], "weight_decay": ...}` to set options
 per group, as the reference GCN decays only its first layer's weights.
+
+Construction checks what PyTorch checks, and a little more: a parameter listed twice
+(it would take two steps per `step()`) and hyper-parameters that are not finite real
+numbers in their range (a negative or NaN learning rate, betas outside [0, 1)) are
+refused with an error naming the parameter or option.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import math
+import numbers
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -15,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lazytensor.autograd import no_grad
-from lazytensor.tensor import StorageTensor
+from lazytensor.tensor import AbstractTensor, StorageTensor
 
 Array = npt.NDArray[np.float64]
 Params = Iterable[StorageTensor] | Iterable[Mapping[str, Any]]
@@ -30,26 +37,89 @@ class ParamGroup:
 
 
 def _groups(params: Params, defaults: dict[str, Any]) -> list[ParamGroup]:
+    """The parameter groups, each with every option; the whole list is checked before any is used."""
+    if isinstance(params, AbstractTensor) or not isinstance(params, Iterable):
+        raise TypeError(
+            "params must be an iterable of tensors or of groups {'params': [...], ...}, "
+            f"got a {type(params).__name__}"
+        )
+    _check_options(defaults)
     groups: list[ParamGroup] = []
     for entry in params:
         if isinstance(entry, Mapping):
             unknown = set(entry) - {"params"} - set(defaults)
             if unknown:
                 raise TypeError(f"unknown optimiser options {sorted(unknown)}")
+            if "params" not in entry:
+                raise ValueError(f"parameter group {len(groups)} has no 'params' entry")
+            _check_options(entry, f" of parameter group {len(groups)}")
+            members = entry["params"]
+            members = [members] if isinstance(members, AbstractTensor) else list(members)
             options = {**defaults, **{k: v for k, v in entry.items() if k != "params"}}
-            groups.append(ParamGroup(list(entry["params"]), options))
+            groups.append(ParamGroup(members, options))
         else:
             groups.append(ParamGroup([entry], dict(defaults)))
+    seen: dict[int, int] = {}
     for group in groups:
         for param in group.params:
-            if not isinstance(param, StorageTensor) or not param.requires_grad or param.grad_state.node:
-                shape = getattr(param, "shape", None)
+            _check_param(param)
+            if id(param) in seen:
                 raise ValueError(
-                    f"optimisers take leaf storage tensors that require grad; got a {type(param).__name__}"
-                    f" of shape {shape}"
-                    + (" that is the result of an operation" if param.requires_grad else "")
+                    f"parameter {len(seen)} (shape {param.shape}) is parameter {seen[id(param)]} "
+                    "again: each parameter may appear once (it would be stepped once per appearance)"
                 )
+            seen[id(param)] = len(seen)
+    if not seen:
+        raise ValueError("optimiser got an empty parameter list")
     return groups
+
+
+def _check_param(param: Any) -> None:
+    if not isinstance(param, StorageTensor) or not param.requires_grad or param.grad_state.node:
+        shape = getattr(param, "shape", None)
+        raise ValueError(
+            f"optimisers take leaf storage tensors that require grad; got a {type(param).__name__}"
+            f" of shape {shape}"
+            + (" that is the result of an operation" if getattr(param, "requires_grad", False) else "")
+        )
+
+
+def _real(name: str, value: Any) -> float:
+    """`value` as a float, or TypeError naming the option when it is no real number (a bool is none)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r} of type {type(value).__name__}")
+    return float(value)
+
+
+def _at_least_zero(name: str, value: Any) -> None:
+    number = _real(name, value)
+    if not (math.isfinite(number) and number >= 0.0):
+        raise ValueError(f"invalid {name}: {value!r} (must be finite and >= 0)")
+
+
+def _betas(name: str, value: Any) -> None:
+    if not isinstance(value, tuple | list) or len(value) != 2:
+        raise TypeError(f"{name} must be a pair (beta1, beta2), got {value!r}")
+    for index, beta in enumerate(value):
+        number = _real(f"{name}[{index}]", beta)
+        if not 0.0 <= number < 1.0:
+            raise ValueError(f"invalid {name}[{index}]: {beta!r} (must be in [0, 1))")
+
+
+_CHECKS: dict[str, Callable[[str, Any], None]] = {
+    "lr": _at_least_zero,
+    "momentum": _at_least_zero,
+    "weight_decay": _at_least_zero,
+    "eps": _at_least_zero,
+    "betas": _betas,
+}
+
+
+def _check_options(options: Mapping[str, Any], where: str = "") -> None:
+    """Options in range, as PyTorch checks them (NaN and inf refused too); `where` names a group."""
+    for name, value in options.items():
+        if name != "params":
+            _CHECKS[name](name + where, value)
 
 
 def _gradient(param: StorageTensor, weight_decay: float) -> Array | None:

@@ -22,7 +22,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, explain, numpy_functions, optable, printer
+from lazytensor import autograd, evaluate, explain, find_nonzero, numpy_functions, optable, printer
 from lazytensor.autograd import Node, Saved, Version, Watched
 from lazytensor.buffers import check_fits, is_memory_mapped
 from lazytensor.layout import Layout
@@ -180,13 +180,23 @@ class AbstractTensor(abc.ABC):
         """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None.
         When the layer below already has its own, numpy derives this one from it (a transpose or a
         slice of an array costs less than building a strided view from the layout). None also for
-        an array-like base, whose values are read afresh each time."""
-        if self.layout is None or not self.base.has_buffer:
+        an array-like base, whose values are read afresh each time, and for a shape of more than
+        2**63 bytes, which numpy cannot view (its elements are read through the layout). Only a view
+        of storage is kept:
+        a copy (a numpy scalar, say) would go stale at the next write to the base."""
+        layout = self.layout
+        if (
+            layout is None
+            or not self.base.has_buffer
+            or not evaluate.numpy_can_view(layout, self.dtype.itemsize)
+        ):
             return None
         below = getattr(self, "wrapped", None)
         known = None if below is None else below.__dict__.get("_fused_values")
         derived = None if known is None else self.view_of(known)
-        return evaluate.read(self) if derived is None else derived
+        if isinstance(derived, np.ndarray) and derived.base is not None:
+            return derived
+        return evaluate.read(self)
 
     def view_of(self, below: Buffer) -> Buffer | None:
         """This layer as a numpy view of the fused array below it, when numpy has that view cheaply
@@ -248,7 +258,8 @@ class AbstractTensor(abc.ABC):
         return printer.to_string(self)
 
     def __str__(self) -> str:
-        return printer.to_string(self)
+        """The print; a 0-d tensor is its number, as numpy writes it (`print(t.sum())` shows `66`)."""
+        return printer.tensor_str(self)
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
         """rich's protocol: the print as renderables, so tensors compose in tables and panels."""
@@ -901,7 +912,7 @@ class AbstractTensor(abc.ABC):
         """
         if self.ndim == 0:
             raise ValueError("nonzero of a 0-d tensor: index it as t[None] first, as numpy asks")
-        return tuple(StorageTensor.from_array(np.ascontiguousarray(i)) for i in np.nonzero(self.numpy()))
+        return tuple(StorageTensor.from_array(i) for i in find_nonzero.nonzero(self.numpy()))
 
     # -- in-place operators: the result computed, then written through this tensor -------------
 
@@ -1031,10 +1042,10 @@ class AbstractTensor(abc.ABC):
         >>> f"{lt.tensor([1.0, 2.0]).mean():.2f}", "%.1f" % lt.tensor(2.25)
         ('1.50', '2.2')
         """
+        if not spec:  # f"{t}" is str(t): for a 0-d tensor its number, even one numpy cannot format
+            return str(self)
         if self.ndim == 0:
             return format(self.numpy()[()], spec)
-        if not spec:
-            return str(self)
         raise TypeError(f"unsupported format string {spec!r} passed to a tensor of shape {self.shape}")
 
     def __round__(self, ndigits: int | None = None) -> Any:
@@ -1315,6 +1326,18 @@ class StorageTensor(BaseTensor):
 
     def __attrs_post_init__(self) -> None:
         self.__dict__["_fused_values"] = self.buffer.reshape(self._shape)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The state to pickle: the buffer and the rest, never the cached view of the buffer (pickled
+        on its own it would come back as a copy, stale at the first write)."""
+        state = dict(self.__dict__)
+        state.pop("_fused_values", None)
+        state.pop("_lazy_values", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.__attrs_post_init__()
 
     @classmethod
     def from_array(cls, array: Buffer) -> StorageTensor:

@@ -105,6 +105,19 @@ class View(AbstractTensor):
         view.__attrs_post_init__()
         return view
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the tensor at the bottom plus each layer's class and parameters, gathered by a
+        loop (pickle's own recursion fails on a stack of thousands of layers) and without any
+        cached values: unpickling rebuilds the layers over the one unpickled base."""
+        layers: list[tuple[type[View], tuple[Any, ...]]] = []
+        layer: AbstractTensor = self
+        while isinstance(layer, View):
+            names = _field_names(type(layer))[1:]
+            layers.append((type(layer), tuple(getattr(layer, name) for name in names)))
+            layer = layer.wrapped
+        layers.reverse()
+        return (_unpickle_stack, (layer, tuple(layers)))
+
     def with_wrapped(self, wrapped: AbstractTensor) -> View:
         """The same wrapper over another tensor of the same shape."""
         params = (getattr(self, name) for name in _field_names(type(self))[1:])
@@ -115,6 +128,23 @@ class View(AbstractTensor):
 
     def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
         return [(self.wrapped, autograd.view_backward(self, grad))]
+
+
+def _unpickle_stack(
+    bottom: AbstractTensor, layers: Sequence[tuple[type[View], tuple[Any, ...]]]
+) -> AbstractTensor:
+    """The stack `View.__reduce__` took apart: each layer, bottom first, over the one below (a loop).
+
+    >>> import pickle
+    >>> import lazytensor as lt
+    >>> t = lt.arange(6).reshape(2, 3).T[1:]
+    >>> pickle.loads(pickle.dumps(t)).tolist()
+    [[1, 4], [2, 5]]
+    """
+    tensor = bottom
+    for cls, params in layers:
+        tensor = cls.trusted(tensor, *params)
+    return tensor
 
 
 # -- TransposedTensor -------------------------------------------------------------------------
@@ -401,9 +431,9 @@ class SlicedTensor(View):
     def view_of(self, below: Buffer) -> Buffer | None:
         if any(isinstance(spec, np.ndarray) for spec in self.specs):
             return None  # numpy would copy a list index: build the view from the layout
-        view: Buffer = below[
-            tuple(spec.as_slice() if isinstance(spec, Range) else spec for spec in self.specs)
-        ]
+        # the trailing `...` keeps an all-int key a 0-d view: numpy would return a scalar, a copy
+        key = (*(spec.as_slice() if isinstance(spec, Range) else spec for spec in self.specs), Ellipsis)
+        view: Buffer = below[key]
         return view
 
     def describe(self) -> str:
@@ -498,11 +528,26 @@ class ExpandedTensor(View):
     def describe(self) -> str:
         return f"new shape {self._shape}"
 
+    def _repeats_elements(self) -> bool:
+        """Whether two positions of this view are one element: a new or stretched axis of size > 1."""
+        if numel(self._shape) == 0:
+            return False
+        below = (1,) * self._lead + self.wrapped.shape
+        return any(old == 1 and size > 1 for size, old in zip(self._shape, below, strict=True))
+
     @property
     def read_only_reason(self) -> str:
+        """Always a reason: an expand is read-only, as numpy's `broadcast_to`, even one that repeats
+        no element (the message then says so, and where to write instead)."""
+        if self._repeats_elements():
+            return (
+                f"cannot write through an expanded view: shape {self._shape} is a broadcast of "
+                f"{self.wrapped.shape}, so its positions share elements (use .clone() first)"
+            )
         return (
-            f"cannot write through an expanded view: shape {self._shape} is a broadcast of "
-            f"{self.wrapped.shape}, so its positions share elements (use .clone() first)"
+            f"cannot write through an expanded view: shape {self._shape} repeats no element of "
+            f"{self.wrapped.shape}, but expanded views are read-only, as numpy's broadcast_to "
+            "(write to the tensor it expands, or use .clone() first)"
         )
 
 

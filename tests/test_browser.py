@@ -1,11 +1,13 @@
 """The notebook in a real browser: executed with nbclient, exported with nbconvert, rendered in the
 system's headless Chromium (Debian's `chromium` package; Playwright drives it and downloads nothing).
 
-Checked through the DOM and layout, not pixels: no tensor row wraps at 560 px nor at 1,200 px (each
-`<pre>` is exactly as tall as its lines), the text contrast of negatives, NaN, heatmap cells and
-the other coloured classes is at least 4.5:1 (WCAG AA) in light and dark themes (JupyterLab's
-own, VS Code's `body.vscode-dark`, and `prefers-color-scheme: dark` elsewhere), and the plain text
-is what shows, also where a renderer strips every style.
+Checked through the DOM and layout, not pixels, under every template nbconvert ships (lab, classic,
+basic): no tensor row wraps at 560 px nor at 1,200 px (each `<pre>` is exactly as tall as its
+lines), the 2-D slices that stand side by side wrap as blocks to the width (more rows at 560 px,
+none past the edge), the text contrast of plain text, negatives, NaN, heatmap cells and the other
+coloured classes is at least 4.5:1 (WCAG AA) in light and dark themes (JupyterLab's own, VS Code's
+`body.vscode-dark`, and `prefers-color-scheme: dark` elsewhere, classic's `pre { color: black }`
+included), and the plain text is what shows, also where a renderer strips every style.
 
 Deselected by default (`-m "not browser"` in pyproject); `.ci/run` installs Chromium and runs
 `pytest -m browser`.
@@ -13,8 +15,10 @@ Deselected by default (`-m "not browser"` in pyproject); `.ci/run` installs Chro
 
 from __future__ import annotations
 
+import itertools
 import pathlib
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,11 +47,14 @@ PAGES: dict[str, tuple[str, str, str, str]] = {
     "vscode dark": ("basic", "light", "dark", VSCODE_DARK),
     "plain page, prefers dark": ("basic", "light", "dark", ""),
     "plain page, prefers light": ("basic", "light", "light", ""),
+    "classic": ("classic", "light", "light", ""),
+    "classic, prefers dark": ("classic", "light", "dark", ""),
+    "jupyterlab light, prefers dark": ("lab", "light", "dark", ""),
     "styles stripped (GitHub)": ("basic", "light", "light", STRIP_STYLES),
 }
 THEMED = [name for name in PAGES if "stripped" not in name]
 
-MEASURE_LINES = """() => [...document.querySelectorAll('.lt-out pre')].map(pre => {
+MEASURE_LINES = """() => [...document.querySelectorAll('.lt-out pre:not(.lt-wrap)')].map(pre => {
     const probe = pre.cloneNode(false);
     probe.textContent = 'X';
     pre.parentNode.insertBefore(probe, pre);
@@ -60,6 +67,34 @@ MEASURE_LINES = """() => [...document.querySelectorAll('.lt-out pre')].map(pre =
 MEASURE_OVERFLOW = """() => [...document.querySelectorAll('.lt-out')].map(out => ({
     scrollWidth: out.scrollWidth, clientWidth: out.clientWidth, overflowX: getComputedStyle(out).overflowX,
 }))"""
+
+MEASURE_HEADERS = """() => [...document.querySelectorAll('.lt-out pre.lt-wrap')].map(pre => ({
+    whiteSpace: getComputedStyle(pre).whiteSpace, scrollWidth: pre.scrollWidth, clientWidth: pre.clientWidth,
+    lines: pre.textContent.split('\\n').length, height: pre.clientHeight,
+    line: parseFloat(getComputedStyle(pre).lineHeight),
+}))"""
+
+MEASURE_BREAKS = """() => [...document.querySelectorAll('.lt-out pre.lt-wrap')].map(pre => {
+    const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT), chars = [];
+    while (walker.nextNode()) {
+        const node = walker.currentNode;
+        for (let i = 0; i < node.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const rect = range.getClientRects()[0];
+            chars.push([node.data[i], rect ? rect.top : null]);
+        }
+    }
+    return chars;
+})"""
+
+MEASURE_PANELS = """() => [...document.querySelectorAll('.lt-out .lt-panels')].map(row => {
+    const box = row.getBoundingClientRect();
+    const panels = [...row.children].map(panel => panel.getBoundingClientRect());
+    return {left: box.left, right: box.right, display: getComputedStyle(row).display,
+            panels: panels.map(p => ({left: p.left, right: p.right, top: p.top}))};
+})"""
 
 MEASURE_COLOURS = """(selector) => [...document.querySelectorAll(selector)].map(span => {
     let element = span, background = 'rgba(0, 0, 0, 0)';
@@ -147,8 +182,57 @@ def test_no_tensor_row_wraps(browser: Any, pages: dict[str, str], name: str, wid
         assert all(out["overflowX"] == "auto" for out in overflow)  # wider than the area: it scrolls
         if width == 1200:  # 120 columns fit a window of 1,200 px: a row of slices never drops a line
             assert all(out["scrollWidth"] <= out["clientWidth"] + 1 for out in overflow), overflow
-        else:
-            assert any(out["scrollWidth"] > out["clientWidth"] + 1 for out in overflow)
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", THEMED)
+def test_the_header_breaks_at_its_dots_to_fit(
+    browser: Any, pages: dict[str, str], name: str, width: int
+) -> None:
+    page = open_page(browser, pages[name], name, width)
+    headers = page.evaluate(MEASURE_HEADERS)
+    assert headers and all(pre["whiteSpace"] == "pre-wrap" for pre in headers)
+    assert all(pre["scrollWidth"] <= pre["clientWidth"] + 1 for pre in headers), headers  # no sideways scroll
+    taller = [pre for pre in headers if pre["height"] > pre["lines"] * pre["line"] + pre["line"] / 2]
+    if width == 1200:
+        assert not taller, taller  # 120 columns fit: no line breaks
+    else:
+        assert taller  # the statistics line of 80-odd columns breaks at 560 px
+    for chars in page.evaluate(MEASURE_BREAKS):  # a line breaks only at a space of a ` · `
+        placed = [(char, top) for char, top in chars if top is not None]
+        for (before, top_before), (_, top) in itertools.pairwise(placed):
+            assert top <= top_before + 1 or before in "\n ", (name, width, "".join(c for c, _ in chars))
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", THEMED)
+def test_side_by_side_slices_wrap_as_blocks(
+    browser: Any, pages: dict[str, str], name: str, width: int
+) -> None:
+    page = open_page(browser, pages[name], name, width)
+    rows = page.evaluate(MEASURE_PANELS)
+    assert rows and all(row["display"] == "flex" for row in rows)
+    for row in rows:
+        for panel in row["panels"]:
+            first_in_its_row = abs(panel["left"] - row["left"]) < 1
+            assert first_in_its_row or panel["right"] <= row["right"] + 1, (
+                name,
+                width,
+                row,
+            )  # never past the edge
+    rules = page.evaluate(
+        "() => [...document.querySelectorAll('.lt-out pre.lt-rule')].map(pre => "
+        "[pre.getBoundingClientRect().right, pre.parentElement.getBoundingClientRect().right])"
+    )
+    assert rules and all(right <= edge + 1 for right, edge in rules), rules  # a rule never makes it scroll
+    lines_of_panels = [len({round(panel["top"]) for panel in row["panels"]}) for row in rows]
+    plain_rows = [len(re.findall(r"^\[", text, flags=re.M)) for text in plain_outputs()]
+    if width == 560:  # narrower than the 120 columns of the plain text: more rows of slices
+        assert max(lines_of_panels) >= 3, lines_of_panels
+    else:
+        assert sum(lines_of_panels) <= sum(plain_rows), (lines_of_panels, plain_rows)
     page.close()
 
 
@@ -158,10 +242,10 @@ def test_coloured_text_reads_at_wcag_aa(browser: Any, pages: dict[str, str], nam
     measured = {
         selector: page.evaluate(MEASURE_COLOURS, f".lt-out {selector}")
         for selector in (".lt-neg", ".lt-nan", ".lt-heat", ".lt-inf", ".lt-label", ".lt-dim", ".lt-zero",
-                         ".lt-dtype", ".lt-chain", ".lt-warn", ".lt-hint")
+                         ".lt-dtype", ".lt-chain", ".lt-warn", ".lt-hint", "pre")
     }  # fmt: skip
-    for selector in (".lt-neg", ".lt-nan", ".lt-heat", ".lt-inf", ".lt-warn"):
-        assert measured[selector], f"no {selector} on the page"
+    for selector in (".lt-neg", ".lt-nan", ".lt-heat", ".lt-inf", ".lt-warn", "pre"):
+        assert measured[selector], f"no {selector} on the page"  # `pre`: the plain text, in no span
     for spans in measured.values():
         for span in spans:
             background, background_alpha = _rgb(span["background"])
@@ -176,7 +260,10 @@ def test_coloured_text_reads_at_wcag_aa(browser: Any, pages: dict[str, str], nam
 def test_the_plain_text_is_what_shows(browser: Any, pages: dict[str, str], name: str) -> None:
     page = open_page(browser, pages[name], name, 1200)
     shown = page.evaluate("() => [...document.querySelectorAll('.lt-out')].map(out => out.innerText)")
-    assert [_lines(text) for text in shown] == [_lines(text) for text in plain_outputs()]
+    assert len(shown) == len(plain_outputs())
+    for text, plain in zip(shown, plain_outputs(), strict=True):  # side-by-side slices wrap: same words
+        assert _lines(text)[:2] == _lines(plain)[:2]
+        assert Counter(text.split()) == Counter(plain.split())
     page.close()
 
 

@@ -29,14 +29,33 @@ def visible_text(fragment: str) -> str:
     fragment = re.sub(r"<style>.*?</style>", "", fragment, flags=re.S)
     fragment = re.sub(r"(<details[^>]*><summary>.*?</summary>).*?</details>", r"\1", fragment, flags=re.S)
     fragment = fragment.replace("</pre>", "\n").replace("</summary>", "\n")
+    fragment = fragment.replace('<div class="lt-values">', "\n")  # a line's height of margin above the values
     return html.unescape(re.sub(r"<[^>]+>", "", fragment)).rstrip("\n")
+
+
+def _values(text: str) -> list[str]:
+    """The non-blank lines after the header, rules as one character (their width follows the lines)."""
+    lines = text.split("\n")
+    body = lines[lines.index("") + 1 :]
+    return [
+        line[0] if line and set(line) == {line[0]} and line[0] in "─═━" else line for line in body if line
+    ]
 
 
 def test_the_html_text_is_the_plain_text() -> None:
     t = lt.trandom(2, 3, 4, 5, seed=0).transpose(0, 1)[:, ::-1]
     bundle = t._repr_mimebundle_()
-    assert visible_text(bundle["text/html"]) == bundle["text/plain"]
     assert bundle["text/plain"] == lt.to_string(t, linewidth=120)
+    page = bundle["text/html"]
+    head = visible_text(page).split("\n\n")[0]
+    assert head == bundle["text/plain"].split("\n\n")[0]
+    panels = re.findall(r'<pre class="lt-pre lt-panel"[^>]*>(.*?)</pre>', page, flags=re.S)
+    assert len(panels) == 3 * 2  # every 2-D slice is a block of its own, which the notebook wraps
+    widest = max(
+        len(line) for panel in panels for line in html.unescape(re.sub(r"<[^>]+>", "", panel)).split("\n")
+    )
+    alone = lt.to_string(t, linewidth=widest + 1)  # so narrow that every slice stands alone in its row
+    assert _values(visible_text(page)) == _values(alone)
 
 
 def test_the_notebook_width_is_a_print_option() -> None:
@@ -57,9 +76,10 @@ def test_the_notebook_width_is_a_print_option() -> None:
 def test_every_pre_never_wraps_even_without_the_style_sheet() -> None:
     page = lt.trandom(3, 4, seed=1).T._repr_mimebundle_()["text/html"]
     pres = re.findall(r"<pre [^>]*>", page)
-    assert len(pres) == 3  # the top of the header, the explain tree, statistics and values
-    assert all("white-space:pre;overflow-x:auto" in pre for pre in pres)
-    assert ".lt-out pre,.lt-out summary{white-space:pre!important;" in NOTEBOOK_CSS
+    assert len(pres) == 4  # the top of the header, the explain tree, statistics, values
+    assert all("white-space:pre;overflow-x:auto" in pre for pre in pres)  # the header's, too: a narrow
+    # notebook breaks it at its ` · ` only (pre-wrap, each part a span that never breaks)
+    assert ".lt-out.lt-out pre.lt-pre,.lt-out.lt-out summary{white-space:pre!important;" in NOTEBOOK_CSS
 
 
 def test_colours_are_css_classes_not_inline_colours() -> None:
@@ -111,7 +131,7 @@ def test_the_layer_chain_opens_into_the_explain_tree() -> None:
 
 def test_the_output_stays_small_whatever_the_tensor() -> None:
     t = lt.arange(8**6).reshape(8, 8, 8, 8, 8, 8)
-    options = current_options(threshold=10**9, edgeitems=4)
+    options = current_options(threshold=10**9, edgeitems=4, maxlines=10**6)  # every slice, however tall
     bundle = notebook_mimebundle(t, options)
     assert len(bundle["text/plain"]) <= MAX_CHARACTERS
     assert len(bundle["text/html"]) < 20 * MAX_CHARACTERS

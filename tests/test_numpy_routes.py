@@ -167,6 +167,20 @@ def _dotting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     return lambda f, x: f[name](x, other)
 
 
+@st.composite
+def _finding(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    """The values themselves (zeros among them) or a comparison; count_nonzero also along axes."""
+    threshold = draw(st.none() | st.integers(-3, 6))
+    axis, keepdims = draw(_axis(ndim)), draw(st.booleans())
+
+    def operand(x: Any) -> Any:
+        return x if threshold is None else x > threshold
+
+    if name == "count_nonzero":
+        return lambda f, x: f[name](operand(x), axis=axis, keepdims=keepdims)
+    return lambda f, x: f[name](operand(x))
+
+
 CASES: dict[str, Callable[[str, int, np.ndarray], st.SearchStrategy[Call]]] = {
     **dict.fromkeys(("sum", "mean", "prod", "std", "var", "argmax", "argmin", "all", "any"), _reduction),
     **dict.fromkeys(("nansum", "nanmean", "nanmax", "nanmin", "max", "amax", "min", "amin"), _reduction),
@@ -184,6 +198,7 @@ CASES: dict[str, Callable[[str, int, np.ndarray], st.SearchStrategy[Call]]] = {
     **dict.fromkeys(("concatenate", "concat", "stack", "vstack", "row_stack", "hstack"), _joining),
     **dict.fromkeys(("where", "clip", "round", "around"), _elementwise),
     "dot": _dotting,
+    **dict.fromkeys(("nonzero", "argwhere", "count_nonzero"), _finding),
 }
 
 

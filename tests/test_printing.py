@@ -68,6 +68,19 @@ CASES: dict[str, tuple[Callable[[], lt.AbstractTensor], dict[str, Any]]] = {
     "dims_fix_middle": (lambda: lt.arange(60).reshape(3, 4, 5), {"dims": (None, 2)}),
     "dims_to_1d": (lambda: lt.arange(60).reshape(3, 4, 5), {"dims": (1, None, -1)}),
     "empty": (lambda: lt.zeros(0, 3), {}),
+    "6d_5040_taller_than_the_screen": (lambda: lt.arange(5040).reshape(2, 3, 4, 5, 6, 7), {}),
+    "3d_maxlines_30": (lambda: lt.arange(240).reshape(20, 3, 4), {"maxlines": 30}),
+    "2d_taller_than_the_screen": (lambda: lt.arange(900).reshape(300, 3), {}),
+    "3d_rows_taller_than_maxlines": (lambda: lt.arange(900).reshape(3, 100, 3), {"maxlines": 30}),
+    "scientific_exact_or_full": (lambda: lt.tensor([0.0, 1.0, 2999997.0, 2999998.0]), {}),
+    "datetime_ns_and_nat": (
+        lambda: lt.tensor(np.array(["2024-01-01", "NaT", "2024-02-29T12:30"], dtype="datetime64[ns]")),
+        {},
+    ),
+    "timedelta_and_nat": (
+        lambda: lt.tensor(np.array([[1, -2, "NaT"]], dtype="timedelta64[s]")),
+        {},
+    ),
 }
 
 
@@ -181,7 +194,8 @@ def elements_read(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
 def test_a_huge_expanded_tensor_reads_only_the_shown_elements(elements_read: list[int]) -> None:
     t = lt.trandom(5, seed=0).expand(10**4, 10**4, 10**4, 5)  # 5 * 10**12 elements
-    text = repr(t)
+    with lt.printoptions(maxlines=1000):  # every shown slice printed, none cut for the height
+        text = repr(t)
     assert sum(elements_read) == 6 * 6 * 6 * 5
     assert "⋮ 9,994 slices along axis 0 omitted" in text
     assert "min" not in text  # no statistics: far over the limit

@@ -5,15 +5,16 @@ chain of a view, and statistics for small tensors) and then the values: every 2-
 slice of a tensor of 3 or more axes labelled with its index (`[1, 0, :, :]`), slices
 of the next axis out side by side while the width allows, axes further out stacked
 with a rule. A big tensor is summarised with `edgeitems` per axis, and only the
-shown values are read.
+shown values are read; a print taller than `maxlines` keeps its first and last slices.
 
 Everything is built as `rich.text.Text` (never markup, which would swallow
 `[1, 0, :, :]`). The modules, each with one job: `options` (print options),
 `numberformat` (numbers as text cells), `styles` (shared colours), `shown` (which
 items a print shows), `header`, `cells`, `grid` (the values as lines),
 `tensorprint` (the renderable), `separators` (the seeds' style), `summary` (one line
-per tensor, `t.stats()`), `render` (plain text, ANSI, HTML, consoles), `notebook`
-(Jupyter's HTML), `prompt` (IPython). This module holds the public functions.
+per tensor, `t.stats()`), `scalar` (a 0-d tensor's `str`, its number), `render` (plain
+text, ANSI, HTML, consoles), `notebook` (Jupyter's HTML), `prompt` (IPython). This
+module holds the public functions.
 
 Imported inside IPython or Jupyter, it registers the formatters that print a tuple,
 list or dict of tensors one line per tensor (`prompt.register_ipython`).
@@ -28,6 +29,7 @@ from lazytensor.printer.notebook import notebook_mimebundle
 from lazytensor.printer.options import PrintOptions, current_options, line_width
 from lazytensor.printer.prompt import pretty, register_ipython, running_shell, shows_html
 from lazytensor.printer.render import output_console, render_plain
+from lazytensor.printer.scalar import scalar_text
 from lazytensor.printer.separators import separators_string
 from lazytensor.printer.shown import DimsSpec, resolve_dims
 from lazytensor.printer.summary import StatsReport, SummaryLine
@@ -45,6 +47,7 @@ __all__ = [
     "summary",
     "tensor_mimebundle",
     "tensor_pretty",
+    "tensor_str",
     "to_string",
     "tprint",
 ]
@@ -87,6 +90,20 @@ def to_string(t: AbstractTensor, dims: DimsSpec = None, style: str | None = None
         return separators_string(t, dims, **separator_args)
     printable = TensorPrint(t, resolve_dims(t, dims), resolved)
     return render_plain(printable, line_width(resolved))
+
+
+def tensor_str(t: AbstractTensor) -> str:
+    """`str(t)`: a 0-d tensor is its number, as numpy's `str` writes that scalar; any other is its print.
+
+    `repr(t)` of a 0-d tensor stays the one informative line (shape, dtype, value, layers).
+
+    >>> import lazytensor as lt
+    >>> tensor_str(lt.arange(12).sum()), repr(lt.arange(12).sum())
+    ('66', 'tensor () int64 66')
+    """
+    if len(t.shape) == 0:
+        return scalar_text(t.numpy())
+    return to_string(t)
 
 
 def tprint(t: AbstractTensor, dims: DimsSpec = None, **options: Any) -> None:

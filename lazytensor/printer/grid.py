@@ -4,14 +4,17 @@ Every 2-D slice of a tensor of 3 or more axes is labelled with its index
 (`[1, 0, :, :]`); slices of the next axis out stand side by side while the width
 allows, axes further out are stacked with a rule. Summarised axes show `…`, `⋮`
 and `⋱` where items are left out, and columns that do not fit the width are
-dropped from the middle.
+dropped from the middle. A print too tall for the screen keeps only its first
+and last slices, with `⋮ N more slices ⋮` between.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import attrs
+import numpy as np
 from rich.style import Style
 from rich.text import Span, Text
 
@@ -66,6 +69,17 @@ class Block:
 
 
 @attrs.frozen
+class Panels:
+    """2-D slices that stand side by side while the width allows: packed into rows of text for a
+    terminal, or left as blocks that a notebook wraps to its own width."""
+
+    blocks: tuple[Block, ...]
+
+
+Part = Text | Rule | Panels
+
+
+@attrs.frozen
 class Columns:
     """The shown columns of every 2-D slice: positions in the shown values, and where `…` goes."""
 
@@ -112,17 +126,34 @@ class SliceGrid:
     selection: Selection
     painter: CellPainter
     width: int
+    edge_slices: int | None = None
+    """Print only the first and last this many 2-D slices (a note counts the rest); None prints all."""
+    blocks: dict[tuple[int, ...], Block] = attrs.field(factory=dict, eq=False, repr=False)
+    """The slices drawn so far, by outer position: grids that differ only in `edge_slices` share them."""
 
     @property
     def ndim(self) -> int:
         return len(self.selection.axes)
 
     def body(self) -> list[Line]:
+        """The values as lines at this grid's width: side-by-side slices packed into rows."""
+        lines: list[Line] = []
+        for part in self.parts():
+            if isinstance(part, Panels):
+                lines.extend(self._packed(part))
+            else:
+                lines.append(part)
+        return lines
+
+    def parts(self) -> list[Part]:
+        """The values as lines, rules, and runs of slices that stand side by side."""
         if self.ndim == 0:
             return [self._scalar()]
         if self.ndim == 1:
             return list(self._vector())
-        return self._outer(0, ())
+        if self.ndim == 2:
+            return list(self._block((), self._columns()).lines)
+        return self._stacked(self._kept_slices())
 
     def _scalar(self) -> Text:
         text, style = self.painter.piece(())
@@ -148,7 +179,26 @@ class SliceGrid:
     def _labelled(self) -> bool:
         return len(self.selection.tensor.shape) >= 3
 
+    def height(self) -> int:
+        """The number of lines of `body()`, without joining slices into lines."""
+        count = 0
+        for part in self.parts():
+            if not isinstance(part, Panels):
+                count += 1
+                continue
+            rows = self._pack(list(part.blocks))
+            count += sum(max(len(block.lines) for block in row) for row in rows) + len(rows) - 1
+        return count
+
     def _block(self, outer: tuple[int, ...], columns: Columns) -> Block:
+        if outer in self.blocks:
+            return self.blocks[outer]
+        block = self._drawn_block(outer, columns)
+        if outer:  # a 2-D tensor's one block is drawn once anyway
+            self.blocks[outer] = block
+        return block
+
+    def _drawn_block(self, outer: tuple[int, ...], columns: Columns) -> Block:
         rows = self.selection.axes[-2]
         lines = [Text(self.selection.label(outer), style=LABEL)] if self._labelled() else []
         for r in range(rows.head + rows.tail):
@@ -178,31 +228,73 @@ class SliceGrid:
     def _columns(self) -> Columns:
         return fit_columns(self.selection.axes[-1], self.painter.cells.width, self.width)
 
-    def _outer(self, level: int, outer: tuple[int, ...]) -> list[Line]:
-        if self.ndim == 2:
-            return list(self._block((), self._columns()).lines)
-        if level == self.ndim - 3:
-            return self._side_by_side(outer)
+    def _all_slices(self) -> list[tuple[int, ...]]:
+        """The shown positions of every 2-D slice (over the leading axes), in order."""
+        leading = self.selection.axes[:-2]
+        return list(itertools.product(*(range(axis.head + axis.tail) for axis in leading)))
+
+    def _kept_slices(self) -> list[tuple[int, ...] | None]:
+        """The slices printed: all, or the first and last `edge_slices` with None where the rest are cut."""
+        slices: list[tuple[int, ...] | None] = list(self._all_slices())
+        keep = self.edge_slices
+        if keep is None or 2 * keep >= len(slices):
+            return slices
+        return [*slices[:keep], None, *slices[len(slices) - keep :]]
+
+    def _flat_index(self, outer: tuple[int, ...]) -> int:
+        """Where a slice is among all of the tensor's slices (its leading indices in row-major order)."""
+        leading = self.selection.axes[:-2]
+        indices = [axis.indices[p] for axis, p in zip(leading, outer, strict=True)]
+        return int(np.ravel_multi_index(indices, [axis.size for axis in leading]))
+
+    def _between(self, before: tuple[int, ...], after: tuple[int, ...]) -> Line:
+        """What separates two stacked rows of slices: a note of the slices left out, or a rule."""
+        level = next(k for k, (a, b) in enumerate(zip(before, after, strict=True)) if a != b)
         axis = self.selection.axes[level]
-        rule = Rule(RULES[min(self.ndim - 4 - level, len(RULES) - 1)])
-        lines: list[Line] = []
-        for p in range(axis.head + axis.tail):
-            if p and axis.omitted and p == axis.head:
-                message = f"⋮ {axis.omitted:,} slices along axis {axis.axis} omitted"
-                lines.append(Text(message, style=DIM))
-            elif p:
-                lines.append(rule)
-            lines.extend(self._outer(level + 1, (*outer, p)))
+        if axis.omitted and before[level] == axis.head - 1 and after[level] == axis.head:
+            return Text(f"⋮ {axis.omitted:,} slices along axis {axis.axis} omitted", style=DIM)
+        return Rule(RULES[min(self.ndim - 4 - level, len(RULES) - 1)])
+
+    def _stacked(self, slices: list[tuple[int, ...] | None]) -> list[Part]:
+        """Rows of slices side by side (one per position of the axes further out), stacked."""
+        groups: list[list[tuple[int, ...]]] = []
+        cut_before: set[int] = set()
+        for outer in slices:
+            if outer is None:
+                cut_before.add(len(groups))
+                groups.append([])
+            elif groups and groups[-1] and groups[-1][-1][:-1] == outer[:-1]:
+                groups[-1].append(outer)
+            else:
+                groups.append([outer])
+        lines: list[Part] = []
+        previous: tuple[int, ...] | None = None
+        for k, group in enumerate(groups):
+            if not group:
+                continue
+            if previous is not None and k - 1 in cut_before:
+                left_out = self._flat_index(group[0]) - self._flat_index(previous) - 1
+                lines.append(Text(f"⋮ {left_out:,} more slices ⋮", style=DIM))
+            elif previous is not None:
+                lines.append(self._between(previous, group[0]))
+            lines.append(self._side_by_side(group))
+            previous = group[-1]
         return lines
 
-    def _side_by_side(self, outer: tuple[int, ...]) -> list[Line]:
+    def _side_by_side(self, group: list[tuple[int, ...]]) -> Panels:
         axis = self.selection.axes[-3]
         columns = self._columns()
-        blocks = [self._block((*outer, p), columns) for p in range(axis.head + axis.tail)]
-        if axis.omitted:
-            blocks.insert(axis.head, Block.of([Text(f"… {axis.omitted:,} more", style=DIM)]))
+        blocks: list[Block] = []
+        for outer in group:
+            if blocks and axis.omitted and outer[-1] == axis.head:
+                blocks.append(Block.of([Text(f"… {axis.omitted:,} more", style=DIM)]))
+            blocks.append(self._block(outer, columns))
+        return Panels(tuple(blocks))
+
+    def _packed(self, panels: Panels) -> list[Line]:
+        """Side-by-side slices as rows of text that fit the width, a blank line between rows."""
         lines: list[Line] = []
-        for row in self._pack(blocks):
+        for row in self._pack(list(panels.blocks)):
             if lines:
                 lines.append(Text())
             lines.extend(self._join(row))
@@ -239,3 +331,50 @@ def draw_rules(lines: list[Line]) -> list[Text]:
     """The lines with every `Rule` drawn as wide as the widest text line."""
     width = max((line.cell_len for line in lines if isinstance(line, Text)), default=1)
     return [Text(line.character * width, style=DIM) if isinstance(line, Rule) else line for line in lines]
+
+
+def fit_height(selection: Selection, painter: CellPainter, width: int, room: int) -> list[Text]:
+    """The lines of `fit_grid`'s grid, rules drawn."""
+    return draw_rules(fit_grid(selection, painter, width, room).body())
+
+
+def fit_grid(selection: Selection, painter: CellPainter, width: int, room: int) -> SliceGrid:
+    r"""The grid of the values in at most `room` lines when it can be: all slices if they fit, else
+    the most edge slices that fit (one at each end at least), found by bisection.
+
+    >>> import lazytensor as lt
+    >>> from lazytensor.printer.numberformat import format_values
+    >>> from lazytensor.printer.options import PrintOptions
+    >>> from lazytensor.printer.shown import read_shown, select_shown
+    >>> selection = select_shown(lt.arange(60).reshape(10, 3, 2), None, PrintOptions())
+    >>> painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
+    >>> print("\n".join(line.plain for line in fit_height(selection, painter, 20, 9)))
+    [0, :, :]
+     0   1
+     2   3
+     4   5
+    ⋮ 8 more slices ⋮
+    [9, :, :]
+    54  55
+    56  57
+    58  59
+    """
+
+    every = SliceGrid(selection, painter, width)
+
+    def height(edge: int | None) -> int:
+        return attrs.evolve(every, edge_slices=edge).height()
+
+    count = 1
+    for axis in selection.axes[:-2]:
+        count *= axis.head + axis.tail
+    if len(selection.axes) < 3 or count <= 2 or height(None) <= room:
+        return every
+    low, high = 1, count // 2  # the most edge slices that fit lie in [low, high] (or there is only 1)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if height(middle) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return attrs.evolve(every, edge_slices=low)

@@ -31,12 +31,28 @@ CHAIN_EDGE = 4
 def format_number(value: Any, precision: int) -> str:
     """A statistic as text: an int as it is, a float to `max(precision, 1)` significant digits.
 
+    In scientific notation the mantissa is the exact value or keeps all its digits (`3.000e+06`
+    for 2999998, `3e+06` only for 3000000), as in the grid.
+
     >>> format_number(np.int64(3), 4), format_number(2 / 3, 4)
     ('3', '0.6667')
+    >>> format_number(2999998.0, 4), format_number(3e6, 4), format_number(np.float32(1e-5), 4)
+    ('3.000e+06', '3e+06', '1e-05')
     """
     if isinstance(value, int | np.integer):
         return str(int(value))
-    return f"{float(value):.{max(precision, 1)}g}"
+    digits = max(precision, 1)
+    number = float(value)
+    text = f"{number:.{digits}g}"
+    if "e" not in text or _parses_back(text, value):
+        return text
+    return f"{number:.{digits - 1}e}"
+
+
+def _parses_back(text: str, value: Any) -> bool:
+    """Whether `text` read in `value`'s own float type is `value` exactly."""
+    kind = type(value) if isinstance(value, np.floating) else np.float64
+    return bool(kind(text) == value)
 
 
 STATISTICS_DIGITS = 4
@@ -59,11 +75,15 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     entries: list[tuple[str, str]] = []
     finite = values[np.isfinite(values)] if kind in "fc" else values
     if kind != "c" and finite.size:
+        with np.errstate(
+            over="ignore", invalid="ignore"
+        ):  # values near the float limit: an inf std, no warning
+            mean, std = finite.mean(dtype=np.float64), finite.std(dtype=np.float64)
         entries += [
             ("min", format_number(finite.min(), precision)),
             ("max", format_number(finite.max(), precision)),
-            ("mean", format_number(finite.mean(dtype=np.float64), precision)),
-            ("std", format_number(finite.std(dtype=np.float64), precision)),
+            ("mean", format_number(mean, precision)),
+            ("std", format_number(std, precision)),
         ]
     entries.append(("zeros", str(int(np.count_nonzero(values == 0)))))
     if kind in "fc":

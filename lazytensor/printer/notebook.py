@@ -5,17 +5,21 @@ output area), is `notebook_width` (120) columns wide unless `linewidth` is set, 
 takes its colours from CSS classes (see `render.NOTEBOOK_CSS`), so a dark theme gets
 dark-theme colours. The layer chain of a view opens into its `explain()` tree (an
 HTML `<details>`, no JavaScript). The text is the plain print, so where a renderer
-strips styles it still reads the same. The output stays small whatever the tensor:
+strips styles it still reads the same. The 2-D slices that stand side by side
+are blocks of their own (`<pre class="lt-panel">` in a wrapping flex row), so a
+narrow notebook lays them out in as many rows as its width needs. The output stays small whatever the tensor:
 a print over `MAX_CHARACTERS` is summarised harder, then cut.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
 from rich.text import Text
 
+from lazytensor.printer.grid import Panels, Rule, SliceGrid
 from lazytensor.printer.header import Header
 from lazytensor.printer.options import PrintOptions, notebook_line_width
 from lazytensor.printer.render import notebook_html, pre_html, renderable_html, texts_html
@@ -36,6 +40,8 @@ class NotebookPrint:
     header: Header
     body: tuple[Text, ...]
     one_line: bool
+    grid: SliceGrid | None = None
+    """The grid the body was drawn from, when the body is all of it (not cut down); None otherwise."""
 
     def lines(self) -> list[Text]:
         if self.one_line:
@@ -77,7 +83,7 @@ def notebook_print(
     printable = TensorPrint(t, dims, options)
     for tried in _harder(options):
         printable = TensorPrint(t, dims, tried)
-        header, body = printable.sections(width)
+        header, grid, body = printable.laid_out(width)
         if _size(header, body) <= limit:
             break
     if tried is not options:
@@ -92,7 +98,74 @@ def notebook_print(
             kept.append(line)
         kept.append(Text(f"(cut to {limit:,} characters for the notebook)", style=DIM))
         body = kept
-    return NotebookPrint(header, tuple(body), printable.one_line)
+        grid = None
+    return NotebookPrint(header, tuple(body), printable.one_line, grid)
+
+
+DOT = " · "
+
+
+def header_html(lines: Sequence[Text], width: int) -> list[str]:
+    """Header lines as HTML that a narrow notebook may break at the ` · ` between their parts and
+    nowhere else: each part is a `<span class="lt-part">`, which never breaks (`nowrap`).
+
+    >>> header_html([Text("min 0 · max 3")], 80)
+    ['<span class="lt-part">min 0</span> · <span class="lt-part">max 3</span>']
+    """
+    html_lines = []
+    for line in lines:
+        offsets, start = [], 0
+        while (found := line.plain.find(DOT, start)) >= 0:
+            offsets += [found, found + len(DOT)]
+            start = found + len(DOT)
+        pieces = line.divide(offsets) if offsets else [line]
+        rendered = texts_html(list(pieces), width, strip=False)
+        html_lines.append(
+            "".join(
+                piece if k % 2 else f'<span class="lt-part">{piece}</span>'
+                for k, piece in enumerate(rendered)
+            )
+        )
+    return html_lines
+
+
+def _rule_width(body: tuple[Text, ...]) -> int:
+    return max((line.cell_len for line in body), default=1)
+
+
+def body_html(printed: NotebookPrint, width: int) -> list[str]:
+    """The values as HTML: runs of lines in a `<pre>`, and the slices that stand side by side as
+    one `<pre class="lt-panel">` each in a `<div class="lt-panels">`, which wraps them to the width
+    of the notebook (the plain text packs them at `width` columns)."""
+    if printed.grid is None:
+        return [pre_html(texts_html(list(printed.body), width))]
+    parts: list[str] = []
+    run: list[Text] = []
+    rule_width = _rule_width(printed.body)
+    for part in printed.grid.parts():
+        if isinstance(part, Panels):
+            if run:
+                parts.append(pre_html(texts_html(run, width)))
+                run = []
+            panels = [
+                pre_html(texts_html(list(block.lines), width), css="lt-pre lt-panel") for block in part.blocks
+            ]
+            parts.append(f'<div class="lt-panels">{"".join(panels)}</div>')
+        elif isinstance(part, Rule):  # cut at the output's width: it never makes the output scroll
+            if run:
+                parts.append(pre_html(texts_html(run, width)))
+                run = []
+            parts.append(
+                pre_html(
+                    texts_html([Text(part.character * rule_width, style=DIM)], width), css="lt-pre lt-rule"
+                )
+            )
+        else:
+            run.append(part)
+    trailing = list(printed.body[len(printed.grid.body()) :])  # a note of harder summarising
+    if run or trailing:
+        parts.append(pre_html(texts_html([*run, *trailing], width)))
+    return parts
 
 
 def notebook_mimebundle(
@@ -114,10 +187,12 @@ def notebook_mimebundle(
         parts = [pre_html(texts_html(printed.lines(), width))]
     else:
         head = printed.header
-        parts = [pre_html(texts_html(head.top, width))]
+        parts = [pre_html(header_html(head.top, width), css="lt-pre lt-wrap")]
         if head.chain:
             summary = "\n".join(texts_html(head.chain, width))
             tree = pre_html(renderable_html(t.explain(), width), css="lt-pre lt-explain")
             parts.append(f'<details class="lt-layers"><summary>{summary}</summary>{tree}</details>')
-        parts.append(pre_html(texts_html([*head.stats, Text(), *printed.body], width)))
+        if head.stats:
+            parts.append(pre_html(header_html(head.stats, width), css="lt-pre lt-wrap"))
+        parts.append(f'<div class="lt-values">{"".join(body_html(printed, width))}</div>')
     return {"text/plain": printed.plain(), "text/html": notebook_html(parts)}

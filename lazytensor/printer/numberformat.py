@@ -1,9 +1,12 @@
 """Turning the shown values into text cells: one number format for the whole print.
 
 The format is decided once, over every value that will be shown, with numpy's
-rules (`floatmode="maxprec"`): at most `precision` digits after the point, the
-points aligned, scientific notation when the magnitudes call for it. Integers
-are never scientific. Each cell also gets a kind (negative, zero, NaN, inf) so
+rules: in positional notation at most `precision` digits after the point
+(`floatmode="maxprec"`, so 0.30000000000000004 shows as 0.3), the points aligned,
+scientific notation when the magnitudes call for it. A scientific mantissa is
+either exactly the stored value or shows all `precision` digits, trailing zeros
+kept (`3.0000e+06`, as PyTorch): distinct values never look equal and exact.
+Integers are never scientific. Each cell also gets a kind (negative, zero, NaN, inf) so
 the printer can colour it; the colour only repeats what the text already says.
 """
 
@@ -40,6 +43,9 @@ class FloatFormat:
     ['  1. ', '  2.5', '-10. ']
     >>> FloatFormat.decide(np.array([1e-5, 1.0]), precision=4).format(1e-5)
     '1.e-05'
+    >>> values = np.array([1.0, 2999997.0])
+    >>> [FloatFormat.decide(values, precision=4).format(v) for v in values]
+    ['1.0000e+00', '3.0000e+06']
     """
 
     scientific: bool
@@ -56,7 +62,7 @@ class FloatFormat:
         cls, values: Values, precision: int, sci_mode: bool | None = None, sign: bool = False
     ) -> FloatFormat:
         """The format numpy would choose for `values` (a float array of any shape)."""
-        finite = values[np.isfinite(values)].astype(np.float64, copy=False).ravel()
+        finite = values[np.isfinite(values)].ravel()  # in its own dtype: a float32 0.1 is exactly "1.e-01"
         scientific = _wants_scientific(finite) if sci_mode is None else sci_mode
         if finite.size == 0:
             fmt = cls(scientific, precision, 0, ".", 0, 0, -1, sign)
@@ -87,15 +93,18 @@ class FloatFormat:
 
     @classmethod
     def _scientific(cls, finite: Values, precision: int, sign: bool) -> FloatFormat:
+        """The digits every value needs to be shown exactly, or all `precision` digits when one needs more."""
+        needed = max(len(_fraction(np.format_float_scientific(x, unique=True, trim="."))) for x in finite)
+        digits = min(needed, precision)
         texts = [
-            np.format_float_scientific(x, precision=precision, unique=True, trim=".", sign=sign)
+            np.format_float_scientific(
+                x, precision=digits, min_digits=digits, unique=True, trim="k", sign=sign
+            )
             for x in finite
         ]
         mantissas, _, exponents = zip(*(text.partition("e") for text in texts), strict=True)
-        int_parts, frac_parts = zip(*(m.split(".") for m in mantissas), strict=True)
         exp_digits = max(len(e) for e in exponents) - 1
-        digits = max(len(part) for part in frac_parts)
-        pad_left = max(len(part) for part in int_parts)
+        pad_left = max(len(m.split(".")[0]) for m in mantissas)
         return cls(True, digits, digits, "k", pad_left, exp_digits + 2 + digits, exp_digits, sign)
 
     @property
@@ -136,6 +145,16 @@ class FloatFormat:
             pad_left=self.pad_left,
             pad_right=self.pad_right,
         )
+
+
+def _fraction(scientific: str) -> str:
+    """The digits after the point of a scientific number's mantissa.
+
+    >>> _fraction("-2.5e+06"), _fraction("3.e+06")
+    ('5', '')
+    """
+    mantissa = scientific.partition("e")[0]
+    return mantissa.partition(".")[2]
 
 
 def _wants_scientific(finite: Values) -> bool:
@@ -179,6 +198,10 @@ def format_values(values: Values, precision: int, sci_mode: bool | None = None) 
         texts = _complex_texts(values, precision, sci_mode)
     elif kind in "iu" or kind == "b":
         texts = _plain_texts(values, str)
+    elif kind in "Mm":
+        texts = _time_texts(values)
+    elif kind == "U":
+        texts = _unicode_texts(values)
     else:
         texts = _plain_texts(values, _object_text)
     width = max((len(text) for text in texts.flat), default=0)
@@ -209,6 +232,59 @@ def _plain_texts(values: Values, convert: Any) -> Values:
     return texts
 
 
+def time_text(value: np.datetime64 | np.timedelta64) -> str:
+    """A datetime as numpy prints it (in its own unit), a timedelta as its count, NaT as `NaT`.
+
+    >>> time_text(np.datetime64("2024-01-01", "ns")), time_text(np.datetime64("NaT"))
+    ('2024-01-01T00:00:00.000000000', 'NaT')
+    >>> time_text(np.timedelta64(-3, "s"))
+    '-3'
+    """
+    if np.isnat(value):
+        return "NaT"
+    unit, _ = np.datetime_data(value.dtype)
+    if isinstance(value, np.timedelta64) or unit == "generic":  # numpy writes no generic-unit date: its count
+        return str(int(value.astype(np.int64)))
+    return str(np.datetime_as_string(value))
+
+
+def _time_texts(values: Values) -> Values:
+    texts = np.empty(values.shape, dtype=object)
+    for position, value in np.ndenumerate(values):
+        texts[position] = time_text(value)
+    return texts
+
+
+def unicode_text(codes: Any) -> str:
+    r"""The text of one numpy unicode element from its UTF-32 code units (trailing NULs dropped, as numpy
+    does), with a code point Python cannot hold (over 0x10FFFF) written as its escape, never an error.
+
+    >>> unicode_text(np.array([104, 105, 0x110000, 0, 0], dtype=np.uint32))
+    'hi\\U00110000'
+    """
+    units = [int(code) for code in codes]
+    while units and units[-1] == 0:
+        units.pop()
+    return printable("".join(chr(code) if code <= 0x10FFFF else f"\\U{code:08x}" for code in units))
+
+
+def unicode_codes(values: Values) -> npt.NDArray[np.uint32]:
+    """The UTF-32 code units of a numpy unicode array, one more axis: read without making a `str`
+    (numpy's own element read fails with SystemError on a code point over 0x10FFFF)."""
+    per_element = values.dtype.itemsize // 4
+    units = np.dtype(np.uint32).newbyteorder(values.dtype.byteorder)
+    flat = np.frombuffer(np.ascontiguousarray(values).tobytes(), dtype=units)
+    return flat.reshape((*values.shape, per_element)).astype(np.uint32)
+
+
+def _unicode_texts(values: Values) -> Values:
+    codes = unicode_codes(values)
+    texts = np.empty(values.shape, dtype=object)
+    for position in np.ndindex(values.shape):
+        texts[position] = unicode_text(codes[position])
+    return texts
+
+
 def _float_texts(values: Values, precision: int, sci_mode: bool | None) -> Values:
     fmt = FloatFormat.decide(values, precision, sci_mode)
     texts = np.empty(values.shape, dtype=object)
@@ -236,6 +312,9 @@ def _complex_texts(values: Values, precision: int, sci_mode: bool | None) -> Val
 def kinds_of(values: Values) -> npt.NDArray[np.int8]:
     """The `Kind` of every value (objects that are not numbers are PLAIN)."""
     kinds = np.zeros(values.shape, dtype=np.int8)
+    if values.dtype.kind in "Mm":
+        kinds[np.isnat(values)] = Kind.NAN
+        return kinds
     if values.dtype.kind not in "biufc":
         return kinds
     if values.dtype.kind in "iuf":

@@ -87,7 +87,13 @@ class PrintOptions:
     """`"grid"` (labelled 2-D slices), `"separators"` (the seeds' `---` / `===` text), `"line"`."""
     notebook_width: int = attrs.field(default=120, validator=_positive)
     """Characters per line of the notebook (HTML) print when `linewidth` is None."""
+    maxlines: int | None = attrs.field(default=None, validator=_positive_or_none)
+    """Lines a print may take: a taller one shows only its first and last 2-D slices (`⋮ N more
+    slices ⋮`). None means the terminal's height, or `DEFAULT_MAXLINES` when not a terminal."""
 
+
+DEFAULT_MAXLINES = 100
+"""The lines a print may take when `maxlines` is None and the output is not a terminal."""
 
 AUTO_STATS_LIMIT = 100_000
 """The statistics limit when `stats_limit` is None, for tensors in memory."""
@@ -129,7 +135,7 @@ def set_printoptions(
 ) -> None:
     """Change the print options from now on (in this context); a None argument leaves that option alone.
 
-    The other options are `sci_mode`, `stats_limit`, `heatmap`, `style` and `notebook_width`.
+    The other options are `sci_mode`, `stats_limit`, `heatmap`, `style`, `notebook_width` and `maxlines`.
 
     >>> import lazytensor as lt
     >>> lt.set_printoptions(precision=2)
@@ -175,6 +181,21 @@ def terminal_width() -> int:
     if stdout is None or not hasattr(stdout, "isatty") or not stdout.isatty():
         return 80
     return shutil.get_terminal_size((80, 24)).columns
+
+
+def max_lines(options: PrintOptions) -> int:
+    """The lines a print may take: `maxlines`, else the terminal's height (`DEFAULT_MAXLINES`, 100,
+    when stdout is not a terminal).
+
+    >>> max_lines(PrintOptions(maxlines=30)), max_lines(PrintOptions())
+    (30, 100)
+    """
+    if options.maxlines is not None:
+        return options.maxlines
+    stdout = sys.stdout
+    if stdout is None or not hasattr(stdout, "isatty") or not stdout.isatty():
+        return DEFAULT_MAXLINES
+    return shutil.get_terminal_size((80, DEFAULT_MAXLINES)).lines
 
 
 def line_width(options: PrintOptions) -> int:

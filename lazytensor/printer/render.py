@@ -115,7 +115,7 @@ def html_console(width: int) -> Console:
     )
 
 
-def segments_html(segments: Iterable[Segment]) -> str:
+def segments_html(segments: Iterable[Segment], strip: bool = True) -> str:
     """One line of segments as HTML: text escaped, each styled run in a `<span>` of its CSS class.
 
     >>> from lazytensor.printer.styles import NEGATIVE
@@ -140,13 +140,14 @@ def segments_html(segments: Iterable[Segment]) -> str:
             current = css
         run.append(segment.text)
     flush()
-    return "".join(pieces).rstrip()
+    joined = "".join(pieces)
+    return joined.rstrip() if strip else joined
 
 
-def texts_html(lines: Sequence[Text], width: int) -> list[str]:
-    """Lines of `Text` as lines of HTML."""
+def texts_html(lines: Sequence[Text], width: int, strip: bool = True) -> list[str]:
+    """Lines of `Text` as lines of HTML (trailing spaces dropped unless `strip` is False)."""
     console = html_console(width)
-    return [segments_html(_as_span(line).render(console, end="")) for line in lines]
+    return [segments_html(_as_span(line).render(console, end=""), strip) for line in lines]
 
 
 def renderable_html(renderable: Any, width: int) -> list[str]:
@@ -182,10 +183,18 @@ NOTEBOOK_CSS = (
     ".lt-out{--lt-neg:var(--jp-error-color1,#b3261e);--lt-nan:#8e24aa;--lt-inf:#8a4b00;--lt-warn:#8a4b00;"
     "--lt-label:#00677d;--lt-chain:#1a56b0;--lt-dtype:#2e7d32;--lt-dim:#5f6368;"
     "color:var(--jp-content-font-color1,inherit);max-width:100%;overflow-x:auto}"
-    ".lt-out pre,.lt-out summary{white-space:pre!important;overflow:visible!important;"
+    ".lt-out.lt-out pre.lt-pre,.lt-out.lt-out summary{white-space:pre!important;overflow:visible!important;"
     "margin:0;padding:0;border:0;"
     "background:transparent;font-family:var(--jp-code-font-family,ui-monospace,Menlo,Consolas,monospace);"
     "font-size:var(--jp-code-font-size,13px);line-height:var(--jp-code-line-height,1.3);color:inherit}"
+    ".lt-out.lt-out pre.lt-wrap{white-space:pre-wrap!important;overflow-wrap:normal;word-break:normal}"
+    ".lt-out .lt-part{white-space:pre}"
+    ".lt-out.lt-out pre.lt-rule{overflow:hidden!important;max-width:100%}"
+    ".lt-out .lt-values{margin-top:calc(var(--jp-code-line-height,1.3) * var(--jp-code-font-size,13px))}"
+    ".lt-out.lt-out .lt-panels{display:flex;flex-wrap:wrap;align-items:flex-start;column-gap:4ch;"
+    "row-gap:calc(var(--jp-code-line-height,1.3) * var(--jp-code-font-size,13px));"
+    "font-family:var(--jp-code-font-family,ui-monospace,Menlo,Consolas,monospace);"
+    "font-size:var(--jp-code-font-size,13px);line-height:var(--jp-code-line-height,1.3)}"
     ".lt-out summary{display:block;cursor:pointer}.lt-out summary::-webkit-details-marker{display:none}"
     '.lt-out summary::after{content:" ▸ explain";color:var(--lt-dim)}'
     '.lt-out details[open]>summary::after{content:" ▾"}'
@@ -203,7 +212,10 @@ NOTEBOOK_CSS = (
 )
 """The notebook's style sheet: colours by CSS class, from JupyterLab's theme variables where they read
 well, with dark rules for JupyterLab (`data-jp-theme-light="false"`), VS Code (`body.vscode-dark`) and
-`prefers-color-scheme: dark` elsewhere. Every colour reads at 4.5:1 or more (WCAG AA) on its theme."""
+`prefers-color-scheme: dark` elsewhere. Every colour reads at 4.5:1 or more (WCAG AA) on its theme.
+The `<pre>` rules name `.lt-out.lt-out pre.lt-pre` so that they outrank what a template says of every
+`pre` (nbconvert's classic `div.output_area pre { color: black }`), and the side-by-side slices
+(`.lt-panels`) wrap as blocks to the width of the output area."""
 
 
 def pre_html(lines: Sequence[str], css: str = "lt-pre") -> str:

@@ -152,3 +152,25 @@ def read_shown(selection: Selection) -> Values:
         slice(None) if axis.omitted == 0 else np.array(axis.indices, dtype=np.intp) for axis in selection.axes
     )
     return np.asarray(sub.oindex[key].numpy())
+
+
+def with_edge_rows(selection: Selection, shown: Values, edgeitems: int) -> tuple[Selection, Values] | None:
+    """The selection with the rows of its 2-D slices cut to `edgeitems` at each end, and the shown
+    values that remain (nothing read again); None when those rows are already cut or too few.
+
+    >>> import lazytensor as lt
+    >>> t = lt.arange(20).reshape(10, 2)
+    >>> selection = select_shown(t, None, PrintOptions())
+    >>> cut, values = with_edge_rows(selection, read_shown(selection), 2)
+    >>> cut.axes[0].indices, values[:, 0].tolist()
+    ([0, 1, 8, 9], [0, 2, 16, 18])
+    """
+    if len(selection.axes) < 2:
+        return None
+    rows = selection.axes[-2]
+    edge = max(edgeitems, 1)
+    if rows.omitted or rows.size <= 2 * edge:
+        return None
+    positions = np.r_[0:edge, rows.size - edge : rows.size]
+    axes = (*selection.axes[:-2], ShownAxis(rows.axis, rows.size, edge, edge), selection.axes[-1])
+    return attrs.evolve(selection, axes=axes), np.take(shown, positions, axis=-2)

@@ -16,11 +16,11 @@ from rich.segment import Segment
 from rich.text import Span, Text
 
 from lazytensor.printer.cells import CellPainter
-from lazytensor.printer.grid import SliceGrid, draw_rules
+from lazytensor.printer.grid import SliceGrid, draw_rules, fit_grid
 from lazytensor.printer.header import Header, header
-from lazytensor.printer.numberformat import format_values
-from lazytensor.printer.options import PrintOptions, current_options
-from lazytensor.printer.shown import read_shown, select_shown
+from lazytensor.printer.numberformat import Values, format_values
+from lazytensor.printer.options import PrintOptions, current_options, max_lines
+from lazytensor.printer.shown import Selection, read_shown, select_shown, with_edge_rows
 from lazytensor.printer.styles import DIM
 from lazytensor.printer.summary import summary_text
 
@@ -52,19 +52,38 @@ class TensorPrint:
 
     def sections(self, width: int) -> tuple[Header, list[Text]]:
         """The header and the lines of values at `width` columns, styled (no header for one line)."""
+        head, _, body = self.laid_out(width)
+        return head, body
+
+    def laid_out(self, width: int) -> tuple[Header, SliceGrid | None, list[Text]]:
+        """The header, the grid of the values (None for one line or no elements), and its lines."""
         if self.one_line:
-            return Header((), (), ()), [summary_text(self.tensor, self.options)]
+            return Header((), (), ()), None, [summary_text(self.tensor, self.options)]
         selection = select_shown(self.tensor, self.dims, self.options)
         shown = read_shown(selection)
         head = header(selection, shown, self.options, width)
         if shown.size == 0:
-            return head, [Text("(no elements)", style=DIM)]
-        cells = format_values(shown, self.options.precision, self.options.sci_mode)
-        grid = SliceGrid(selection, CellPainter(cells, self.options.heatmap), width)
+            return head, None, [Text("(no elements)", style=DIM)]
+        room = max_lines(self.options) - len(head.lines()) - 1
+        grid = self._grid(selection, shown, width, room)
         body = draw_rules(grid.body())
         for line in body:
             line.rstrip()
-        return head, body
+        return head, grid, body
+
+    def _grid(self, selection: Selection, shown: Values, width: int, room: int) -> SliceGrid:
+        """The grid in `room` lines: the first and last slices that fit, and if even one at each end
+        does not, the first and last `edgeitems` rows of each slice as well."""
+        cells = format_values(shown, self.options.precision, self.options.sci_mode)
+        grid = fit_grid(selection, CellPainter(cells, self.options.heatmap), width, room)
+        if grid.height() <= room:
+            return grid
+        cut = with_edge_rows(selection, shown, self.options.edgeitems)
+        if cut is None:
+            return grid
+        selection, shown = cut
+        cells = format_values(shown, self.options.precision, self.options.sci_mode)
+        return fit_grid(selection, CellPainter(cells, self.options.heatmap), width, room)
 
     def lines(self, width: int) -> list[Text]:
         """Every line of the print at `width` columns, styled: the header, a blank line, the values."""
