@@ -328,7 +328,7 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
     """Print a `.npy` file, or the slice `index` of it; 0 on success, 2 with a message on bad input."""
     try:
         t = lt.load(path)
-    except (OSError, ValueError) as error:  # the message names the file and what is wrong with it
+    except (OSError, ValueError, MemoryError) as error:  # the message names the file and what is wrong
         print(f"error: {_one_line(error)}", file=sys.stderr)
         return USAGE_ERROR
     view = t
@@ -390,13 +390,13 @@ def repl(paths: Sequence[str]) -> int:
     for name, path in zip(repl_names(paths), paths, strict=True):
         try:
             namespace[name] = open_tensor(path)
+            lines.append(f"{name} = {path}: {namespace[name].summary()}")  # reads: a bad chunk fails here
         except FileNotFoundError:
             print(f"error: {path}: no such file", file=sys.stderr)
             return USAGE_ERROR
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, MemoryError) as error:
             print(f"error: {_one_line(error)}", file=sys.stderr)
             return USAGE_ERROR
-        lines.append(f"{name} = {path}: {namespace[name].summary()}")
     lines.append("t.summary(), t.stats(), t.explain(); Ctrl-D to leave")
     with contextlib.suppress(ImportError):  # line editing and history where the platform has them
         importlib.import_module("readline")

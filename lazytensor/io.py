@@ -5,20 +5,21 @@ regular files are opened (a FIFO or a device would hang or stream forever), the 
 read with length limits before numpy's own parser sees it, the parser runs inside one guard,
 and the shape it returns is checked against the file's size before any memory is mapped.
 Whatever is wrong, the caller gets one `ValueError` (or `FileNotFoundError`,
-`IsADirectoryError`, `PermissionError` when that is the truth) whose one-line message names
-the file and what is wrong with it.
+`IsADirectoryError`, `PermissionError` when that is the truth, `MemoryError` for a shape no
+loop could walk) whose one-line message names the file and what is wrong with it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
+import hashlib
 import importlib.util
 import io
 import math
 import os
 import re
-import secrets
 import stat
 import warnings
 from typing import Any, BinaryIO, Literal, cast
@@ -26,8 +27,10 @@ from typing import Any, BinaryIO, Literal, cast
 import attrs
 import numpy as np
 
+from lazytensor import stores
 from lazytensor.bases import ArrayBase, XarrayBackend, require
 from lazytensor.creation import from_numpy
+from lazytensor.mapped import MappedTensor
 from lazytensor.tensor import AbstractTensor
 from lazytensor.views import TransposedTensor
 
@@ -38,6 +41,9 @@ MAX_HEADER_BYTES = 10_000  # numpy's own default limit for a header it will pars
 MAX_NESTING = 16  # brackets inside a header: a structured dtype nests a few, never more
 MAX_SIGN_RUN = 4  # consecutive unary signs: '-1' has one, a crafted header thousands
 MAX_NDIM = 32  # what numpy can index and print everywhere
+MAX_EMPTY_ELEMENTS = 1 << 24
+"""Elements of zero bytes each (`descr` `[]`) a file may hold: its size does not bound their number,
+and every loop over them (a copy, a print, a sum) would run for years past this."""
 HEADER_LENGTH_BYTES = {(1, 0): 2, (2, 0): 4, (3, 0): 4}
 FILE_KINDS = {
     stat.S_IFDIR: "a directory",
@@ -157,25 +163,27 @@ def _read_exactly(file: BinaryIO, count: int) -> bytes:
 
 def _parse_header_dict(name: str, version: tuple[int, int], raw: bytes) -> tuple[Any, bool, Any]:
     """numpy's header parser on bytes already in memory, inside one guard: (shape, fortran, dtype)."""
-    buffer = io.BytesIO(raw)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             if version == (1, 0):
-                return np.lib.format.read_array_header_1_0(buffer, max_header_size=MAX_HEADER_BYTES)
-            if version == (2, 0):
-                return np.lib.format.read_array_header_2_0(buffer, max_header_size=MAX_HEADER_BYTES)
-            read_any = getattr(np.lib.format, "_read_array_header", None)
-            if read_any is None:
-                raise ValueError(f"format version {version} is not supported by this numpy")
-            result: tuple[Any, bool, Any] = read_any(buffer, version, max_header_size=MAX_HEADER_BYTES)
-            return result
+                return np.lib.format.read_array_header_1_0(io.BytesIO(raw), max_header_size=MAX_HEADER_BYTES)
+            if version == (3, 0):
+                raw = _as_version_2(raw)
+            return np.lib.format.read_array_header_2_0(io.BytesIO(raw), max_header_size=MAX_HEADER_BYTES)
     except Exception as error:  # TokenError, RecursionError, SyntaxError, OverflowError, MemoryError, ...
         first = error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
         detail = " ".join(first.split()) or type(error).__name__
         if len(detail) > 200:
             detail = detail[:200] + "…"
         raise ValueError(f"{name}: corrupt .npy header ({detail})") from None
+
+
+def _as_version_2(raw: bytes) -> bytes:
+    """A format 3.0 header (UTF-8 text) as the 2.0 header (latin-1) that means the same: every other
+    character escaped (`'ж'` as `'\\u0436'`), which reads back as the same string."""
+    text = raw[4:].decode("utf-8").encode("ascii", "backslashreplace")
+    return len(text).to_bytes(4, "little") + text
 
 
 def _checked_shape(name: str, shape: Any, dtype: np.dtype[Any]) -> tuple[int, ...]:
@@ -218,7 +226,13 @@ def read_header(file: BinaryIO, name: str, file_size: int) -> NpyHeader:
     if dtype.hasobject:
         raise ValueError(f"{name}: holds Python objects (pickled data); lazytensor never unpickles")
     shape = _checked_shape(name, shape, dtype)
-    data_bytes = math.prod(shape) * dtype.itemsize
+    count = math.prod(shape)
+    if dtype.itemsize == 0 and count > MAX_EMPTY_ELEMENTS:
+        raise MemoryError(
+            f"{name}: its header's shape {shape} of {dtype} holds {count:,} elements of 0 bytes; "
+            f"at most {MAX_EMPTY_ELEMENTS:,} are loaded (each costs work, though no data)"
+        )
+    data_bytes = count * dtype.itemsize
     if data_bytes > file_size - data_offset:
         raise ValueError(
             f"{name}: truncated or corrupt .npy file (its header's shape {shape} of {dtype} needs "
@@ -239,6 +253,8 @@ def _read_array(file: BinaryIO, name: str, header: NpyHeader, mmap: bool) -> np.
                 shape=header.shape, order=order,
             )  # fmt: skip
             return array
+        if header.dtype.itemsize == 0:  # no data to read: numpy copying nothing element by element is slow
+            return np.empty(header.shape, dtype=header.dtype, order=order)
         file.seek(header.data_offset)
         data = _read_exactly(file, count * header.dtype.itemsize)
         flat = np.frombuffer(data, dtype=header.dtype, count=count).copy()
@@ -268,10 +284,12 @@ def load(path: PathLike, mmap: bool = True) -> AbstractTensor:
         file_size = os.fstat(file.fileno()).st_size
         header = read_header(file, name, file_size)
         array = _read_array(file, name, header, mmap)
-    if array.ndim > 1 and not array.flags.c_contiguous and array.flags.f_contiguous:
-        reversed_axes = tuple(range(array.ndim - 1, -1, -1))
-        return TransposedTensor(from_numpy(array.T), reversed_axes)
-    return from_numpy(array)
+    fortran = array.ndim > 1 and not array.flags.c_contiguous and array.flags.f_contiguous
+    row_major = array.T if fortran else array
+    base = MappedTensor.over(row_major, name) if isinstance(row_major, np.memmap) else from_numpy(row_major)
+    if fortran:
+        return TransposedTensor(base, tuple(range(array.ndim - 1, -1, -1)))
+    return base
 
 
 # -- saving -----------------------------------------------------------------------------------------
@@ -285,23 +303,105 @@ def _target(path: PathLike) -> str:
     return os.path.realpath(name)
 
 
-def _create_temporary(directory: str, base: str) -> tuple[str, int]:
-    """A new file beside the target (same file system, so the final rename is atomic); umask applies."""
-    for _ in range(100):
-        candidate = os.path.join(directory, f".{base}.{secrets.token_hex(6)}.tmp")
+SAVE_SUFFIX = ".lt-save"
+"""The end of the one temporary name `save` uses per target: a killed save leaves at most that file,
+and the next save of the same target reuses it."""
+NAME_MAX = 255  # bytes in one file name, where the file system does not say
+
+
+def temporary_name(base: str, limit: int = NAME_MAX) -> str:
+    """The temporary file `save` writes before renaming it to `base` (same folder): recognisable,
+    one per target, and within the file system's name `limit` (long names are cut and get a digest).
+
+    >>> temporary_name("t.npy")
+    '.t.npy.lt-save'
+    >>> long = temporary_name("x" * 251 + ".npy")
+    >>> len(long), long.endswith(".lt-save")
+    (255, True)
+    """
+    name = f".{base}{SAVE_SUFFIX}"
+    if len(os.fsencode(name)) <= limit:
+        return name
+    encoded = os.fsencode(base)
+    tail = f"~{hashlib.sha256(encoded).hexdigest()[:16]}{SAVE_SUFFIX}"
+    return "." + os.fsdecode(encoded[: limit - 1 - len(tail)]) + tail
+
+
+def _name_limit(directory: str) -> int:
+    try:
+        return int(os.pathconf(directory, "PC_NAME_MAX"))
+    except (OSError, ValueError):
+        return NAME_MAX
+
+
+def _open_temporary(target: str) -> tuple[str, int]:
+    """The target's temporary file, opened, locked and emptied: a stale one (a killed save's) is
+    reused; another save of the same target still running is a BlockingIOError."""
+    directory, base = os.path.split(target)
+    path = os.path.join(directory, temporary_name(base, _name_limit(directory)))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(3):
         try:
-            return candidate, os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"{directory}: could not create a temporary file for {base}")
+            fd = os.open(path, flags, 0o666)
+        except PermissionError:
+            raise _os_error(PermissionError, errno.EACCES, f"{target}: permission denied") from None
+        except OSError as error:
+            raise _os_error(
+                type(error), error.errno or errno.EIO, f"{target}: cannot be saved ({error.strerror})"
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise _os_error(
+                BlockingIOError, errno.EAGAIN, f"{target}: another save to this file is in progress"
+            ) from None
+        try:  # the save we waited for may have renamed this very file to the target meanwhile
+            current = os.stat(path, follow_symlinks=False)
+        except FileNotFoundError:
+            current = None
+        if current is not None and os.path.samestat(current, os.fstat(fd)):
+            os.ftruncate(fd, 0)
+            return path, fd
+        os.close(fd)
+    raise _os_error(BlockingIOError, errno.EAGAIN, f"{target}: another save to this file is in progress")
+
+
+class _Sink:
+    """What `write_array` writes to: not a file object to numpy, so it never uses `tofile` (whose
+    failures say "N requested and M written", with no errno), and every write reaches the fd."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        total = len(view)
+        while view:
+            view = view[os.write(self.fd, view) :]
+        return total
+
+
+def _write_failure(target: str, error: OSError, size: int) -> OSError:
+    """One line naming the target for a failed write; a full disk said in words."""
+    if error.errno == errno.ENOSPC:
+        return _os_error(
+            OSError, errno.ENOSPC, f"{target}: no space left on the device (saving {size:,} bytes)"
+        )
+    if error.errno == errno.EDQUOT:
+        return _os_error(OSError, errno.EDQUOT, f"{target}: disk quota exceeded (saving {size:,} bytes)")
+    detail = error.strerror or " ".join(str(error).split())
+    return _os_error(type(error), error.errno or errno.EIO, f"{target}: cannot be saved ({detail})")
 
 
 def save(path: PathLike, t: AbstractTensor) -> None:
     """Write `t` to a `.npy` file atomically: a temporary file beside it, then one rename.
 
     A failed save leaves the old file as it was, and saving onto the file `t` is memory-mapped
-    from works: the map keeps reading the old file while the new one is written. Object
-    tensors cannot be saved (that would need pickle).
+    from works: the map keeps reading the old file while the new one is written. As `np.save`,
+    it refuses a file its owner made read-only (PermissionError). The temporary file has one
+    name per target (`.NAME.lt-save`), so a save killed midway leaves at most that file, which
+    the next save reuses. Object tensors cannot be saved (that would need pickle).
 
     >>> import tempfile, pathlib, lazytensor as lt
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.npy"
@@ -316,20 +416,25 @@ def save(path: PathLike, t: AbstractTensor) -> None:
     if not array.flags.c_contiguous:  # (np.ascontiguousarray alone would make a 0-d array (1,))
         array = np.ascontiguousarray(array)
     target = _target(path)
-    directory, base = os.path.split(target)
-    temporary, fd = _create_temporary(directory, base)
+    replaced = os.path.isfile(target)
+    if replaced and not os.access(target, os.W_OK, effective_ids=os.access in os.supports_effective_ids):
+        raise _os_error(PermissionError, errno.EACCES, f"{target}: permission denied (the file is read-only)")
+    temporary, fd = _open_temporary(target)
     try:
-        with os.fdopen(fd, "wb") as file:
-            np.lib.format.write_array(file, array, allow_pickle=False)
-            file.flush()
-            os.fsync(file.fileno())
-        if os.path.isfile(target):  # keep the permissions of the file being replaced
+        try:
+            np.lib.format.write_array(cast(Any, _Sink(fd)), array, allow_pickle=False)
+            os.fsync(fd)
+        except OSError as error:
+            raise _write_failure(target, error, array.nbytes) from None
+        if replaced:  # keep the permissions of the file being replaced
             os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
+    finally:
+        os.close(fd)
 
 
 # -- array-like bases: zarr, dask, h5py -------------------------------------------------------------
@@ -355,7 +460,7 @@ def from_array(array: Any) -> AbstractTensor:
     if hasattr(array, "data_vars") and not hasattr(array, "shape"):  # an xarray Dataset
         names = ", ".join(str(name) for name in array.data_vars)
         raise TypeError(f"a Dataset holds several arrays ({names}): pass one, lt.from_array(ds[name])")
-    return ArrayBase(array)
+    return ArrayBase(stores.guarded(array))  # a local zarr store is read through a safe one
 
 
 OPEN_MODES = ("r", "r+")
@@ -417,10 +522,13 @@ def open(
 
 
 def _zarr_array(name: str, key: str | None, mode: str) -> Any:
-    """The zarr array (v2 or v3) at `name` (or at `key` inside the group there), opened in `mode`."""
-    zarr = require("zarr", "zarr")
+    """The zarr array (v2 or v3) at `name` (or at `key` inside the group there), opened in `mode`
+    through the safe local store."""
+    require("zarr", "zarr")
     try:
-        return zarr.open_array(name, mode=mode, path=key or "")
+        return stores.open_array(name, mode, inside=key)
+    except stores.StoreError:
+        raise
     except Exception as error:  # zarr's own errors vary between versions: one line naming the path
         raise ValueError(
             f"{name}: not a .npy file nor a zarr array ({' '.join(str(error).split())})"

@@ -180,14 +180,15 @@ class AbstractTensor(abc.ABC):
         """The zero-copy numpy view of a stack that fuses, made once (storage never moves), or None.
         When the layer below already has its own, numpy derives this one from it (a transpose or a
         slice of an array costs less than building a strided view from the layout). None also for
-        an array-like base, whose values are read afresh each time, and for a shape of more than
-        2**63 bytes, which numpy cannot view (its elements are read through the layout). Only a view
-        of storage is kept:
-        a copy (a numpy scalar, say) would go stale at the next write to the base."""
+        an array-like base, whose values are read afresh each time, for a memory map (each read checks
+        its file first), and for a shape of more than 2**63 bytes, which numpy cannot view (its
+        elements are read through the layout). Only a view of storage is kept: a copy (a numpy
+        scalar, say) would go stale at the next write to the base."""
         layout = self.layout
         if (
             layout is None
             or not self.base.has_buffer
+            or not self.base.keeps_views
             or not evaluate.numpy_can_view(layout, self.dtype.itemsize)
         ):
             return None
@@ -1205,6 +1206,10 @@ class BaseTensor(AbstractTensor):
 
     defers_operations = False
     """Whether `apply` hands operations on this base to `apply_lazily` (dask: they build graphs)."""
+
+    keeps_views = True
+    """Whether a numpy view of this base's buffer may be kept and reused between reads (False for a
+    memory map, whose file can shrink: every read checks it first)."""
 
     _shape: Shape
 

@@ -45,3 +45,19 @@ def assert_one_line(message: str, *fragments: str) -> None:
     assert message and "\n" not in message.strip() and "Traceback" not in message, message
     for fragment in fragments:
         assert fragment in message, (fragment, message)
+
+
+# -- zarr stores ---------------------------------------------------------------------------------------
+
+OUTCOMES = ("clean error", "opened and printed", "hang", "raw traceback", "wrong result")
+
+
+def zarr_metadata_name(folder: Path) -> str:
+    """The array's metadata document in a store folder: `zarr.json` (v3) or `.zarray` (v2)."""
+    return "zarr.json" if (folder / "zarr.json").exists() or not (folder / ".zarray").exists() else ".zarray"
+
+
+def chunk_files(folder: Path) -> list[Path]:
+    """The chunk files of a store folder (every regular file that is not metadata), sorted."""
+    names = {"zarr.json", ".zarray", ".zattrs", ".zgroup", ".zmetadata"}
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.name not in names)

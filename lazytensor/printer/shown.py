@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import attrs
 import numpy as np
 
-from lazytensor.positions import normalize_index
+from lazytensor.positions import normalize_index, numel
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import PrintOptions
 
@@ -151,7 +151,27 @@ def read_shown(selection: Selection) -> Values:
     key = tuple(
         slice(None) if axis.omitted == 0 else np.array(axis.indices, dtype=np.intp) for axis in selection.axes
     )
+    if numel(sub.base.shape) > MAX_FLAT_INDEX:  # flat positions would pass int64: read the corners
+        return _read_corners(sub, selection)
     return np.asarray(sub.oindex[key].numpy())
+
+
+MAX_FLAT_INDEX = int(np.iinfo(np.intp).max)
+
+
+def _read_corners(sub: AbstractTensor, selection: Selection) -> Values:
+    """The shown values as basic slices, one per corner of the summary (each axis: its head and
+    its tail), for a base with more elements than int64 can number (a fill-only zarr array)."""
+    per_axis = [
+        [slice(None)] if axis.omitted == 0 else [slice(0, axis.head), slice(axis.size - axis.tail, axis.size)]
+        for axis in selection.axes
+    ]
+    blocks = np.empty(tuple(len(parts) for parts in per_axis), dtype=object)
+    for picks in np.ndindex(*blocks.shape):
+        blocks[picks] = np.asarray(
+            sub[tuple(parts[i] for parts, i in zip(per_axis, picks, strict=True))].numpy()
+        )
+    return np.block(blocks.tolist()) if blocks.ndim else blocks[()]
 
 
 def with_edge_rows(selection: Selection, shown: Values, edgeitems: int) -> tuple[Selection, Values] | None:
