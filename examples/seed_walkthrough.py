@@ -289,7 +289,7 @@ def part_two() -> None:
     right = lt.tensor([1, 4, 2, 5, 3, 6]).reshape(3, 2)
     by_broadcast = (left.unsqueeze(-1) * right.unsqueeze(-3)).sum(-2)  # the post's way
     show(by_broadcast)
-    print("equal to left @ right:", lt.equal(by_broadcast, left @ right))
+    print("equal to left @ right:", bool(lt.all(lt.equal(by_broadcast, left @ right))))
 
     step("t1 = Tenxor(range(20), [4, 5])")
     t1 = lt.arange(20).reshape(4, 5)

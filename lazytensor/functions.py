@@ -217,7 +217,7 @@ def equal(a: Operand, b: Operand) -> bool:
     """Whether `a` and `b` have the same shape and the same values (PyTorch's `torch.equal`).
 
     >>> import lazytensor as lt
-    >>> lt.equal(lt.arange(3), [0, 1, 2]), lt.equal(lt.arange(3), lt.arange(4))
+    >>> equal(lt.arange(3), [0, 1, 2]), equal(lt.arange(3), lt.arange(4))
     (True, False)
     """
     return elementwise.equal(values_of(a), values_of(b))

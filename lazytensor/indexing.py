@@ -288,7 +288,7 @@ def _resolve(entries: list[Any], shape: Sequence[int], is_element: bool, separat
 
 def _mask_indices(mask: npt.NDArray[np.bool_], shape: Sequence[int], axis: int) -> list[IndexArray]:
     for k, size in enumerate(mask.shape):
-        if size != shape[axis + k]:
+        if size != shape[axis + k] and size != 0:  # numpy: a mask axis of size 0 selects nothing from any
             raise IndexError(
                 f"boolean index did not match indexed tensor along axis {axis + k}; size of axis "
                 f"is {shape[axis + k]} but size of corresponding boolean axis is {size}"

@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from lazytensor import chunkforms, elementwise, indexing, reductions, scatter
+from lazytensor import array_kernels, chunkforms, elementwise, indexing, reductions, scatter
 from lazytensor.autograd import BackwardRule, Grads, Saved
 from lazytensor.chunkforms import (
     Declaration,
@@ -46,9 +46,10 @@ from lazytensor.generic import (
 )
 from lazytensor.positions import Shape, normalize_dim, normalize_dims, numel
 
-SHAPES = ("broadcast", "same", "reduce", "matmul", "index", "join")
+SHAPES = ("broadcast", "same", "reduce", "matmul", "index", "join", "own")
 """How an operation treats shapes: broadcast its operands, keep the shape, reduce axes, multiply
-matrices, read or write by an index, or join several tensors."""
+matrices, read or write by an index, join several tensors, or give a shape of its own (a
+decomposition, a transform, a set, a repetition)."""
 
 
 @attrs.frozen
@@ -606,5 +607,464 @@ UFUNCS.update(
         np.isnan: ISNAN,
         np.isinf: ISINF,
         np.isfinite: ISFINITE,
+    }
+)
+
+
+# -- the array API standard's operations (lazytensor is an array API namespace) ----------------
+
+
+def _ufunc_op(name: str, ufunc: np.ufunc, rule: Rule | None) -> Op:
+    """An elementwise entry whose kernel is one numpy ufunc of one operand."""
+    backward = None if rule is None else _unary(rule)
+    return Op(name, functools.partial(unary_ufunc, ufunc), backward, "same", chunked=BLOCKWISE)
+
+
+def _binary_ufunc_op(name: str, ufunc: np.ufunc, rules: tuple[Rule, Rule] | None) -> Op:
+    """An elementwise entry whose kernel is one numpy ufunc of two broadcast operands."""
+    backward = None if rules is None else _binary(*rules)
+    return Op(name, functools.partial(binary_ufunc, ufunc), backward, "broadcast", chunked=BLOCKWISE)
+
+
+def _x(saved: Saved) -> Any:
+    return saved.inputs[0]
+
+
+def _zero_rule(saved: Saved, g: Buffer) -> Any:
+    """A step function (floor, ceil, trunc, sign): its gradient is zero wherever it has one, as PyTorch's."""
+    return np.zeros_like(g)
+
+
+def _sum_of_squares(saved: Saved) -> Any:
+    a, b = saved.inputs
+    return np.asarray(a) * a + np.asarray(b) * b
+
+
+# Elementwise operations of one operand. Those with `None` have no gradient: their results are bool
+# (logical_not, signbit) or take complex numbers apart (real, imag, conj), which lazytensor's
+# real-valued autograd does not differentiate.
+ACOS = _ufunc_op("acos", np.arccos, lambda s, g: -g / np.sqrt(1 - _x(s) * _x(s)))
+ACOSH = _ufunc_op("acosh", np.arccosh, lambda s, g: g / np.sqrt(_x(s) * _x(s) - 1))
+ASIN = _ufunc_op("asin", np.arcsin, lambda s, g: g / np.sqrt(1 - _x(s) * _x(s)))
+ASINH = _ufunc_op("asinh", np.arcsinh, lambda s, g: g / np.sqrt(_x(s) * _x(s) + 1))
+ATAN = _ufunc_op("atan", np.arctan, lambda s, g: g / (1 + _x(s) * _x(s)))
+ATANH = _ufunc_op("atanh", np.arctanh, lambda s, g: g / (1 - _x(s) * _x(s)))
+COS = _ufunc_op("cos", np.cos, lambda s, g: -g * np.sin(_x(s)))
+COSH = _ufunc_op("cosh", np.cosh, lambda s, g: g * np.sinh(_x(s)))
+SIN = _ufunc_op("sin", np.sin, lambda s, g: g * np.cos(_x(s)))
+SINH = _ufunc_op("sinh", np.sinh, lambda s, g: g * np.cosh(_x(s)))
+TAN = _ufunc_op("tan", np.tan, lambda s, g: g * (1 + s.output * s.output))
+EXPM1 = _ufunc_op("expm1", np.expm1, lambda s, g: g * (s.output + 1))
+LOG1P = _ufunc_op("log1p", np.log1p, lambda s, g: g / (1 + _x(s)))
+LOG2 = _ufunc_op("log2", np.log2, lambda s, g: g / (_x(s) * np.log(2.0)))
+LOG10 = _ufunc_op("log10", np.log10, lambda s, g: g / (_x(s) * np.log(10.0)))
+RECIPROCAL = _ufunc_op("reciprocal", np.reciprocal, lambda s, g: -g * s.output * s.output)
+SQUARE = _ufunc_op("square", np.square, lambda s, g: 2 * g * _x(s))
+CEIL = _ufunc_op("ceil", np.ceil, _zero_rule)
+FLOOR = _ufunc_op("floor", np.floor, _zero_rule)
+TRUNC = _ufunc_op("trunc", np.trunc, _zero_rule)
+SIGN = _ufunc_op("sign", np.sign, _zero_rule)
+CONJ = _ufunc_op("conj", np.conjugate, None)
+LOGICAL_NOT = _ufunc_op("logical_not", np.logical_not, None)
+SIGNBIT = _ufunc_op("signbit", np.signbit, None)
+REAL = Op("real", np.real, None, "same", chunked=BLOCKWISE)
+IMAG = Op("imag", np.imag, None, "same", chunked=BLOCKWISE)
+
+# Elementwise operations of two operands; logical ones and nextafter (a step to the next float) have
+# no gradient.
+ATAN2 = _binary_ufunc_op(
+    "atan2",
+    np.arctan2,
+    (lambda s, g: g * s.inputs[1] / _sum_of_squares(s), lambda s, g: -g * s.inputs[0] / _sum_of_squares(s)),
+)
+COPYSIGN = _binary_ufunc_op(
+    "copysign",
+    np.copysign,
+    (lambda s, g: g * np.copysign(1.0, s.inputs[0]) * np.copysign(1.0, s.inputs[1]), lambda s, g: 0 * g),
+)
+HYPOT = _binary_ufunc_op(
+    "hypot", np.hypot, (lambda s, g: g * s.inputs[0] / s.output, lambda s, g: g * s.inputs[1] / s.output)
+)
+LOGADDEXP = _binary_ufunc_op(
+    "logaddexp",
+    np.logaddexp,
+    (lambda s, g: g * np.exp(s.inputs[0] - s.output), lambda s, g: g * np.exp(s.inputs[1] - s.output)),
+)
+NEXTAFTER = _binary_ufunc_op("nextafter", np.nextafter, None)
+LOGICAL_AND = _binary_ufunc_op("logical_and", np.logical_and, None)
+LOGICAL_OR = _binary_ufunc_op("logical_or", np.logical_or, None)
+LOGICAL_XOR = _binary_ufunc_op("logical_xor", np.logical_xor, None)
+
+
+def _astype_rule(saved: Saved, g: Buffer) -> Any:
+    """A cast passes the gradient back, in the input's dtype (its real part, for a real input)."""
+    dtype = np.result_type(saved.inputs[0])
+    return (g if dtype.kind == "c" else np.real(g)).astype(dtype)
+
+
+def _add_rows(grad: Buffer, index: Any, size: int, axis: int) -> Buffer:
+    """The gradient of picking the rows `index` (1-D) along `axis` out of `size`: each pick's gradient
+    added back to the row it came from, repeats accumulating."""
+    moved = np.moveaxis(grad, axis, 0)
+    out = np.zeros((size, *moved.shape[1:]), dtype=grad.dtype)
+    np.add.at(out, np.asarray(index, dtype=np.intp), moved)
+    return np.moveaxis(out, 0, axis)
+
+
+def _take_backward(saved: Saved, g: Buffer) -> Grads:
+    x, index = np.asarray(saved.inputs[0]), np.asarray(saved.inputs[1]).reshape(-1)
+    axis = saved.params.get("axis")
+    if axis is None:
+        return _add_rows(g.reshape(-1), index, x.size, 0).reshape(x.shape), None
+    axis = normalize_dim(axis, x.ndim)
+    return _add_rows(g, index, x.shape[axis], axis), None
+
+
+def _take_along_axis_backward(saved: Saved, g: Buffer) -> Grads:
+    x, index = np.asarray(saved.inputs[0]), np.asarray(saved.inputs[1])
+    axis = normalize_dim(saved.params.get("axis", -1), x.ndim)
+    grid: list[Any] = list(np.indices(g.shape, sparse=True))
+    grid[axis] = np.broadcast_to(index, g.shape)
+    full = np.zeros((*g.shape[:axis], x.shape[axis], *g.shape[axis + 1 :]), dtype=g.dtype)
+    np.add.at(full, tuple(grid), g)
+    return unbroadcast(full, x.shape), None
+
+
+def _repeat_rule(saved: Saved, g: Buffer) -> Any:
+    x = np.asarray(saved.inputs[0])
+    axis = normalize_dim(saved.params.get("axis", 0), x.ndim)
+    index = np.repeat(np.arange(x.shape[axis]), saved.params["repeats"])
+    return _add_rows(g, index, x.shape[axis], axis)
+
+
+def _roll_rule(saved: Saved, g: Buffer) -> Any:
+    shift = saved.params["shift"]
+    back = tuple(-s for s in shift) if isinstance(shift, tuple | list) else -shift
+    return np.roll(g, back, axis=saved.params.get("axis"))
+
+
+def _tile_rule(saved: Saved, g: Buffer) -> Any:
+    """Each element's copies sum: split every axis of the result into (repetition, size) and sum the
+    repetitions."""
+    x = np.asarray(saved.inputs[0])
+    reps = tuple(saved.params["repetitions"])
+    ndim = max(x.ndim, len(reps))
+    sizes = (1,) * (ndim - x.ndim) + x.shape
+    reps = (1,) * (ndim - len(reps)) + reps
+    split = g.reshape(tuple(n for pair in zip(reps, sizes, strict=True) for n in pair))
+    return split.sum(axis=tuple(range(0, 2 * ndim, 2))).reshape(x.shape)
+
+
+def _diff_rule(saved: Saved, g: Buffer) -> Any:
+    """The adjoint of one difference is minus the difference of the gradient padded with a zero at
+    both ends; `n` differences take it `n` times."""
+    axis = normalize_dim(saved.params.get("axis", -1), g.ndim)
+    if g.shape[axis] == 0:  # n at least the axis's size: no difference was taken, nothing flows back
+        return np.zeros(np.shape(saved.inputs[0]), dtype=g.dtype)
+    pad = [(0, 0)] * g.ndim
+    pad[axis] = (1, 1)
+    for _ in range(saved.params.get("n", 1)):
+        g = -np.diff(np.pad(g, pad), axis=axis)
+    return g
+
+
+ASTYPE = Op("astype", array_kernels.astype, _unary(_astype_rule), "same", chunked=BLOCKWISE)
+COUNT_NONZERO = Op(  # a count of elements
+    "count_nonzero", array_kernels.count_nonzero, None, "reduce", chunked=array_kernels.COUNT_NONZERO
+)
+DIFF = Op("diff", array_kernels.diff, _unary(_diff_rule), "own", chunked=dask_function("diff"))
+SEARCHSORTED = Op(  # positions, not values
+    "searchsorted", array_kernels.searchsorted, None, "index", chunked=array_kernels.SEARCHSORTED
+)
+TAKE = Op("take", array_kernels.take, _take_backward, "index", chunked=array_kernels.TAKE)
+TAKE_ALONG_AXIS = Op(
+    "take_along_axis",
+    array_kernels.take_along_axis,
+    _take_along_axis_backward,
+    "index",
+    chunked=refuse("dask has no take_along_axis (each index may point anywhere along its axis)"),
+)
+REPEAT = Op("repeat", array_kernels.repeat, _unary(_repeat_rule), "own", chunked=array_kernels.REPEAT)
+ROLL = Op("roll", array_kernels.roll, _unary(_roll_rule), "same", chunked=dask_function("roll"))
+TILE = Op("tile", array_kernels.tile, _unary(_tile_rule), "own", chunked=array_kernels.TILE)
+TRIL = Op(
+    "tril",
+    array_kernels.tril,
+    _unary(lambda s, g: np.tril(g, s.params.get("k", 0))),
+    "same",
+    chunked=dask_function("tril"),
+)
+TRIU = Op(
+    "triu",
+    array_kernels.triu,
+    _unary(lambda s, g: np.triu(g, s.params.get("k", 0))),
+    "same",
+    chunked=dask_function("triu"),
+)
+_DATA_DEPENDENT = refuse("the distinct values have a data-dependent shape")
+# The set functions give the distinct values, where they are, and how often: a selection and counts
+# that lazytensor does not differentiate.
+UNIQUE_VALUES = Op(
+    "unique_values",
+    functools.partial(array_kernels.unique_field, field="values"),
+    None,
+    "own",
+    chunked=_DATA_DEPENDENT,
+)
+UNIQUE_INDICES = Op(
+    "unique_indices",
+    functools.partial(array_kernels.unique_field, field="indices"),
+    None,
+    "own",
+    chunked=_DATA_DEPENDENT,
+)
+UNIQUE_INVERSE = Op(
+    "unique_inverse",
+    functools.partial(array_kernels.unique_field, field="inverse_indices"),
+    None,
+    "own",
+    chunked=_DATA_DEPENDENT,
+)
+UNIQUE_COUNTS = Op(
+    "unique_counts",
+    functools.partial(array_kernels.unique_field, field="counts"),
+    None,
+    "own",
+    chunked=_DATA_DEPENDENT,
+)
+
+
+# -- linalg ----------------------------------------------------------------------------------------
+
+
+def _mT(values: Any) -> Any:
+    return np.swapaxes(values, -1, -2)
+
+
+def _inv_rule(saved: Saved, g: Buffer) -> Any:
+    inverse = saved.output
+    return -_mT(inverse) @ g @ _mT(inverse)
+
+
+def _det_rule(saved: Saved, g: Buffer) -> Any:
+    x = np.asarray(saved.inputs[0])
+    scale = (g * saved.output)[..., np.newaxis, np.newaxis]
+    return scale * _mT(np.linalg.inv(x))
+
+
+def _solve_backward(saved: Saved, g: Buffer) -> Grads:
+    """`x1 @ out = x2`: the gradient of x2 solves the transposed system, and x1's is minus its outer
+    product with the solution (a 1-D x2 is one vector for every matrix of x1)."""
+    a, b = (np.asarray(v) for v in saved.inputs)
+    out = saved.output
+    if b.ndim == 1:
+        gb = np.linalg.solve(_mT(a), g[..., np.newaxis])[..., 0]
+        ga = -gb[..., :, np.newaxis] * out[..., np.newaxis, :]
+    else:
+        gb = np.linalg.solve(_mT(a), g)
+        ga = -gb @ _mT(out)
+    return (
+        unbroadcast(ga, a.shape) if saved.needs[0] else None,
+        unbroadcast(gb, b.shape) if saved.needs[1] else None,
+    )
+
+
+def _cross_backward(saved: Saved, g: Buffer) -> Grads:
+    a, b = (np.asarray(v) for v in saved.inputs)
+    axis = saved.params.get("axis", -1)
+    ga = unbroadcast(np.linalg.cross(b, g, axis=axis), a.shape) if saved.needs[0] else None
+    gb = unbroadcast(np.linalg.cross(g, a, axis=axis), b.shape) if saved.needs[1] else None
+    return ga, gb
+
+
+def _norm_axes(saved: Saved) -> Shape:
+    axis = saved.params.get("axis")
+    return normalize_dims(tuple(axis) if isinstance(axis, list) else axis, np.ndim(saved.inputs[0]))
+
+
+def _kept_norm(values: Buffer, saved: Saved, axes: Shape) -> Buffer:
+    """A norm's output or gradient with its reduced axes put back as size 1."""
+    return values if saved.params.get("keepdims", False) else np.expand_dims(values, axes)
+
+
+def _extreme_share(hits: Buffer, axes: Shape) -> Buffer:
+    """Where the extreme sits, each position's share of it (ties split evenly)."""
+    share: Buffer = hits / hits.sum(axis=axes, keepdims=True)
+    return share
+
+
+def _vector_norm_rule(saved: Saved, g: Buffer) -> Any:
+    x = np.asarray(saved.inputs[0])
+    axes = _norm_axes(saved)
+    norm = _kept_norm(saved.output, saved, axes)
+    grad = _kept_norm(g, saved, axes)
+    order = saved.params.get("ord", 2)
+    magnitude = np.abs(x)
+    if order == 0:
+        return np.zeros(x.shape, dtype=g.dtype)
+    if order == 1:
+        return grad * np.sign(x)
+    if order in (np.inf, -np.inf):
+        return grad * np.sign(x) * _extreme_share(magnitude == norm, axes)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.sign(x) * (magnitude / norm) ** (order - 1)
+    return grad * np.where(norm == 0, 0.0, share)
+
+
+def _matrix_norm_rule(saved: Saved, g: Buffer) -> Any:
+    x = np.asarray(saved.inputs[0])
+    keep = saved.params.get("keepdims", False)
+    norm = saved.output if keep else saved.output[..., np.newaxis, np.newaxis]
+    grad = g if keep else g[..., np.newaxis, np.newaxis]
+    order = saved.params.get("ord", "fro")
+    if order == "fro":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return grad * np.where(norm == 0, 0.0, x / norm)
+    if order in ("nuc", 2, -2):
+        u, _, vh = np.linalg.svd(x, full_matrices=False)
+        if order == "nuc":
+            return grad * (u @ vh)
+        pick = 0 if order == 2 else -1  # singular values come largest first
+        return grad * (u[..., :, pick, np.newaxis] * vh[..., np.newaxis, pick, :])
+    summed_axis = -2 if order in (1, -1) else -1  # 1: the largest column sum, inf: the largest row sum
+    sums = np.abs(x).sum(axis=summed_axis, keepdims=True)
+    hits = sums == norm
+    return grad * np.sign(x) * _extreme_share(hits, (-1 if summed_axis == -2 else -2,))
+
+
+_WHOLE_MATRICES = refuse("numpy's linear algebra reads whole matrices, and dask's takes single 2-D ones")
+INV = Op(
+    "inv",
+    functools.partial(array_kernels.linalg, function="inv"),
+    _unary(_inv_rule),
+    "same",
+    chunked=_WHOLE_MATRICES,
+)
+DET = Op(
+    "det",
+    functools.partial(array_kernels.linalg, function="det"),
+    _unary(_det_rule),
+    "reduce",
+    chunked=_WHOLE_MATRICES,
+)
+SOLVE = Op("solve", array_kernels.solve, _solve_backward, "matmul", chunked=_WHOLE_MATRICES)
+CROSS = Op("cross", array_kernels.cross, _cross_backward, "broadcast", chunked=array_kernels.CROSS)
+VECTOR_NORM = Op(
+    "vector_norm",
+    functools.partial(array_kernels.linalg, function="vector_norm"),
+    _unary(_vector_norm_rule),
+    "reduce",
+    chunked=array_kernels.VECTOR_NORM,
+)
+MATRIX_NORM = Op(
+    "matrix_norm",
+    functools.partial(array_kernels.linalg, function="matrix_norm"),
+    _unary(_matrix_norm_rule),
+    "reduce",
+    chunked=_WHOLE_MATRICES,
+)
+
+
+def _linalg_op(name: str, function: str, field: str | None = None) -> Op:
+    """A linalg entry without a gradient: a decomposition's factor, a rank, a power, a pseudo-inverse
+    (PyTorch differentiates some of these; lazytensor's differentiable linalg is matmul, vecdot,
+    tensordot, matrix_transpose, the norms, inv, solve and det)."""
+    kernel = functools.partial(array_kernels.linalg, function=function, field=field)
+    return Op(name, kernel, None, "own", chunked=_WHOLE_MATRICES)
+
+
+CHOLESKY = _linalg_op("cholesky", "cholesky")
+EIGH_VALUES = _linalg_op("eigh_values", "eigh", "eigenvalues")
+EIGH_VECTORS = _linalg_op("eigh_vectors", "eigh", "eigenvectors")
+EIGVALSH = _linalg_op("eigvalsh", "eigvalsh")
+MATRIX_POWER = _linalg_op("matrix_power", "matrix_power")
+MATRIX_RANK = _linalg_op("matrix_rank", "matrix_rank")
+PINV = _linalg_op("pinv", "pinv")
+QR_Q = _linalg_op("qr_q", "qr", "Q")
+QR_R = _linalg_op("qr_r", "qr", "R")
+SLOGDET_SIGN = _linalg_op("slogdet_sign", "slogdet", "sign")
+SLOGDET_LOGABSDET = _linalg_op("slogdet_logabsdet", "slogdet", "logabsdet")
+SVD_U = _linalg_op("svd_u", "svd", "U")
+SVD_S = _linalg_op("svd_s", "svd", "S")
+SVD_VH = _linalg_op("svd_vh", "svd", "Vh")
+SVDVALS = _linalg_op("svdvals", "svdvals")
+
+
+# -- fft: numpy's transforms; no gradients (lazytensor's autograd is real-valued) --------------------
+
+FFT_FUNCTIONS = (
+    "fft",
+    "ifft",
+    "fftn",
+    "ifftn",
+    "rfft",
+    "irfft",
+    "rfftn",
+    "irfftn",
+    "hfft",
+    "ihfft",
+    "fftshift",
+    "ifftshift",
+)
+FFTS: dict[str, Op] = {
+    name: Op(
+        f"fft.{name}",
+        functools.partial(array_kernels.fft, function=name),
+        None,
+        "own",
+        chunked=array_kernels.fft_shift(name)
+        if name.endswith("shift")
+        else refuse("a Fourier transform reads whole axes at once"),
+    )
+    for name in FFT_FUNCTIONS
+}
+"""The fft extension's transforms by their name in `lt.fft`."""
+
+ARRAY_API_OPS = (
+    *(ACOS, ACOSH, ASIN, ASINH, ATAN, ATANH, COS, COSH, SIN, SINH, TAN, EXPM1, LOG1P, LOG2, LOG10),
+    *(RECIPROCAL, SQUARE, CEIL, FLOOR, TRUNC, SIGN, CONJ, LOGICAL_NOT, SIGNBIT, REAL, IMAG),
+    *(ATAN2, COPYSIGN, HYPOT, LOGADDEXP, NEXTAFTER, LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR),
+    *(ASTYPE, COUNT_NONZERO, DIFF, SEARCHSORTED, TAKE, TAKE_ALONG_AXIS, REPEAT, ROLL, TILE, TRIL, TRIU),
+    *(UNIQUE_VALUES, UNIQUE_INDICES, UNIQUE_INVERSE, UNIQUE_COUNTS),
+    *(INV, DET, SOLVE, CROSS, VECTOR_NORM, MATRIX_NORM, CHOLESKY, EIGH_VALUES, EIGH_VECTORS, EIGVALSH),
+    *(MATRIX_POWER, MATRIX_RANK, PINV, QR_Q, QR_R, SLOGDET_SIGN, SLOGDET_LOGABSDET, SVD_U, SVD_S, SVD_VH),
+    SVDVALS,
+    *FFTS.values(),
+)
+TABLE.update((op.name, op) for op in ARRAY_API_OPS)
+UFUNCS.update(
+    {
+        np.arccos: ACOS,
+        np.arccosh: ACOSH,
+        np.arcsin: ASIN,
+        np.arcsinh: ASINH,
+        np.arctan: ATAN,
+        np.arctanh: ATANH,
+        np.cos: COS,
+        np.cosh: COSH,
+        np.sin: SIN,
+        np.sinh: SINH,
+        np.tan: TAN,
+        np.expm1: EXPM1,
+        np.log1p: LOG1P,
+        np.log2: LOG2,
+        np.log10: LOG10,
+        np.reciprocal: RECIPROCAL,
+        np.square: SQUARE,
+        np.ceil: CEIL,
+        np.floor: FLOOR,
+        np.trunc: TRUNC,
+        np.sign: SIGN,
+        np.conjugate: CONJ,
+        np.logical_not: LOGICAL_NOT,
+        np.signbit: SIGNBIT,
+        np.arctan2: ATAN2,
+        np.copysign: COPYSIGN,
+        np.hypot: HYPOT,
+        np.logaddexp: LOGADDEXP,
+        np.nextafter: NEXTAFTER,
+        np.logical_and: LOGICAL_AND,
+        np.logical_or: LOGICAL_OR,
+        np.logical_xor: LOGICAL_XOR,
     }
 )

@@ -43,6 +43,7 @@ DOCTESTED_PAGES = (
     "docs/seeds.md",
     "docs/bigger.md",
     "docs/printing.md",
+    "docs/array-api.md",
 )
 CONSOLE_BLOCK = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 IPYTHON_BLOCK = re.compile(r"^```ipython\n(.*?)^```$", re.DOTALL | re.MULTILINE)

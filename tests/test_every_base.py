@@ -137,6 +137,67 @@ CASES: dict[str, Callable[[], list[Case]]] = {
 """Cases by entry name, where the default of the entry's shapes does not fit."""
 
 
+def _spd(*batch: int) -> np.ndarray:
+    """Symmetric positive-definite matrices (for cholesky, eigh and the other square-matrix entries)."""
+    values = _floats(*batch, 3, 3)
+    return values @ np.swapaxes(values, -1, -2) + 3 * np.eye(3)
+
+
+CASES.update(  # the array API standard's entries
+    {
+        "astype": lambda: [([_floats(3, 4)], {"dtype": np.dtype(np.float32)})],
+        "count_nonzero": lambda: [
+            ([_ints(3, 4)], {"axis": None, "keepdims": False}),
+            ([_ints(3, 4)], {"axis": (0,), "keepdims": True}),
+        ],
+        "diff": lambda: [([_floats(3, 4)], {"axis": -1, "n": 1}), ([_floats(3, 4)], {"axis": 0, "n": 2})],
+        "searchsorted": lambda: [([np.arange(6.0), _floats(4)], {"side": "right"})],
+        "take": lambda: [
+            ([_floats(3, 4), np.array([2, 0, 2])], {"axis": 1}),
+            ([_floats(5), np.array([4, 1])], {}),
+        ],
+        "take_along_axis": lambda: [([_floats(3, 4), _rng.integers(0, 4, size=(3, 2))], {"axis": 1})],
+        "repeat": lambda: [([_floats(3, 4)], {"repeats": 2, "axis": 0})],
+        "roll": lambda: [
+            ([_floats(3, 4)], {"shift": 1, "axis": 1}),
+            ([_floats(3, 4)], {"shift": -2, "axis": None}),
+        ],
+        "tile": lambda: [([_floats(3, 4)], {"repetitions": (2, 1)})],
+        "tril": lambda: [([_floats(3, 4)], {"k": 0})],
+        "triu": lambda: [([_floats(3, 4)], {"k": 1})],
+        "cross": lambda: [([_floats(4, 3), _floats(3)], {"axis": -1})],
+        "vector_norm": lambda: [
+            ([_floats(3, 4)], {"axis": axis, "keepdims": keep, "ord": order})
+            for axis, keep, order in ((None, False, 2), (1, True, 1), ((0, 1), False, np.inf), (0, False, 3))
+        ],
+        "matrix_norm": lambda: [([_floats(2, 3, 4)], {"keepdims": False, "ord": "fro"})],
+        **dict.fromkeys(
+            ("unique_values", "unique_indices", "unique_inverse", "unique_counts"),
+            lambda: [([_ints(3, 4)], {})],
+        ),
+        **dict.fromkeys(
+            ("inv", "det", "eigh_values", "eigh_vectors", "eigvalsh", "pinv", "svdvals", "svd_s"),
+            lambda: [([_spd(2)], {})],
+        ),
+        **dict.fromkeys(("svd_u", "svd_vh"), lambda: [([_spd(2)], {"full_matrices": False})]),
+        **dict.fromkeys(("slogdet_sign", "slogdet_logabsdet", "matrix_rank"), lambda: [([_spd(2)], {})]),
+        **dict.fromkeys(("qr_q", "qr_r"), lambda: [([_spd(2)], {"mode": "reduced"})]),
+        "cholesky": lambda: [([_spd(2)], {"upper": False})],
+        "matrix_power": lambda: [([_spd(2)], {"n": 2})],
+        "solve": lambda: [([_spd(2), _floats(2, 3, 1)], {}), ([_spd(), _floats(3)], {})],
+        **{
+            f"fft.{name}": lambda: [([_floats(3, 4)], {"n": None, "axis": -1, "norm": "backward"})]
+            for name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
+        },
+        **{
+            f"fft.{name}": lambda: [([_floats(3, 4)], {"s": None, "axes": None, "norm": "ortho"})]
+            for name in ("fftn", "ifftn", "rfftn", "irfftn")
+        },
+        **{f"fft.{name}": lambda: [([_floats(3, 4)], {"axes": None})] for name in ("fftshift", "ifftshift")},
+    }
+)
+
+
 def _cases(entry: optable.Op) -> list[Case]:
     recipe = CASES.get(entry.name) or DEFAULTS.get(entry.shapes)
     if recipe is None:

@@ -186,6 +186,138 @@ RECIPES: dict[str, Recipe] = {
 }
 
 
+# -- the array API standard's entries -------------------------------------------------------------
+
+
+def _matrices(rng: Rng, batch_ndim: int | None = None) -> np.ndarray:
+    """Square matrices far from singular: random values plus 5 on the diagonal."""
+    n = int(rng.integers(1, 4))
+    batch = _shape(rng, int(rng.integers(0, 2)) if batch_ndim is None else batch_ndim)
+    return _values(rng, (*batch, n, n)) + 5 * np.eye(n)
+
+
+def _solve(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    a = _matrices(rng)
+    n = a.shape[-1]
+    if rng.random() < 0.4:
+        return [a, _values(rng, (n,))], {}
+    batch = a.shape[:-2][int(rng.integers(0, len(a.shape) - 1)) :]
+    return [a, _values(rng, (*batch, n, int(rng.integers(1, 3))))], {}
+
+
+def _cross(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    a, b = _broadcast_pair(rng)
+    return [_values(rng, (*a, 3)), _values(rng, (*b, 3))], {"axis": -1}
+
+
+def _vector_norm(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    """Values with no two equal magnitudes and no zero (asymmetric range), so max/min are unique."""
+    arrays, params = _reduction(rng)
+    order = [2, 1, np.inf, -np.inf, 3, 0][int(rng.integers(0, 6))]
+    values = _values(rng, arrays[0].shape, -1.7, 2.3)
+    return [values], {"axis": params["dim"], "keepdims": params["keepdim"], "ord": order}
+
+
+def _matrix_norm(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    shape = (*_shape(rng, int(rng.integers(0, 2))), int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    order = ["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf][int(rng.integers(0, 8))]
+    return [_values(rng, shape, -1.7, 2.3)], {"keepdims": bool(rng.random() < 0.5), "ord": order}
+
+
+def _take(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    shape = _shape(rng)
+    axis = None if rng.random() < 0.3 else int(rng.integers(-len(shape), len(shape)))
+    size = int(np.prod(shape)) if axis is None else shape[axis]
+    indices = rng.integers(-size, size, size=int(rng.integers(0, 5)))
+    values = _values(rng, (int(np.prod(shape)),) if axis is None else shape)
+    return [values, indices], {"axis": axis}
+
+
+def _take_along_axis(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    shape = _shape(rng)
+    axis = int(rng.integers(0, len(shape)))
+    index_shape = [1 if rng.random() < 0.3 else n for n in shape]
+    index_shape[axis] = int(rng.integers(1, 5))
+    return [_values(rng, shape), rng.integers(0, shape[axis], size=index_shape)], {"axis": axis}
+
+
+def _repeat(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    shape = _shape(rng)
+    axis = int(rng.integers(0, len(shape)))
+    repeats: Any = int(rng.integers(0, 3)) if rng.random() < 0.5 else rng.integers(0, 3, size=shape[axis])
+    return [_values(rng, shape)], {"repeats": repeats, "axis": axis}
+
+
+def _roll(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    shape = _shape(rng)
+    axis = None if rng.random() < 0.3 else int(rng.integers(0, len(shape)))
+    return [_values(rng, shape)], {"shift": int(rng.integers(-4, 5)), "axis": axis}
+
+
+def _tile(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    repetitions = tuple(int(n) for n in rng.integers(1, 3, size=int(rng.integers(1, 4))))
+    return [_values(rng, _shape(rng))], {"repetitions": repetitions}
+
+
+def _triangle(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    return [_values(rng, _shape(rng, int(rng.integers(2, 4))))], {"k": int(rng.integers(-2, 3))}
+
+
+def _diff(rng: Rng) -> tuple[list[Any], dict[str, Any]]:
+    shape = _shape(rng)
+    return [_values(rng, shape)], {
+        "axis": int(rng.integers(-len(shape), len(shape))),
+        "n": int(rng.integers(1, 3)),
+    }
+
+
+RECIPES.update(
+    {
+        "acos": _unary(-0.9, 0.9),
+        "acosh": _unary(1.2, 3.0),
+        "asin": _unary(-0.9, 0.9),
+        "asinh": _unary(),
+        "atan": _unary(),
+        "atanh": _unary(-0.9, 0.9),
+        "cos": _unary(),
+        "cosh": _unary(),
+        "sin": _unary(),
+        "sinh": _unary(),
+        "tan": _unary(-1.2, 1.2),
+        "expm1": _unary(),
+        "log1p": _unary(-0.5, 2.0),
+        "log2": _unary(0.2, 3.0),
+        "log10": _unary(0.2, 3.0),
+        "reciprocal": _unary(0.5, 3.0),
+        "square": _unary(),
+        # step functions: no grid point lands on an integer (or on 0) inside (-1.9, 1.9)
+        "ceil": _unary(-1.9, 1.9),
+        "floor": _unary(-1.9, 1.9),
+        "trunc": _unary(-1.9, 1.9),
+        "sign": _unary(-1.9, 1.9),
+        "atan2": _binary(),
+        "copysign": _binary(),
+        "hypot": _binary(),
+        "logaddexp": _binary(),
+        "astype": lambda rng: ([_values(rng, _shape(rng))], {"dtype": np.dtype(np.float64)}),
+        "diff": _diff,
+        "take": _take,
+        "take_along_axis": _take_along_axis,
+        "repeat": _repeat,
+        "roll": _roll,
+        "tile": _tile,
+        "tril": _triangle,
+        "triu": _triangle,
+        "inv": lambda rng: ([_matrices(rng)], {}),
+        "det": lambda rng: ([_matrices(rng)], {}),
+        "solve": _solve,
+        "cross": _cross,
+        "vector_norm": _vector_norm,
+        "matrix_norm": _matrix_norm,
+    }
+)
+
+
 def _through_views(rng: Rng, values: np.ndarray) -> tuple[lt.AbstractTensor, lt.StorageTensor]:
     """A view stack showing `values`, over a leaf that holds them in another arrangement."""
     kind = ["plain", "transposed", "reversed", "listed", "expanded"][int(rng.integers(0, 5))]
@@ -303,3 +435,69 @@ def test_activations_gradient_matches_finite_differences(name: str, seed: int) -
     rng = np.random.default_rng(seed)
     activation = getattr(lt.nn, name)
     _check_function(name, activation, [_values(rng, _shape(rng))], rng)
+
+
+# -- the array API functions that compose table entries and views ------------------------------------
+
+COMPOSITIONS: dict[str, tuple[Callable[..., lt.AbstractTensor], Callable[[Rng], list[Any]]]] = {
+    "tensordot": (
+        lambda a, b: lt.tensordot(a, b, axes=([1, 0], [0, 2])),
+        lambda rng: [_values(rng, (3, 2, 2)), _values(rng, (2, 3, 3))],
+    ),
+    "tensordot_outer": (
+        lambda a, b: lt.tensordot(a, b, axes=0),
+        lambda rng: [_values(rng, (2,)), _values(rng, (3,))],
+    ),
+    "vecdot": (
+        lambda a, b: lt.vecdot(a, b, axis=-2),
+        lambda rng: [_values(rng, (2, 3, 2)), _values(rng, (3, 1))],
+    ),
+    "outer": (lt.linalg.outer, lambda rng: [_values(rng, (3,)), _values(rng, (2,))]),
+    "trace": (lambda a: lt.linalg.trace(a, offset=-1), lambda rng: [_values(rng, (2, 3, 3))]),
+    "matrix_transpose": (lt.matrix_transpose, lambda rng: [_values(rng, (2, 3, 2))]),
+    "diagonal": (lambda a: lt.linalg.diagonal(a, offset=1), lambda rng: [_values(rng, (3, 4))]),
+    "var_correction": (lambda a: lt.var(a, axis=0, correction=1), lambda rng: [_values(rng, (3, 2))]),
+    "std_correction": (lambda a: lt.std(a, axis=(0, 1), correction=1.5), lambda rng: [_values(rng, (3, 2))]),
+    "cumulative_sum": (
+        lambda a: lt.cumulative_sum(a, axis=1, include_initial=True),
+        lambda rng: [_values(rng, (2, 3))],
+    ),
+    "cumulative_prod": (lambda a: lt.cumulative_prod(a, axis=0), lambda rng: [_values(rng, (3, 2))]),
+    "sort_descending": (lambda a: lt.sort(a, axis=0, descending=True), lambda rng: [_values(rng, (4, 2))]),
+    "meshgrid": (
+        lambda a, b: lt.meshgrid(a, b)[0] * lt.meshgrid(a, b)[1],
+        lambda rng: [_values(rng, (3,)), _values(rng, (2,))],
+    ),
+    "reshape_copy": (lambda a: lt.reshape(a, (3, 2), copy=True), lambda rng: [_values(rng, (2, 3))]),
+    "sum_dtype": (lambda a: lt.sum(a, axis=1, dtype=lt.float64), lambda rng: [_values(rng, (2, 3))]),
+    "concat_none": (
+        lambda a, b: lt.concat([a, b], axis=None),
+        lambda rng: [_values(rng, (2, 2)), _values(rng, (3,))],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSITIONS))
+@pytest.mark.parametrize("seed", range(3))
+def test_array_api_compositions_differentiate(name: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    function, arrays = COMPOSITIONS[name]
+    _check_function(name, function, arrays(rng), rng)
+
+
+@pytest.mark.parametrize("order", [2, 1, np.inf, -np.inf, 3, 0.5, 0])
+@pytest.mark.parametrize("seed", range(2))
+def test_vector_norm_gradient_for_every_order(order: float, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    arrays, params = _vector_norm(rng)
+    params["ord"] = order
+    _check_function("vector_norm", lambda x: apply(optable.VECTOR_NORM, x, **params), arrays, rng)
+
+
+@pytest.mark.parametrize("order", ["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf])
+@pytest.mark.parametrize("seed", range(2))
+def test_matrix_norm_gradient_for_every_order(order: float | str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    arrays, params = _matrix_norm(rng)
+    params["ord"] = order
+    _check_function("matrix_norm", lambda x: apply(optable.MATRIX_NORM, x, **params), arrays, rng)

@@ -92,7 +92,10 @@ def test_cat_and_stack_errors() -> None:
 
 def test_equal_and_allclose() -> None:
     t = lt.arange(6.0).reshape(2, 3)
-    assert lt.equal(t.T.T, t) and not lt.equal(t, t.T) and not lt.equal(t, t + 1)
+    assert lt.equal(t.T.T, t).tolist() == [[True] * 3] * 2  # elementwise, as numpy's equal
+    assert lt.equal(t, t + (t > 2)).tolist() == [[True, True, True], [False, False, False]]
+    with pytest.raises(ValueError, match="cannot be broadcast"):
+        lt.equal(t, t.T)
     assert lt.allclose(t, t + 1e-9) and not lt.allclose(t, t + 1e-3)
     assert lt.allclose(lt.tensor([Fraction(1, 3)]), [1 / 3])
     assert lt.allclose(lt.tensor([Decimal("0.1")]), lt.tensor([Decimal("0.1000000000001")]))
