@@ -3,11 +3,15 @@
     python examples/gnn.py --model gat --dataset cora --seeds 10
     python examples/gnn.py --model sage --dataset sbm --nodes 1000000
     python examples/gnn.py --model gat --dataset cora --explain-node 0
+    python examples/gnn.py --dataset sbm --nodes 1000000 --write-features-zarr features.zarr
+    python examples/gnn.py --model sage --dataset sbm --nodes 1000000 --features-zarr features.zarr
 
 - gcn   Kipf & Welling 2017: two graph convolutions (examples/gcn.py's model).
 - gat   Veličković et al. 2018: 8 attention heads of 8 units, ELU, one output head.
 - sage  GraphSAGE-mean (Hamilton et al. 2017) trained on sampled neighbourhoods: fan-out 10, 10,
-        batches of 1,024 nodes, features fetched as lazy gathered views of the full matrix.
+        batches of 1,024 nodes, features fetched as lazy gathered views of the full matrix; with
+        `--features-zarr` the matrix is a zarr store on disk, and each batch reads only the chunks
+        that hold its rows (the store can be larger than memory).
 - sgc   Wu et al. 2019: Â^2 X precomputed, then logistic regression.
 - appnp Klicpera et al. 2019: an MLP, then 10 steps of personalised PageRank (α = 0.1).
 
@@ -20,6 +24,7 @@ with the best validation accuracy (ties: the lower validation loss).
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -66,6 +71,12 @@ GAT_HEADS, GAT_SLOPE = 8, 0.2
 SGC_STEPS = 2
 APPNP_STEPS, APPNP_ALPHA = 10, 0.1
 SAGE_FANOUT, SAGE_BATCH = (10, 10), 1024
+STORE_ROWS = 64
+"""Rows of a chunk of the feature store `--write-features-zarr` writes."""
+PROJECTION_SEED = 7
+"""The seed of the projection that widens the features `--write-features-zarr` writes."""
+WRITE_BYTES = STREAM_BYTES = 1 << 26
+"""Bytes of a store's rows held in memory at a time, writing it and evaluating from it (`SAGE.project`)."""
 
 
 def weight(fan_in: int, fan_out: int, rng: np.random.Generator) -> Param:
@@ -382,20 +393,36 @@ class SAGE:
     fanouts: tuple[int | None, ...]
 
     @classmethod
-    def init(cls, graph: graphs.Graph, rng: np.random.Generator, fanouts: Sequence[int | None]) -> SAGE:
+    def init(
+        cls,
+        graph: graphs.Graph,
+        rng: np.random.Generator,
+        fanouts: Sequence[int | None],
+        features: lt.AbstractTensor | None = None,
+    ) -> SAGE:
+        """A fresh model; `features` (N, F) replace the graph's own (a zarr-backed tensor, say)."""
+        features = lt.from_numpy(graph.features) if features is None else features
         hidden = SETTINGS["sage"].hidden
         layers = (
-            SageLayer.init(graph.num_features, hidden, rng),
+            SageLayer.init(features.shape[1], hidden, rng),
             SageLayer.init(hidden, graph.num_classes, rng),
         )
-        return cls(layers, Neighbours.of(graph), lt.from_numpy(graph.features), tuple(fanouts))
+        return cls(layers, Neighbours.of(graph), features, tuple(fanouts))
+
+    @property
+    def stored(self) -> bool:
+        """Whether the features are an array-like base (a zarr store) rather than memory."""
+        return not self.features.base.has_buffer
 
     def parameters(self) -> list[Param]:
         return [p for layer in self.layers for p in layer.parameters()]
 
     def fetch(self, nodes: IntArray) -> lt.AbstractTensor:
-        """The feature rows of `nodes`: a gathered view of the full matrix, read only when multiplied."""
-        return self.features[nodes]
+        """The feature rows of `nodes`: a gathered view of the full matrix, read only when multiplied.
+        From a store, the view is read once, here: one orthogonal request, each chunk that holds a row
+        read once (the layers then reuse the rows in memory)."""
+        rows = self.features[nodes]
+        return rows.compute() if self.stored else rows
 
     def logits(self, seeds: IntArray, rng: np.random.Generator | None) -> lt.AbstractTensor:
         """The logits of `seeds`: sampled neighbourhoods and dropout when training (`rng`), every
@@ -409,6 +436,37 @@ class SAGE:
             if k < len(self.layers) - 1:
                 h = h.relu()
         return h
+
+    def streamed_logits(self, seeds: IntArray) -> lt.AbstractTensor:
+        """The logits of `seeds` with every neighbour (as `logits(seeds, None)`), reading a store once
+        in order: the first layer is linear in the features, so each needed row is projected by both of
+        its weights as its block of the store streams by (`project`), and the layers run on that.
+        Every neighbour of every evaluated node is a large share of the rows: a gather of them would
+        hold them all in memory at once, and batches of them would read the store once per batch."""
+        nodes, (first_block, second_block) = sample_blocks(self.neighbours, seeds, (None, None), None)
+        first, second = self.layers
+        hidden = first.w_self.shape[1]
+        weights = np.concatenate([first.w_self.numpy(), first.w_neigh.numpy()], axis=1)
+        projected = lt.from_numpy(self.project(nodes, weights))
+        edges = first_block.edges
+        neighbours = edges.mean(edges.sources(projected[:, hidden:]))
+        h = projected[: first_block.targets, :hidden] + neighbours + first.bias
+        return second(h.relu(), second_block)
+
+    def project(self, nodes: IntArray, weights: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+        """`features[nodes] @ weights`, the store read in order one block of whole chunks of rows at a
+        time, only the blocks that hold some of `nodes`, each once."""
+        chunks = getattr(getattr(self.features.base, "array", None), "chunks", None) or (STORE_ROWS,)
+        width = int(self.features.shape[1])
+        step = int(chunks[0]) * max(1, STREAM_BYTES // (int(chunks[0]) * width * 4))
+        order = np.argsort(nodes, kind="stable")
+        ordered = nodes[order]
+        out = np.empty((len(nodes), weights.shape[1]), dtype=np.float32)
+        for block in np.unique(ordered // step).tolist():
+            lo, hi = np.searchsorted(ordered, [block * step, (block + 1) * step])
+            rows = self.features[block * step : (block + 1) * step].numpy()
+            out[order[lo:hi]] = rows[ordered[lo:hi] - block * step] @ weights
+        return out
 
 
 # ------------------------------------------------------------------------------------------ training
@@ -427,9 +485,15 @@ class Run:
 Model = GCN | GAT | SGC | APPNP | SAGE
 
 
-def build(name: str, graph: graphs.Graph, rng: np.random.Generator, fanouts: Sequence[int | None]) -> Model:
+def build(
+    name: str,
+    graph: graphs.Graph,
+    rng: np.random.Generator,
+    fanouts: Sequence[int | None],
+    features: lt.AbstractTensor | None = None,
+) -> Model:
     if name == "sage":
-        return SAGE.init(graph, rng, fanouts)
+        return SAGE.init(graph, rng, fanouts, features)
     families: dict[str, Callable[[graphs.Graph, np.random.Generator], Model]] = {
         "gcn": GCN.init,
         "gat": GAT.init,
@@ -488,7 +552,7 @@ def evaluate(model: Model, graph: graphs.Graph) -> Scores:
     with lt.no_grad():
         if isinstance(model, SAGE):
             nodes = np.unique(np.concatenate(splits))  # a node in two splits is one target
-            logits = model.logits(nodes, None).numpy()
+            logits = (model.streamed_logits(nodes) if model.stored else model.logits(nodes, None)).numpy()
         else:
             nodes = np.arange(graph.num_nodes)
             logits = model(None).numpy()
@@ -507,10 +571,11 @@ def train(
     seed: int,
     on_epoch: Callable[[int, float], None] | None = None,
     fanouts: Sequence[int | None] = SAGE_FANOUT,
+    features: lt.AbstractTensor | None = None,
 ) -> tuple[Run, Model]:
     """Train a fresh model; report the scores of the epoch with the best validation accuracy."""
     rng = np.random.default_rng(seed)
-    model = build(name, graph, rng, fanouts)
+    model = build(name, graph, rng, fanouts, features)
     optimizer = optimizer_for(name, model)
     best, best_epoch, seconds = None, -1, 0.0
     for epoch in range(epochs):
@@ -546,6 +611,54 @@ def explain_node(model: Model, graph: graphs.Graph, node: int, console: Console)
     console.print(edges.explain_node(node))
 
 
+# ----------------------------------------------------------------------------- features in a store
+
+
+def write_feature_store(graph: graphs.Graph, store: Any, width: int, rows: int = STORE_ROWS) -> Any:
+    """The graph's features widened to `width` columns by a fixed random projection (the same
+    information in a matrix `width / F` times bigger), written to a new zarr array in `store` (a path or
+    a zarr store) in chunks of `rows` whole rows, uncompressed, a block of rows at a time (memory stays
+    bounded). Returns the zarr array."""
+    zarr = importlib.import_module("zarr")
+    projection = np.random.default_rng(PROJECTION_SEED).normal(
+        0.0, 1.0 / np.sqrt(graph.num_features), (graph.num_features, width)
+    )
+    array = zarr.create_array(
+        store=str(store) if isinstance(store, Path) else store,
+        shape=(graph.num_nodes, width),
+        chunks=(rows, width),
+        dtype="float32",
+        compressors=None,
+        fill_value=0.0,
+    )
+    step = rows * max(1, WRITE_BYTES // (rows * width * 4))
+    for start in range(0, graph.num_nodes, step):
+        block = graph.features[start : start + step].astype(np.float64) @ projection
+        array[start : start + step] = block.astype(np.float32)
+    return array
+
+
+def open_feature_store(path: Path, graph: graphs.Graph) -> lt.AbstractTensor:
+    """The feature store at `path` as a read-only zarr-backed tensor, one row per node of `graph`."""
+    features = lt.open(path, mode="r")
+    if features.ndim != 2 or features.shape[0] != graph.num_nodes:
+        raise ValueError(
+            f"{path}: features of shape {features.shape}, but {graph.name} has {graph.num_nodes:,} nodes: "
+            "expected (nodes, features)"
+        )
+    if features.dtype != np.float32:
+        raise ValueError(
+            f"{path}: features of dtype {features.dtype}, expected float32 (as the model's weights)"
+        )
+    return features
+
+
+def store_line(path: Path, features: lt.AbstractTensor) -> str:
+    """What the run reads its features from, in one line."""
+    size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+    return f"features: {path} · {features.shape} {features.dtype} · {size / 2**30:.2f} GiB on disk"
+
+
 # ---------------------------------------------------------------------------------------------- CLI
 
 
@@ -577,7 +690,36 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--explain-node", type=int, help="print where this node's last-layer messages came from"
     )
+    parser.add_argument(
+        "--features-zarr",
+        type=Path,
+        help="sage: read the node features from this zarr store (rows: nodes), only the chunks a batch needs",
+    )
+    parser.add_argument(
+        "--write-features-zarr",
+        type=Path,
+        help="write the graph's features, widened to --feature-width columns, to a new zarr store and exit",
+    )
+    parser.add_argument(
+        "--feature-width", type=int, default=1024, help="columns of the store --write-features-zarr writes"
+    )
     return parser.parse_args(argv)
+
+
+def stored_features(
+    args: argparse.Namespace, graph: graphs.Graph, console: Console
+) -> lt.AbstractTensor | None:
+    """The features `--features-zarr` names (None without it); ValueError when they do not fit."""
+    if args.features_zarr is None:
+        return None
+    if args.model != "sage":
+        raise ValueError(
+            f"--features-zarr feeds GraphSAGE's sampled batches: give --model sage, not {args.model}"
+        )
+    features = open_feature_store(args.features_zarr, graph)
+    if not args.quiet:
+        console.print(store_line(args.features_zarr, features), highlight=False)
+    return features
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -593,6 +735,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.write_features_zarr is not None:
+        try:
+            write_feature_store(graph, args.write_features_zarr, args.feature_width)
+        except (ValueError, OSError) as error:
+            print(f"gnn: {' '.join(str(error).split())}", file=sys.stderr)
+            return 2
+        if not args.quiet:
+            console.print(store_line(args.write_features_zarr, lt.open(args.write_features_zarr, mode="r")))
+        return 0
+    try:
+        features = stored_features(args, graph, console)
+    except (ValueError, OSError) as error:
+        print(f"gnn: {' '.join(str(error).split())}", file=sys.stderr)
+        return 2
     epochs = SETTINGS[args.model].epochs if args.epochs is None else args.epochs
     runs, model = [], None
     with gcn.training_progress(console, args.quiet) as progress:
@@ -606,6 +762,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 seed,
                 lambda _, loss, t=task: progress.update(t, advance=1, loss=loss),
                 args.fanout,
+                features,
             )
             runs.append(run)
     result = {"model": args.model, **gcn.summary(graph, epochs, runs)}

@@ -30,6 +30,7 @@ import attrs
 import numpy as np
 
 from lazytensor import autograd, evaluate, indexing, scatter
+from lazytensor.buffers import check_fits
 from lazytensor.indexing import Range, Spec
 from lazytensor.layout import IndexArray, Layout
 from lazytensor.once import once
@@ -877,6 +878,10 @@ def index_along(t: AbstractTensor, dim: int, index: int) -> SlicedTensor:
     return SlicedTensor(t, tuple(specs))
 
 
+VIEW_BYTES = 1024
+"""What one small view object costs in memory, about: a tuple of more views than fit is refused."""
+
+
 def split(t: AbstractTensor, size: int | Sequence[int], dim: int) -> tuple[SlicedTensor, ...]:
     axis = normalize_dim(dim, t.ndim)
     total = t.shape[axis]
@@ -884,6 +889,10 @@ def split(t: AbstractTensor, size: int | Sequence[int], dim: int) -> tuple[Slice
         size = int(size)
         if size <= 0:
             raise ValueError(f"split size must be positive, got {size}")
+        pieces = -(-total // size)
+        check_fits(
+            pieces, VIEW_BYTES, lambda: f"split({size}) of shape {t.shape}: a tuple of {pieces:,} views"
+        )
         sizes = [min(size, total - start) for start in range(0, total, size)] or [0]
     else:
         try:
@@ -909,7 +918,9 @@ def chunk(t: AbstractTensor, chunks: int, dim: int) -> tuple[SlicedTensor, ...]:
 
 def unbind(t: AbstractTensor, dim: int) -> tuple[SlicedTensor, ...]:
     axis = normalize_dim(dim, t.ndim)
-    return tuple(index_along(t, axis, i) for i in range(t.shape[axis]))
+    count = t.shape[axis]
+    check_fits(count, VIEW_BYTES, lambda: f"unbind({dim}) of shape {t.shape}: a tuple of {count:,} views")
+    return tuple(index_along(t, axis, i) for i in range(count))
 
 
 # -- indexing keys ----------------------------------------------------------------------------

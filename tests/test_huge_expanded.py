@@ -175,3 +175,14 @@ def test_an_expand_beyond_what_numpy_can_view_prints_and_reads_its_elements() ->
         e.sum()
     with pytest.raises(MemoryError, match=r"numpy view of shape \(1000000000, 1000000000, 3\)"):
         e.nonzero()
+
+
+def test_unbind_and_split_into_more_views_than_memory_holds_are_refused_at_once() -> None:
+    """A tuple of 2**40 views would be built one Python object at a time for hours: refused first."""
+    e = lt.zeros(1).expand(2**40, 3)
+    with pytest.raises(MemoryError, match=r"unbind\(0\) of shape \(1099511627776, 3\): a tuple of 1,099,511"):
+        e.unbind(0)
+    with pytest.raises(MemoryError, match=r"split\(1\) of shape \(1099511627776, 3\)"):
+        e.split(1)
+    assert [p.shape for p in e.split(2**39)] == [(2**39, 3), (2**39, 3)]
+    assert len(e.unbind(1)) == 3

@@ -18,6 +18,7 @@ from lazytensor.buffers import is_memory_mapped
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
+from lazytensor.printer.streamstats import one_pass
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, HINT, LABEL, SHAPE, WARN
 
 if TYPE_CHECKING:
@@ -91,6 +92,16 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     return entries
 
 
+def format_statistics(numbers: Sequence[tuple[str, Any]], precision: int) -> list[tuple[str, str]]:
+    """Statistics by name (`streamstats.Moments.numbers`) as text, as `statistics` writes them.
+
+    >>> format_statistics([("mean", 2 / 3), ("zeros", 10**18)], 2)
+    [('mean', '0.6667'), ('zeros', '1000000000000000000')]
+    """
+    precision = max(precision, STATISTICS_DIGITS)
+    return [(name, format_number(value, precision)) for name, value in numbers]
+
+
 def storage_kind(t: AbstractTensor) -> str | None:
     """`"memory-mapped"` or `"chunked"` when reading all of `t` costs more than memory; None in memory.
 
@@ -145,9 +156,12 @@ def statistics_plan(selection: Selection, options: PrintOptions) -> StatisticsPl
     return StatisticsPlan(True)
 
 
-def statistics_source(selection: Selection, shown: Values) -> Values:
-    """The values the statistics are computed on: the shown ones, or all of them when summarised."""
-    return shown if not selection.summarised else np.asarray(selection.sub.numpy())
+def shown_statistics(selection: Selection, shown: Values, precision: int) -> list[tuple[str, str]]:
+    """The statistics of the shown values, or of all of them when summarised (in one pass over the
+    base: an expanded axis costs nothing, a chunk is read once)."""
+    if not selection.summarised:
+        return statistics(shown, precision)
+    return format_statistics(one_pass(selection.sub).numbers(), precision)
 
 
 def skipped_text(reason: str) -> Text:
@@ -229,7 +243,7 @@ def header(selection: Selection, shown: Values, options: PrintOptions, width: in
     chain = _chain_lines(t, dot, width) if len(t.layers) > 1 else []
     plan = statistics_plan(selection, options)
     if plan.compute:
-        entries = statistics(statistics_source(selection, shown), options.precision)
+        entries = shown_statistics(selection, shown, options.precision)
         stats = pack_parts([Text.assemble((name + " ", DIM), value) for name, value in entries], dot, width)
     else:
         stats = [skipped_text(plan.skipped)] if plan.skipped else []

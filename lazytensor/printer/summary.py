@@ -19,11 +19,12 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from lazytensor.printer.escapes import printable
-from lazytensor.printer.header import chain_names, format_number, statistics, statistics_plan
-from lazytensor.printer.numberformat import Values, format_values
+from lazytensor.printer.header import chain_names, format_statistics, statistics_plan
+from lazytensor.printer.numberformat import format_values
 from lazytensor.printer.options import PrintOptions, current_options, line_width
 from lazytensor.printer.render import render_for_prompt
 from lazytensor.printer.shown import select_shown
+from lazytensor.printer.streamstats import BLOCK_ELEMENTS, one_pass
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, SHAPE, WARN
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def _statistics_parts(t: AbstractTensor, options: PrintOptions) -> list[Text]:
         if t.numel() == 0:
             return [Text("empty", style=DIM)]
         return [Text(f"(stats skipped: {plan.skipped})", style=WARN)] if plan.skipped else []
-    entries = dict(statistics(np.asarray(t.numpy()), options.precision))  # cheap: the plan said so
+    entries = dict(streamed_statistics(t, options.precision))  # cheap: the plan said so, or its base is
     parts: list[Text] = []
     if "min" in entries:
         parts.append(Text(f"x∈[{entries['min']}, {entries['max']}]"))
@@ -169,7 +170,7 @@ def container_summary(value: object, options: PrintOptions | None = None) -> Tex
 @attrs.frozen
 class StatsReport:
     """`t.stats()`: the statistics of every value of a tensor, computed on request whatever its size
-    or storage (a memory map is read whole).
+    or storage, in one pass over its base (`streamstats.one_pass`: each chunk read once).
 
     >>> import lazytensor as lt
     >>> report = StatsReport.of(lt.tensor([1.0, 2.0, float("nan")]))
@@ -205,7 +206,7 @@ class StatsReport:
             f"{self.count:,} element{'' if self.count == 1 else 's'}",
         )
         entries = [Text.assemble((name + " ", DIM), value) for name, value in self.entries]
-        second = Text("no statistics for this dtype", style=DIM) if not entries else Text()
+        second = Text() if entries else Text(_no_statistics(self.count, self.dtype), style=DIM)
         for k, entry in enumerate(entries):
             second.append_text(dot if k else Text())
             second.append_text(entry)
@@ -225,85 +226,23 @@ class StatsReport:
         printer.text(render_for_prompt(self, line_width(current_options())))
 
 
-CHUNK_ELEMENTS = 1 << 20
-"""Elements read at a time by `t.stats()`: a memory map far larger than memory streams through."""
-
-
-@attrs.define
-class _Running:
-    """Statistics merged chunk by chunk (Chan et al.'s update of the mean and the sum of squares)."""
-
-    kind: str
-    size: int = 0
-    finite: int = 0
-    mean: float = 0.0
-    squares: float = 0.0
-    low: Any = None
-    high: Any = None
-    zeros: int = 0
-    nans: int = 0
-    infs: int = 0
-    true: int = 0
-
-    def add(self, values: Values) -> None:
-        self.size += values.size
-        if self.kind == "b":
-            self.true += int(np.count_nonzero(values))
-            return
-        self.zeros += int(np.count_nonzero(values == 0))
-        finite = values
-        if self.kind in "fc":
-            self.nans += int(np.count_nonzero(np.isnan(values)))
-            self.infs += int(np.count_nonzero(np.isinf(values)))
-            finite = values[np.isfinite(values)]
-        if self.kind == "c" or finite.size == 0:
-            return
-        low, high = finite.min(), finite.max()
-        self.low = low if self.low is None else min(self.low, low)
-        self.high = high if self.high is None else max(self.high, high)
-        count = finite.size
-        mean = float(finite.mean(dtype=np.float64))
-        squares = float(((finite.astype(np.float64) - mean) ** 2).sum())
-        total = self.finite + count
-        delta = mean - self.mean
-        self.mean += delta * count / total
-        self.squares += squares + delta * delta * self.finite * count / total
-        self.finite = total
-
-    def entries(self, precision: int) -> list[tuple[str, str]]:
-        if self.size == 0:
-            return []
-        if self.kind == "b":
-            return [("true", str(self.true)), ("false", str(self.size - self.true))]
-        entries: list[tuple[str, str]] = []
-        if self.kind != "c" and self.finite:
-            entries += [
-                ("min", format_number(self.low, precision)),
-                ("max", format_number(self.high, precision)),
-                ("mean", format_number(self.mean, precision)),
-                ("std", format_number(np.sqrt(self.squares / self.finite), precision)),
-            ]
-        entries.append(("zeros", str(self.zeros)))
-        if self.kind in "fc":
-            entries += [("nan", str(self.nans)), ("inf", str(self.infs))]
-        return entries
+def _no_statistics(count: int, dtype: np.dtype[Any]) -> str:
+    """Why a report has no statistics: no values, or values of a kind without them (strings, objects)."""
+    return "no values" if count == 0 else "no statistics for this dtype"
 
 
 def streamed_statistics(
-    t: AbstractTensor, precision: int, chunk: int = CHUNK_ELEMENTS
+    t: AbstractTensor, precision: int, chunk: int = BLOCK_ELEMENTS
 ) -> list[tuple[str, str]]:
-    """The header's statistics of all of `t`, read `chunk` elements at a time (memory stays bounded).
+    """The header's statistics of all of `t` in one pass over its base, `chunk` elements (or one
+    stored chunk) at a time: memory stays bounded, each chunk is read once, repeats cost nothing.
 
     >>> import lazytensor as lt
+    >>> from lazytensor.printer.header import statistics
     >>> t = lt.arange(10.0).reshape(2, 5).T
     >>> streamed_statistics(t, 4, chunk=3) == statistics(np.asarray(t.numpy()), 4)
     True
+    >>> dict(streamed_statistics(lt.tensor([0.0, 2.0]).expand(10**7, 10**7, 2), 4))["zeros"]
+    '100000000000000'
     """
-    count = t.numel()
-    if len(t.shape) == 0 or count <= chunk or t.dtype.kind not in "biufc":
-        return statistics(np.asarray(t.numpy()), precision)
-    flat = t.reshape(-1)
-    running = _Running(t.dtype.kind)
-    for start in range(0, count, chunk):
-        running.add(np.asarray(flat[start : start + chunk].numpy()))
-    return running.entries(precision)
+    return format_statistics(one_pass(t, chunk).numbers(), precision)

@@ -1,0 +1,460 @@
+"""`t.stats()` in one pass: every value's statistics with each stored chunk read once.
+
+The statistics of a tensor do not depend on the order of its values, so they are computed
+on the region of the base the tensor covers, not in the tensor's own order:
+
+- an axis of stride 0 (an expand) repeats every value equally: it is dropped and the counts
+  multiplied (`Moments.repeated`), so `t.expand(10**7, 10**7, 3).stats()` costs what the base does;
+- a strided view is the box of per-axis slices of its base it maps onto (`base_region`), read
+  in blocks aligned to the base's chunks (`block_keys`): each block is one request, each chunk
+  read once;
+- a dask base computes every block's moments in one `dask.compute`;
+- anything else (a gathered view) streams its flattened values, `chunk` elements at a time.
+
+Blocks merge with Chan et al.'s parallel update of the mean and the sum of squared deviations.
+A pass that lasts more than `PROGRESS_AFTER` seconds shows a progress bar on a terminal's stderr.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import math
+import time
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from lazytensor.printer.numberformat import Values
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
+
+BLOCK_ELEMENTS = 1 << 22
+"""The elements a block of the pass holds at most, unless one chunk is bigger (32 MB of float64)."""
+
+PROGRESS_AFTER = 1.0
+"""Seconds a pass runs before it shows its progress (on a terminal only)."""
+
+KINDS = "biufc"
+"""The dtype kinds that have statistics: bool, integers, floats, complex."""
+
+
+@attrs.frozen
+class Moments:
+    """The statistics of some values, mergeable: counts, the finite values' range, mean and sum of
+    squared deviations from it (complex values: counts only; bools: how many are true).
+
+    >>> a, b = Moments.of(np.array([1.0, 2.0])), Moments.of(np.array([np.nan, 6.0]))
+    >>> merged = dict(a.merge(b).numbers())
+    >>> merged["mean"], round(merged["std"], 4), merged["nan"], merged["inf"]
+    (3.0, 2.1602, 1, 0)
+    """
+
+    kind: str
+    size: int = 0
+    finite: int = 0
+    mean: float = 0.0
+    squares: float = 0.0
+    low: Any = None
+    high: Any = None
+    zeros: int = 0
+    nans: int = 0
+    infs: int = 0
+    true: int = 0
+
+    @classmethod
+    def of(cls, values: Values) -> Moments:
+        """The moments of one block of values (read whole, numpy's way)."""
+        kind = values.dtype.kind
+        if kind == "b":
+            return cls(kind, size=values.size, true=int(np.count_nonzero(values)))
+        zeros = int(np.count_nonzero(values == 0))
+        if kind not in "fc":
+            return cls._finite(kind, values, values.size, zeros=zeros)
+        nans = int(np.count_nonzero(np.isnan(values)))
+        finite_mask = np.isfinite(values)
+        finite_count = int(np.count_nonzero(finite_mask))
+        infs = values.size - finite_count - nans
+        if kind == "c":
+            return cls(kind, size=values.size, zeros=zeros, nans=nans, infs=infs)
+        finite = values if finite_count == values.size else values[finite_mask]
+        return cls._finite(kind, finite, values.size, zeros=zeros, nans=nans, infs=infs)
+
+    @classmethod
+    def _finite(cls, kind: str, finite: Values, size: int, **counts: int) -> Moments:
+        if finite.size == 0:
+            return cls(kind, size=size, **counts)
+        mean = float(finite.mean(dtype=np.float64))
+        squares = float(np.square(finite.astype(np.float64, copy=False) - mean).sum())
+        low, high = finite.min(), finite.max()
+        return cls(kind, size, finite.size, mean, squares, low, high, **counts)
+
+    def merge(self, other: Moments) -> Moments:
+        """The moments of both sets of values (Chan et al.: exact counts, a stable mean and variance)."""
+        counted = Moments(
+            self.kind,
+            size=self.size + other.size,
+            zeros=self.zeros + other.zeros,
+            nans=self.nans + other.nans,
+            infs=self.infs + other.infs,
+            true=self.true + other.true,
+        )
+        if not self.finite or not other.finite:
+            finite = self if self.finite else other
+            return attrs.evolve(
+                counted,
+                finite=finite.finite,
+                mean=finite.mean,
+                squares=finite.squares,
+                low=finite.low,
+                high=finite.high,
+            )
+        total = self.finite + other.finite
+        delta = other.mean - self.mean
+        return attrs.evolve(
+            counted,
+            finite=total,
+            mean=self.mean + delta * (other.finite / total),
+            squares=self.squares + other.squares + delta * delta * (self.finite * other.finite / total),
+            low=min(self.low, other.low),
+            high=max(self.high, other.high),
+        )
+
+    def repeated(self, times: int) -> Moments:
+        """The moments when every value occurs `times` times: counts scale exactly, the range, mean and
+        standard deviation stay.
+
+        >>> Moments.of(np.array([0.0, 2.0])).repeated(10**15).numbers()[3:5]
+        [('std', 1.0), ('zeros', 1000000000000000)]
+        """
+        return attrs.evolve(
+            self,
+            size=self.size * times,
+            finite=self.finite * times,
+            squares=self.squares * times,
+            zeros=self.zeros * times,
+            nans=self.nans * times,
+            infs=self.infs * times,
+            true=self.true * times,
+        )
+
+    def numbers(self) -> list[tuple[str, Any]]:
+        """The statistics by name, as the header shows them (`header.statistics`): counts are exact ints.
+
+        >>> Moments.of(np.array([1, 0, 3])).numbers()[:3]
+        [('min', np.int64(0)), ('max', np.int64(3)), ('mean', 1.3333333333333333)]
+        """
+        if self.size == 0:
+            return []
+        if self.kind == "b":
+            return [("true", self.true), ("false", self.size - self.true)]
+        numbers: list[tuple[str, Any]] = []
+        if self.kind != "c" and self.finite:
+            std = math.sqrt(max(self.squares, 0.0) / self.finite)
+            numbers += [("min", self.low), ("max", self.high), ("mean", self.mean), ("std", std)]
+        numbers.append(("zeros", self.zeros))
+        if self.kind in "fc":
+            numbers += [("nan", self.nans), ("inf", self.infs)]
+        return numbers
+
+
+# -- what to read ---------------------------------------------------------------------------------
+
+
+def distinct(t: AbstractTensor) -> tuple[AbstractTensor, int]:
+    """`t` without its repeating (stride-0) axes, and how many times each of its values repeats.
+
+    >>> import lazytensor as lt
+    >>> view, times = distinct(lt.tensor([1.0, 2.0]).expand(10**9, 3, 2))
+    >>> view.shape, times
+    ((1, 1, 2), 3000000000)
+    """
+    layout = t.layout
+    if layout is None:
+        return t, 1
+    repeating = [size > 1 and stride == 0 for size, stride in zip(layout.shape, layout.strides, strict=True)]
+    if not any(repeating):
+        return t, 1
+    times = math.prod(size for size, repeats in zip(layout.shape, repeating, strict=True) if repeats)
+    view: AbstractTensor = t[tuple(slice(0, 1) if repeats else slice(None) for repeats in repeating)]
+    return view, times
+
+
+def base_region(t: AbstractTensor) -> tuple[slice, ...] | None:
+    """The per-axis slices of `t`'s base whose box holds exactly `t`'s values (in some order), or
+    None when `t`'s positions are not such a box (a gather, or a reshape that skips).
+
+    The layout's axes, flipped to positive strides and sorted, are matched to the base's axes from the
+    last; an axis that runs over several whole base axes (a flattened view) is split back into them.
+
+    >>> import lazytensor as lt
+    >>> base_region(lt.zeros(4, 6).T[::-2, 1:3])
+    (slice(1, 3, 1), slice(1, 6, 2))
+    >>> base_region(lt.zeros(4, 6).reshape(-1)[3:])  # not a box of the (4, 6) base
+    """
+    layout, shape = t.layout, t.base.shape
+    if layout is None or t.numel() == 0:
+        return None
+    offset = layout.offset
+    axes: list[tuple[int, int]] = []
+    for size, stride in zip(layout.shape, layout.strides, strict=True):
+        if size == 1:
+            continue
+        if stride <= 0:
+            if stride == 0:
+                return None
+            offset += stride * (size - 1)
+            stride = -stride
+        axes.append((stride, size))
+    start = [int(x) for x in np.unravel_index(offset, shape)] if shape else []
+    key = [slice(x, x + 1) for x in start]
+    unit = [math.prod(shape[a + 1 :]) for a in range(len(shape))]
+    axis = len(shape) - 1
+    pending = sorted(axes)
+    while pending:
+        stride, size = pending.pop(0)
+        while axis >= 0 and (shape[axis] == 1 or unit[axis] * shape[axis] <= stride):
+            axis -= 1
+        if axis < 0 or stride % unit[axis]:
+            return None
+        step = stride // unit[axis]
+        follows = bool(pending) and pending[0][0] == stride * size  # the next axis continues this one
+        if start[axis] + step * (size - 1) < shape[axis]:
+            while follows and start[axis] + step * (size * pending[0][1] - 1) < shape[axis]:
+                size *= pending.pop(0)[1]  # continued inside the same base axis: one slice
+                follows = bool(pending) and pending[0][0] == stride * size
+            key[axis] = slice(start[axis], start[axis] + step * (size - 1) + 1, step)
+        elif step == 1 and start[axis] == 0 and size % shape[axis] == 0:
+            key[axis] = slice(0, shape[axis], 1)
+            pending.insert(0, (stride * shape[axis], size // shape[axis]))
+        elif follows:  # (2, 6) strides (6, 1) over a (3, 4) base: merged, (12,) splits into (3, 4)
+            pending[0] = (stride, size * pending[0][1])
+            continue
+        else:
+            return None
+        axis -= 1
+    if math.prod(len(range(shape[a])[k]) for a, k in enumerate(key)) != t.numel():
+        return None
+    return tuple(key)
+
+
+def chunk_edges(key: slice, chunk: int | None, size: int) -> list[int] | None:
+    """Where, along a sliced axis of `size`, the positions cross into the next chunk of length `chunk`
+    (positions in the slice, 0 and its length included); None when the axis has no chunks.
+
+    >>> chunk_edges(slice(3, 20, 2), 5, 20)
+    [0, 1, 4, 6, 9]
+    """
+    if chunk is None or chunk <= 1:
+        return None
+    start, _, step = key.indices(size)
+    count = len(range(size)[key])
+    edges = [0]
+    while True:
+        crossing = ((start + edges[-1] * step) // chunk + 1) * chunk  # the next chunk's first position
+        k = -(-(crossing - start) // step)
+        if k >= count:
+            break
+        edges.append(k)
+    edges.append(count)
+    return edges
+
+
+def block_keys(
+    lengths: Sequence[int], edges: Sequence[list[int] | None], target: int
+) -> list[tuple[slice, ...]]:
+    """Boxes tiling a region of `lengths`, cut only at chunk `edges` (any position where an axis has
+    none), holding about `target` elements: the last axes whole while they fit, then as many chunks
+    along the next as fit, one chunk (or one position) along the axes before it.
+
+    >>> block_keys([4, 6], [[0, 2, 4], [0, 3, 6]], 12)
+    [(slice(0, 2, None), slice(0, 6, None)), (slice(2, 4, None), slice(0, 6, None))]
+    """
+    per_axis: list[list[slice]] = []
+    inner = 1
+    for length, cuts in zip(reversed(lengths), reversed(edges), strict=True):
+        if inner * length <= target or length <= 1:
+            per_axis.append([slice(0, length)])
+            inner *= length
+            continue
+        if cuts is None:
+            width = max(1, target // inner)
+            per_axis.append([slice(lo, min(lo + width, length)) for lo in range(0, length, width)])
+        else:
+            per_axis.append(_grouped(cuts, max(1, target // inner)))
+        inner = target + 1  # every axis before this one: one chunk or one position at a time
+    return list(itertools.product(*reversed(per_axis)))
+
+
+def _grouped(cuts: list[int], width: int) -> list[slice]:
+    """Consecutive chunks along one axis, as many as fit in `width` positions (at least one)."""
+    groups: list[slice] = []
+    lo = 0
+    for a, b in itertools.pairwise(cuts):
+        if b - lo > width and a > lo:
+            groups.append(slice(lo, a))
+            lo = a
+    groups.append(slice(lo, cuts[-1]))
+    return groups
+
+
+def chunk_shape(base: AbstractTensor) -> tuple[int, ...] | None:
+    """The chunk shape of an array-like base (a zarr array, a chunked h5py dataset), else None."""
+    chunks = getattr(getattr(base, "array", None), "chunks", None)
+    if not isinstance(chunks, tuple) or len(chunks) != len(base.shape):
+        return None
+    if not all(isinstance(c, int | np.integer) and c > 0 for c in chunks):
+        return None
+    return tuple(int(c) for c in chunks)
+
+
+def is_dask_base(base: AbstractTensor) -> bool:
+    """Whether the base's backend is lazy (a dask array: its values come from `dask.compute`)."""
+    return bool(getattr(getattr(base, "backend", None), "lazy", False))
+
+
+# -- the pass -------------------------------------------------------------------------------------
+
+
+class PassProgress:
+    """A progress bar on stderr, shown only on a terminal and once the pass has run `PROGRESS_AFTER`
+    seconds (a quick pass prints nothing)."""
+
+    def __init__(self, total: int, description: str, console: Console | None = None) -> None:
+        self.total = total
+        self.done = 0
+        self.description = description
+        self.console = Console(stderr=True) if console is None else console
+        self.started = time.monotonic()
+        self.bar: Progress | None = None
+
+    def advance(self, count: int = 1) -> None:
+        self.done += count
+        if self.bar is None:
+            if not self.console.is_terminal or time.monotonic() - self.started < PROGRESS_AFTER:
+                return
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=self.console,
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(self.description, total=self.total)
+        self.bar.update(self.task, completed=self.done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def progress_console() -> Console:
+    """Where a pass shows its progress (stderr; tests replace it)."""
+    return Console(stderr=True)
+
+
+def one_pass(t: AbstractTensor, chunk: int = BLOCK_ELEMENTS) -> Moments:
+    """The moments of every value of `t`, each chunk of its base read once (see the module).
+
+    >>> import lazytensor as lt
+    >>> one_pass(lt.arange(6.0).reshape(2, 3).T, chunk=2).numbers()[2:4]
+    [('mean', 2.5), ('std', 1.707825127659933)]
+    """
+    kind = t.dtype.kind
+    if t.numel() == 0 or kind not in KINDS:
+        return Moments(kind)
+    view, times = distinct(t)
+    if is_dask_base(view.base):
+        return _dask_pass(view).repeated(times)
+    region = base_region(view) if view.numel() > chunk else None
+    if region is None:
+        return _flat_pass(view, chunk).repeated(times)
+    return _region_pass(view.base, region, chunk).repeated(times)
+
+
+def _read(t: AbstractTensor) -> Values:
+    return np.asarray(t.numpy())
+
+
+def _merged(parts: Iterator[Moments], kind: str, total: int, description: str) -> Moments:
+    progress = PassProgress(total, description, progress_console())
+    merged = Moments(kind)
+    try:
+        for part in parts:
+            merged = merged.merge(part)
+            progress.advance()
+    finally:
+        progress.close()
+    return merged
+
+
+def _region_pass(base: AbstractTensor, region: tuple[slice, ...], chunk: int) -> Moments:
+    """Blocks of the base's box `region`, cut at its chunks' edges, each read in one request."""
+    box = base[region]
+    chunks = chunk_shape(base)
+    edges = [
+        chunk_edges(key, None if chunks is None else chunks[a], base.shape[a]) for a, key in enumerate(region)
+    ]
+    blocks = block_keys(box.shape, edges, chunk)
+    parts = (Moments.of(_read(box[key])) for key in blocks)
+    return _merged(parts, base.dtype.kind, len(blocks), f"stats: {len(blocks):,} blocks")
+
+
+def _flat_pass(t: AbstractTensor, chunk: int) -> Moments:
+    """`chunk` values at a time in row-major order (a view with no box in its base)."""
+    count = t.numel()
+    if count <= chunk:
+        return Moments.of(_read(t))
+    flat = t.reshape(-1)
+    starts = range(0, count, chunk)
+    parts = (Moments.of(_read(flat[start : start + chunk])) for start in starts)
+    return _merged(parts, t.dtype.kind, len(starts), f"stats: {count:,} values")
+
+
+def _dask_pass(t: AbstractTensor) -> Moments:
+    """Every block's moments in one `dask.compute` (on the cluster's workers when one is active),
+    merged here."""
+    dask = _dask()
+    lazy = t.base.lazy_values(t)
+    blocks = lazy.to_delayed().ravel()
+    parts = [dask.delayed(_block_moments)(block) for block in blocks]
+    computed: Sequence[Moments] = _compute_with_progress(dask, parts, f"stats: {len(parts):,} blocks")
+    merged = Moments(t.dtype.kind)
+    for part in computed:
+        merged = merged.merge(part)
+    return merged
+
+
+def _block_moments(block: Any) -> Moments:
+    return Moments.of(np.asarray(block))
+
+
+def _dask() -> Any:
+    """dask, an installed extra whenever a dask base exists."""
+    return importlib.import_module("dask")
+
+
+def _compute_with_progress(dask: Any, parts: list[Any], description: str) -> Any:
+    """`dask.compute(*parts)`, with a progress bar fed by the local schedulers' task callbacks (a
+    distributed cluster computes without them: its dashboard shows the progress)."""
+    callbacks = importlib.import_module("dask.callbacks")
+    progress = PassProgress(0, description, progress_console())
+
+    def start(graph: Any, state: Any) -> None:
+        progress.total = len(graph)
+
+    def finished(*args: Any) -> None:
+        progress.advance()
+
+    with callbacks.Callback(start_state=start, posttask=finished):
+        try:
+            return dask.compute(*parts)
+        finally:
+            progress.close()
