@@ -121,19 +121,6 @@ def ones(
     return creation.ones(as_shape((shape, *more)), dtype=dtype, requires_grad=requires_grad)
 
 
-def empty(
-    shape: int | Sequence[int], *more: int, dtype: npt.DTypeLike | None = None, device: Any = None
-) -> StorageTensor:
-    """A tensor whose values are whatever the new memory held (numpy's `empty`): fill it before reading.
-
-    >>> import lazytensor as lt
-    >>> lt.empty((2, 3)).shape
-    (2, 3)
-    """
-    check_device(device)
-    return StorageTensor.from_array(np.empty(as_shape((shape, *more)), dtype=dtype))
-
-
 def full(
     shape: int | Sequence[int],
     fill_value: Any,
@@ -152,59 +139,6 @@ def full(
     return creation.full(as_shape((shape,)), fill_value, dtype=dtype, requires_grad=requires_grad)
 
 
-def _like(x: Operand, dtype: npt.DTypeLike | None, device: Any) -> tuple[tuple[int, ...], np.dtype[Any]]:
-    """The shape of `x` and the dtype of a tensor made like it (its own unless `dtype`)."""
-    check_device(device)
-    tensor = operand_tensor(x)
-    return tensor.shape, tensor.dtype if dtype is None else np.dtype(dtype)
-
-
-def zeros_like(x: Operand, /, *, dtype: npt.DTypeLike | None = None, device: Any = None) -> StorageTensor:
-    """Zeros of the shape and dtype of `x` (its values are not read).
-
-    >>> import lazytensor as lt
-    >>> lt.zeros_like(lt.arange(3)).tolist()
-    [0, 0, 0]
-    """
-    shape, found = _like(x, dtype, device)
-    return StorageTensor.from_array(np.zeros(shape, dtype=found))
-
-
-def ones_like(x: Operand, /, *, dtype: npt.DTypeLike | None = None, device: Any = None) -> StorageTensor:
-    """Ones of the shape and dtype of `x`.
-
-    >>> import lazytensor as lt
-    >>> lt.ones_like(lt.arange(3), dtype=lt.float32).tolist()
-    [1.0, 1.0, 1.0]
-    """
-    shape, found = _like(x, dtype, device)
-    return StorageTensor.from_array(np.ones(shape, dtype=found))
-
-
-def empty_like(x: Operand, /, *, dtype: npt.DTypeLike | None = None, device: Any = None) -> StorageTensor:
-    """An uninitialised tensor of the shape and dtype of `x` (numpy's `empty_like`).
-
-    >>> import lazytensor as lt
-    >>> lt.empty_like(lt.zeros(2, 2)).shape
-    (2, 2)
-    """
-    shape, found = _like(x, dtype, device)
-    return StorageTensor.from_array(np.empty(shape, dtype=found))
-
-
-def full_like(
-    x: Operand, /, fill_value: Any, *, dtype: npt.DTypeLike | None = None, device: Any = None
-) -> StorageTensor:
-    """`fill_value` everywhere, in the shape and dtype of `x`.
-
-    >>> import lazytensor as lt
-    >>> lt.full_like(lt.zeros(2), 5).tolist()
-    [5.0, 5.0]
-    """
-    shape, found = _like(x, dtype, device)
-    return StorageTensor.from_array(np.full(shape, fill_value, dtype=found))
-
-
 def arange(
     start: float,
     /,
@@ -221,10 +155,7 @@ def arange(
     ([0, 3, 6, 9], [1.0, 1.5])
     """
     check_device(device)
-    if step == 0:
-        raise ValueError(f"arange: the step must not be zero (start {start}, stop {stop})")
-    low, high = (0, start) if stop is None else (start, stop)
-    return StorageTensor.from_array(np.arange(low, high, step, dtype=dtype))
+    return creation.arange(start, stop, step, dtype)
 
 
 def eye(
