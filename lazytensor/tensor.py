@@ -23,7 +23,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, explain, find_nonzero, keywords, numpy_functions, optable, printer
+from lazytensor import autograd, evaluate, find_nonzero, keywords, numpy_functions, optable, printer
 from lazytensor.autograd import GradFn, Node, Saved, Version, Watched
 from lazytensor.buffers import check_fits, is_memory_mapped
 from lazytensor.dtypes import as_dtype
@@ -32,6 +32,7 @@ from lazytensor.layout import Layout
 from lazytensor.once import once
 from lazytensor.optable import Op
 from lazytensor.positions import Shape, as_shape, int_tuple, normalize_position, numel, row_major_strides
+from lazytensor.printer import explain
 
 if TYPE_CHECKING:
     from lazytensor.views import OuterIndexer

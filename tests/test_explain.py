@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.panel import Panel
 
 import lazytensor as lt
-from lazytensor.explain import Explanation
 from lazytensor.printer import to_string
+from lazytensor.printer.explain import Explanation
 
 STACKS: dict[str, Callable[[], lt.AbstractTensor]] = {
     "storage": lambda: lt.arange(6),

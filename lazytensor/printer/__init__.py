@@ -13,8 +13,9 @@ Everything is built as `rich.text.Text` (never markup, which would swallow
 items a print shows), `header`, `cells`, `grid` (the values as lines),
 `tensorprint` (the renderable), `separators` (the seeds' style), `summary` (one line
 per tensor, `t.stats()`), `scalar` (a 0-d tensor's `str`, its number), `render` (plain
-text, ANSI, HTML, consoles), `notebook` (Jupyter's HTML), `prompt` (IPython). This
-module holds the public functions.
+text, ANSI, HTML, consoles), `notebook` (Jupyter's HTML), `prompt` (IPython), `explain`
+(`t.explain()`: the layers of a view, one position traced to storage). This module holds
+the public functions.
 
 Imported inside IPython or Jupyter, it registers the formatters that print a tuple,
 list or dict of tensors one line per tensor (`prompt.register_ipython`).
