@@ -74,9 +74,7 @@ def _problem(draw: st.DrawFn) -> tuple[Array, list[Array | None]]:
     """A start value and 1-4 steps' gradients (None: the parameter got no gradient that step)."""
     shape = draw(shapes(max_dims=3, max_side=3))
     start = draw(hnp.arrays(np.float64, shape, elements=FINITE))
-    grads = draw(
-        st.lists(st.none() | hnp.arrays(np.float64, shape, elements=FINITE), min_size=1, max_size=4)
-    )
+    grads = draw(st.lists(st.none() | hnp.arrays(np.float64, shape, elements=FINITE), min_size=1, max_size=4))
     return start, grads
 
 
@@ -152,7 +150,11 @@ def test_adam_counts_steps_per_parameter() -> None:
 @pytest.mark.parametrize(
     ("cls", "options", "reference"),
     [
-        (optim.SGD, {"lr": 0.5, "momentum": 0.5}, lambda o: TorchSGD(o["lr"], o["momentum"], o["weight_decay"])),
+        (
+            optim.SGD,
+            {"lr": 0.5, "momentum": 0.5},
+            lambda o: TorchSGD(o["lr"], o["momentum"], o["weight_decay"]),
+        ),
         (optim.Adam, {"lr": 0.5}, lambda o: TorchAdam(o["lr"], (0.9, 0.999), 1e-8, o["weight_decay"])),
     ],
 )
@@ -188,6 +190,19 @@ def test_zero_grad_forgets_every_gradient(cls: Any) -> None:
     assert a.grad is None and b.grad is None
     opt.step()  # nothing to step
     assert a.tolist() == [1.0] and b.tolist() == [2.0]
+
+
+@pytest.mark.parametrize("cls", [optim.SGD, optim.Adam])
+def test_a_parameter_without_a_gradient_is_skipped_and_the_others_step(cls: Any) -> None:
+    a = lt.tensor([1.0], requires_grad=True)
+    b = lt.tensor([1.0], requires_grad=True)
+    c = lt.tensor([1.0], requires_grad=True)
+    opt = cls([{"params": [a, b]}, {"params": [c]}], lr=0.5)
+    _set_grad(b, np.array([1.0]))
+    _set_grad(c, np.array([1.0]))
+    opt.step()
+    assert a.tolist() == [1.0] and a.version == 0
+    assert b.tolist() == pytest.approx([0.5]) and c.tolist() == pytest.approx([0.5])  # both move by lr here
 
 
 @pytest.mark.parametrize("cls", [optim.SGD, optim.Adam])
