@@ -15,11 +15,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from strategies import shapes
 
 import lazytensor as lt
 from lazytensor import optim
-
-from strategies import shapes
 
 Array = np.ndarray[Any, np.dtype[np.float64]]
 FINITE = st.floats(-10.0, 10.0, allow_nan=False)
