@@ -86,3 +86,45 @@ def test_errors_name_the_bad_values() -> None:
         infer_shape((-1, -1), 4)
     with pytest.raises(TypeError, match="sequence of ints"):
         as_shape((2.5,))
+
+
+def test_index_to_position_refuses_the_index_one_past_the_end() -> None:
+    """The index equal to the element count is outside, and the message names index and shape."""
+    with pytest.raises(IndexError, match=r"index 6 is out of bounds for shape \(2, 3\) of 6 elements"):
+        lt.seed.index_to_position(6, [2, 3])
+    with pytest.raises(IndexError, match="index -1"):
+        lt.seed.index_to_position(-1, [2, 3])
+    assert lt.seed.index_to_position(5, [2, 3]) == [1, 2]
+
+
+def test_next_position_walks_every_shape_in_numpy_order() -> None:
+    """next_position visits np.ndindex's positions, carries over several axes, and stops at the end."""
+    for shape in [(3,), (2, 3), (3, 1, 2), (2, 2, 3, 7)]:
+        pos = [0] * len(shape)
+        seen = [tuple(pos)]
+        while lt.seed.next_position(pos, shape):
+            seen.append(tuple(pos))
+        assert seen == list(np.ndindex(*shape)), shape
+    one = [1]
+    assert lt.seed.next_position(one, [3]) and one == [2]
+    assert not lt.seed.next_position(one, [3])
+    assert not lt.seed.next_position([], [])  # a 0-d tensor has one position: no next one
+    carry = [0, 0, 2, 6]
+    assert lt.seed.next_position(carry, [2, 2, 3, 7]) and carry == [0, 1, 0, 0]
+
+
+def test_bad_positions_are_refused_with_a_message_naming_them() -> None:
+    """get/locate with the wrong number of indices or an index equal to the size raise IndexError."""
+    t = lt.arange(6).reshape(2, 3)
+    with pytest.raises(IndexError, match=r"position \[1\] has 1 indices, shape \(2, 3\) has 2 axes"):
+        t.get((1,))
+    with pytest.raises(IndexError, match=r"position \[1, -1, 0\] has 3 indices, shape \(2, 3\) has 2 axes"):
+        t.locate((1, -1, 0))
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 1 with size 3"):
+        t.get((0, 3))  # index == size would read element (1, 0) if let through
+    with pytest.raises(IndexError, match="index -3 is out of bounds for axis 0 with size 2"):
+        t.get((-3, 0))
+    with pytest.raises(IndexError, match=r"position \[0, 0, 0\] has 3 indices, shape \(2, 3\) has 2 axes"):
+        lt.seed.position_to_index([0, 0, 0], [2, 3])
+    with pytest.raises(IndexError, match="index 2 is out of bounds for axis 0 with size 2"):
+        lt.seed.position_to_index([2, 0], [2, 3])
