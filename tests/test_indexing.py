@@ -140,7 +140,7 @@ def test_seed_slice_specs() -> None:
     view = t.slice([[3, 4], None, slice(3, 0, -1)])
     assert view.shape == (2, 2, 2)
     positions = [list(p) for p in np.ndindex(*view.shape)]
-    mapped = [lt.seed.index_to_position(view.locate(p), [5, 2, 3]) for p in positions]
+    mapped = [lt.tenxor.index_to_position(view.locate(p), [5, 2, 3]) for p in positions]
     assert mapped == [
         [3, 0, 2], [3, 0, 1], [3, 1, 2], [3, 1, 1],
         [4, 0, 2], [4, 0, 1], [4, 1, 2], [4, 1, 1],
