@@ -29,6 +29,8 @@ class ArrayMethods(Surface):
     if TYPE_CHECKING:
         _views = view_constructors
 
+    # -- sorting, flipping, rolling, nonzero -------------------------------------------------------
+
     def sort(
         self,
         dim: int = UNSET,
@@ -110,6 +112,8 @@ class ArrayMethods(Surface):
         if self.ndim == 0:
             raise ValueError("nonzero of a 0-d tensor: index it as t[None] first, as numpy asks")
         return tuple(self.fresh_storage(i) for i in find_nonzero.nonzero(self.numpy()))
+
+    # -- numpy's names for what a numpy user types -------------------------------------------------
 
     def copy(self) -> StorageTensor:
         """A copy of the values in new storage, as numpy's `a.copy()` (PyTorch's `clone()` that keeps

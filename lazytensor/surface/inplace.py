@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from lazytensor.tensor import AbstractTensor
 
 
+_NUMPY_NAMES = {entry.name: ufunc.__name__ for ufunc, entry in optable.UFUNCS.items()}
+"""numpy's name of each table entry that is a ufunc, for numpy's messages (`'divide'` for truediv)."""
+
+
 class InPlace(Surface):
     """`t += x`, ..., `add_`, `clamp_`, `zero_`, `copy_`: computed, then written through every layer.
 
@@ -32,6 +36,8 @@ class InPlace(Surface):
             cast("AbstractTensor", self), result.numpy(), _NUMPY_NAMES.get(entry.name, entry.name)
         )
         return self
+
+    # -- in-place operators: the result computed, then written through this tensor -----------------
 
     def __iadd__(self, other: Any) -> Self:
         """`t += x` writes through: `t` may be any view but an expanded one, and stays the same object.
@@ -92,6 +98,8 @@ class InPlace(Surface):
     def __irshift__(self, other: Any) -> Self:
         """`t >>= x`, written through to storage (as `+=`)."""
         return self._inplace(optable.RSHIFT, other)
+
+    # -- PyTorch's in-place methods: computed, then written through this tensor --------------------
 
     def add_(self, other: Any, *, alpha: Any = 1) -> Self:
         """`t += alpha * other`, written through (PyTorch's `add_`); a leaf that requires grad only
@@ -168,7 +176,3 @@ class InPlace(Surface):
         self._check_in_place("copy_", cast("AbstractTensor", self), source)
         evaluate.write(cast("AbstractTensor", self), self._values_of(source))
         return self
-
-
-_NUMPY_NAMES = {entry.name: ufunc.__name__ for ufunc, entry in optable.UFUNCS.items()}
-"""numpy's name of each table entry that is a ufunc, for numpy's messages (`'divide'` for truediv)."""

@@ -21,6 +21,8 @@ class Operators(Surface):
 
     __slots__ = ()
 
+    # -- operators: each one entry of the table, applied -------------------------------------------
+
     def __add__(self, other: Any) -> StorageTensor:
         return self._apply(optable.ADD, self, other)
 
@@ -136,6 +138,8 @@ class Operators(Surface):
         """The matrix product, `self @ other`, with numpy's rules."""
         return self._apply(optable.MATMUL, self, other)
 
+    # -- elementwise functions ---------------------------------------------------------------------
+
     def exp(self) -> StorageTensor:
         """`e ** x` elementwise (Decimals keep their precision)."""
         return self._apply(optable.EXP, self)
@@ -189,6 +193,8 @@ class Operators(Surface):
     def scatter_add(self, dim: int, index: Any, source: Any) -> StorageTensor:
         """A copy with `source[i][j]` added to `out[index[i][j]][j]` for dim 0, repeats accumulating."""
         return self._apply(optable.SCATTER_ADD, self, index, source, dim=dim)
+
+    # -- rounding and NaN tests --------------------------------------------------------------------
 
     def round(self, decimals: int = 0) -> StorageTensor:
         """Every element rounded to `decimals` places, halves to even (numpy's `round`).

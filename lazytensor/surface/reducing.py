@@ -34,6 +34,8 @@ class Reductions(Surface):
         evaluate.write(call.out, result.numpy())
         return call.out  # type: ignore[no-any-return]
 
+    # -- reductions --------------------------------------------------------------------------------
+
     def sum(
         self,
         dim: Dims = UNSET,
@@ -251,6 +253,8 @@ class Reductions(Surface):
             correction=correction,
         )
         return self._reduced(optable.VAR, call)
+
+    # -- NaN-ignoring reductions and running sums --------------------------------------------------
 
     def nansum(
         self,
