@@ -222,6 +222,19 @@ def test_a_group_may_hold_a_single_tensor(cls: Any) -> None:
     assert opt.groups[0].params == [w]
 
 
+def test_a_groups_options_are_the_defaults_overridden_by_its_own() -> None:
+    a, b, c = (lt.tensor([1.0], requires_grad=True) for _ in range(3))
+    opt = optim.SGD([{"params": [a], "lr": 0.5}, b, {"params": (c,), "momentum": 0.9}], lr=0.1)
+    assert [group.params for group in opt.groups] == [[a], [b], [c]]
+    assert [group.options for group in opt.groups] == [
+        {"lr": 0.5, "momentum": 0.0, "weight_decay": 0.0},
+        {"lr": 0.1, "momentum": 0.0, "weight_decay": 0.0},
+        {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.0},
+    ]
+    adam = optim.Adam([{"params": [a], "betas": (0.5, 0.5)}])
+    assert adam.groups[0].options == {"lr": 0.01, "betas": (0.5, 0.5), "eps": 1e-8, "weight_decay": 0.0}
+
+
 @pytest.mark.parametrize("cls", [optim.SGD, optim.Adam])
 def test_the_refusal_names_what_was_passed(cls: Any) -> None:
     with pytest.raises(TypeError, match=r"^params must be an iterable .*, got a int$"):
