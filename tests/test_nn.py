@@ -39,6 +39,14 @@ def test_dropout_mask_keeps_the_draws_at_least_p_and_scales_them(
     np.testing.assert_array_equal(nn.dropout_mask(shape, p, np.random.default_rng(seed)), expected)
 
 
+def test_dropout_mask_keeps_a_draw_equal_to_p() -> None:
+    draws = np.random.default_rng(7).random(5, dtype=np.float32)
+    p = float(draws[2])  # exactly representable: the draw is kept, as `draw >= p` says
+    expected = np.where(draws >= p, 1.0 / (1.0 - p), 0.0)
+    assert expected[2] != 0.0
+    np.testing.assert_array_equal(nn.dropout_mask((5,), p, seed=7), expected)
+
+
 def test_dropout_mask_takes_its_dtype_and_refuses_p_outside_zero_to_one() -> None:
     mask = nn.dropout_mask((3,), 0.5, seed=0, dtype=np.float32)
     assert mask.dtype == np.float32 and set(mask.tolist()) <= {0.0, 2.0}
@@ -131,9 +139,9 @@ def test_cross_entropy_takes_unsigned_labels() -> None:
         ([True, False], (2, 2), TypeError, r"^cross_entropy labels must be integers, got dtype bool$"),
         (
             [0, 1, 1],
-            (2, 2),
+            (2, 3),
             ValueError,
-            r"^cross_entropy needs 2 labels for logits of shape \(2, 2\), got \(3,\)$",
+            r"^cross_entropy needs 2 labels for logits of shape \(2, 3\), got \(3,\)$",
         ),
         ([[0, 1]], (2, 2), ValueError, r"^cross_entropy needs 2 labels .* got \(1, 2\)$"),
         ([0, 2], (2, 2), IndexError, r"^cross_entropy label 2 at position 1 is out of range for 2 classes$"),

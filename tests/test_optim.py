@@ -205,6 +205,16 @@ def test_a_parameter_without_a_gradient_is_skipped_and_the_others_step(cls: Any)
 
 
 @pytest.mark.parametrize("cls", [optim.SGD, optim.Adam])
+def test_without_weight_decay_the_values_stay_out_of_the_gradient(cls: Any) -> None:
+    # PyTorch adds `weight_decay * param` only when weight_decay != 0: an infinite entry stays
+    # infinite and does not turn its gradient into 0 * inf = NaN
+    w = lt.tensor([np.inf, 1.0], requires_grad=True)
+    _set_grad(w, np.array([1.0, 1.0]))
+    cls([w], lr=0.5).step()
+    assert w.numpy()[0] == np.inf and np.isfinite(w.numpy()[1])
+
+
+@pytest.mark.parametrize("cls", [optim.SGD, optim.Adam])
 def test_a_step_writes_through_every_view_of_the_parameter(cls: Any) -> None:
     w = lt.tensor([1.0, 2.0, 3.0], requires_grad=True)
     view = w[::-1]
@@ -250,6 +260,8 @@ def test_the_refusal_names_what_was_passed(cls: Any) -> None:
         cls([{"params": [w], "zz": 1, "nesterov": True}], lr=0.1)
     with pytest.raises(ValueError, match=r"^parameter group 1 has no 'params' entry$"):
         cls([{"params": [w]}, {"lr": 0.1}], lr=0.1)
+    with pytest.raises(ValueError, match=r"^optimiser got an empty parameter list$"):
+        cls([{"params": []}], lr=0.1)
 
 
 def test_option_errors_name_the_option_and_the_value() -> None:
