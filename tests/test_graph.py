@@ -272,3 +272,36 @@ def test_explain_node_dims_the_header_and_the_count_of_the_rest() -> None:
     styles = {s.text.strip(): s.style for s in segments if s.text.strip()}
     assert styles["from → to"] is not None and styles["from → to"].dim
     assert styles["… 1 more edges"] is not None and styles["… 1 more edges"].dim
+
+
+def test_the_gradient_of_a_sum_over_edges_counts_each_sources_out_edges() -> None:
+    edges = lt.nn.Edges([0, 2, 2, 1, 2], [1, 0, 1, 1, 2], num_nodes=3)
+    h = lt.tensor(np.arange(6.0).reshape(3, 2), requires_grad=True)
+    weights = lt.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    (edges.sum(edges.sources(h)) * weights).sum().backward()
+    expected = np.zeros((3, 2))
+    for s, d in zip([0, 2, 2, 1, 2], [1, 0, 1, 1, 2], strict=True):
+        expected[s] += weights.numpy()[d]
+    np.testing.assert_array_equal(h.grad.numpy(), expected)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "mean_dtype"),
+    [(np.float32, np.float32), (np.float64, np.float64), (np.int64, np.float64), (np.int32, np.float64)],
+)
+def test_the_mean_over_edges_is_a_float_of_at_least_the_messages_precision(
+    dtype: type, mean_dtype: type
+) -> None:
+    """As numpy's mean: float32 stays float32, integers average in float64 (and are not truncated)."""
+    edges = lt.nn.Edges([0, 1, 2, 0], [1, 1, 1, 2], num_nodes=4)
+    rows = np.array([[1, 2], [2, 5], [4, 4]], dtype=dtype)
+    got = edges.mean(edges.sources(lt.tensor(rows)))
+    assert got.dtype == np.dtype(mean_dtype)
+    expected = np.array([[0, 0], rows[[0, 1, 2]].mean(axis=0), rows[0], [0, 0]], dtype=mean_dtype)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+def test_sources_of_a_0d_tensor_get_numpys_error() -> None:
+    edges = lt.nn.Edges([0], [0], num_nodes=1)
+    with pytest.raises(IndexError, match="too many indices for tensor: tensor is 0-dimensional"):
+        edges.sources(lt.tensor(1.0))

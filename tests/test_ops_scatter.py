@@ -276,3 +276,48 @@ def test_scatter_kernels_name_the_function_shapes_and_dim(
     with pytest.raises(error) as raised:
         call()
     assert str(raised.value) == message
+
+
+@pytest.mark.parametrize(
+    ("values", "source"),
+    [
+        (np.int64, np.float64),
+        (np.int32, np.int64),
+        (np.float32, np.float64),
+        (np.int64, np.int64),
+        (bool, np.int8),
+    ],
+)
+def test_scatter_add_and_index_add_promote_as_numpy_adds(values: type, source: type) -> None:
+    """lazytensor adds as numpy does (PyTorch refuses mixed dtypes): `values + source`'s dtype."""
+    t = np.zeros((2, 3), dtype=values)
+    src = np.arange(1, 7).reshape(2, 3).astype(source)
+    expected_dtype = np.result_type(t, src)
+    scattered = scatter.scatter_add(t, [[1, 0, 1]], src, dim=0)
+    assert scattered.dtype == expected_dtype
+    np.testing.assert_array_equal(scattered, np.array([[0, 2, 0], [1, 0, 3]], dtype=expected_dtype))
+    added = scatter.index_add(t, [1, 1], src, dim=0)
+    assert added.dtype == expected_dtype
+    np.testing.assert_array_equal(added, np.array([[0, 0, 0], [5, 7, 9]], dtype=expected_dtype))
+
+
+def test_scatter_add_into_a_fortran_ordered_or_transposed_array() -> None:
+    t = np.arange(6.0).reshape(2, 3).T  # a transposed (Fortran-ordered) view
+    expected = t.copy()
+    np.add.at(expected, (np.array([[2, 0]]), np.array([[0, 1]])), np.array([[10.0, 20.0]]))
+    got = scatter.scatter_add(t, [[2, 0]], np.array([[10.0, 20.0]]), dim=0)
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(t, np.arange(6.0).reshape(2, 3).T)  # a copy: the input is unchanged
+
+
+def test_scatter_add_and_index_add_agree_in_float32_along_one_axis() -> None:
+    """Along one axis the two are the same operation; float32 sums are rounded to float32 before they are
+    added (1 + 2**-30 rounds to 1, and 2**-24 + 1 is then a tie that rounds to 1)."""
+    t = np.array([2.0**-24, 0.0], dtype=np.float32)
+    index = [0, 1, 0]
+    src = np.array([1.0, 0.0, 2.0**-30], dtype=np.float32)
+    scattered = scatter.scatter_add(t, index, src, dim=0)
+    added = scatter.index_add(t, index, src, dim=0)
+    assert scattered.dtype == added.dtype == np.float32
+    np.testing.assert_array_equal(scattered, added)
+    assert scattered.tolist() == [1.0, 0.0]
