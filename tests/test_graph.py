@@ -305,3 +305,51 @@ def test_sources_of_a_0d_tensor_get_numpys_error() -> None:
     edges = lt.nn.Edges([0], [0], num_nodes=1)
     with pytest.raises(IndexError, match="too many indices for tensor: tensor is 0-dimensional"):
         edges.sources(lt.tensor(1.0))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        (
+            {"src": [0, 3], "dst": [0, 1], "num_nodes": 3},
+            IndexError,
+            "index 3 is out of bounds for node axis 0 with size 3",
+        ),
+        (
+            {"src": [0, 1], "dst": [0, -4], "num_nodes": 3},
+            IndexError,
+            "index -4 is out of bounds for node axis 0 with size 3",
+        ),
+        (
+            {"src": [[0, 1]], "dst": [0, 1], "num_nodes": 3},
+            ValueError,
+            "src must be 1-D (one node per edge), got shape (1, 2)",
+        ),
+        (
+            {"src": [0], "dst": [[0]], "num_nodes": 3},
+            ValueError,
+            "dst must be 1-D (one node per edge), got shape (1, 1)",
+        ),
+        (
+            {"src": [0.5], "dst": [0], "num_nodes": 3},
+            TypeError,
+            "src must hold integer node ids, got dtype float64",
+        ),
+        (
+            {"src": [0], "dst": [0.5], "num_nodes": 3},
+            TypeError,
+            "dst must hold integer node ids, got dtype float64",
+        ),
+        (
+            {"src": [0], "dst": [0], "num_nodes": 2, "num_sources": -1},
+            ValueError,
+            "num_sources must be a non-negative integer, got -1",
+        ),
+    ],
+)
+def test_bad_edges_are_refused_with_the_whole_message(
+    kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as raised:
+        lt.nn.Edges(**kwargs)  # type: ignore[arg-type]
+    assert str(raised.value) == message
