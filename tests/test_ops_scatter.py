@@ -286,6 +286,8 @@ def test_scatter_kernels_name_the_function_shapes_and_dim(
         (np.float32, np.float64),
         (np.int64, np.int64),
         (bool, np.int8),
+        (np.float64, np.int32),
+        (np.int64, np.int8),
     ],
 )
 def test_scatter_add_and_index_add_promote_as_numpy_adds(values: type, source: type) -> None:
