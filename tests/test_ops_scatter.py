@@ -243,6 +243,16 @@ def _grouping_of_two() -> Any:
             "segment_max: index of shape (1, 3) must be 1-D with one entry per row of source of shape (3, 2)",
         ),
         (
+            lambda: scatter.segment_sum(np.ones(3), [0, 5, 0], num_segments=2),
+            IndexError,
+            "index 5 is out of bounds for dim 0 with size 2",
+        ),
+        (
+            lambda: scatter.segment_max(np.ones(3), [0.0, 1.0, 0.0], num_segments=2),
+            TypeError,
+            "an index along dim 0 must hold integers, got dtype float64",
+        ),
+        (
             lambda: scatter.segment_sum(np.ones(()), [0], num_segments=2),
             ValueError,
             "segment_sum: source must have one row per index, got a 0-d array",
