@@ -333,3 +333,15 @@ def test_scatter_add_and_index_add_agree_in_float32_along_one_axis() -> None:
     assert scattered.dtype == added.dtype == np.float32
     np.testing.assert_array_equal(scattered, added)
     assert scattered.tolist() == [1.0, 0.0]
+
+
+def test_float32_sums_are_accumulated_in_float64_and_rounded_once() -> None:
+    """The module's promise: float32 rows are summed by bincount in float64, then cast back, so a sum
+    is the float32 nearest the exact one (1 + 2**-24 + 2**-24 is 1 + 2**-23, where adding in float32
+    rounds each step back to 1)."""
+    tiny = 2.0**-24
+    src = np.array([[1.0], [5.0], [tiny], [tiny]], dtype=np.float32)
+    got = scatter.index_add(np.zeros((2, 1), dtype=np.float32), [0, 1, 0, 0], src, dim=0)
+    assert got.dtype == np.float32
+    assert got[:, 0].tolist() == [float(np.float32(1.0 + 2 * tiny)), 5.0]
+    assert float(np.float32(1.0 + 2 * tiny)) == 1.0 + 2.0**-23
