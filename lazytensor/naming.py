@@ -60,6 +60,22 @@ def check_names(names: Any, shape: Shape, what: str = "names") -> Names:
     return found
 
 
+def from_format(found: Sequence[Any] | None, shape: Shape) -> Names | None:
+    """Names a file format keeps, made valid: each as a str (an empty one is no name), a name seen
+    twice kept on its first axis only, None when the format keeps none or a count that does not fit.
+
+    >>> from_format(["trial", "", "trial"], (2, 3, 4))
+    ('trial', None, None)
+    """
+    if found is None or len(found) != len(shape):
+        return None
+    names: list[Name] = []
+    for name in found:
+        text = None if name is None else str(name)
+        names.append(text if text and text not in names else None)
+    return tuple(names)
+
+
 def is_named(names: Names) -> bool:
     """Whether any axis has a name."""
     return any(name is not None for name in names)
