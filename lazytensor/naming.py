@@ -195,6 +195,40 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
     return tuple(result)
 
 
+def operand_names(x: Any) -> tuple[Names, Shape]:
+    """An operand's names and shape: a tensor's own, an array's or a number's unnamed."""
+    names = getattr(x, "names", None)
+    shape = tuple(getattr(x, "shape", ()))
+    return (unnamed(len(shape)) if names is None else names), shape
+
+
+def result_names(shapes: str, operands: Sequence[Any], params: dict[str, Any]) -> Names | None:
+    """The names of the result of an operation that treats shapes as `shapes` says (an entry of the
+    operation table): broadcasting operands must agree by `broadcast_names` (ValueError if not); an
+    operation that keeps the shape keeps its first operand's names; a reduction drops the names of
+    the axes it reduces (keeps them with keepdim). None for the rest: their results are unnamed.
+
+    >>> import lazytensor as lt
+    >>> t = lt.zeros(2, 3, names=("trial", "time"))
+    >>> result_names("reduce", [t], {"dim": (0,), "keepdim": False}), result_names("broadcast", [t, 1.0], {})
+    (('time',), ('trial', 'time'))
+    """
+    if shapes == "broadcast":
+        return broadcast_names([operand_names(x) for x in operands])
+    if shapes == "same":
+        return operand_names(operands[0])[0]
+    if shapes == "reduce":
+        names, shape = operand_names(operands[0])
+        dim = params.get("dim")
+        if dim is None:
+            return names if params.get("keepdim") else ()
+        dims = {d % len(shape) for d in ((dim,) if isinstance(dim, int) else dim)} if shape else set()
+        if params.get("keepdim"):
+            return names
+        return tuple(name for axis, name in enumerate(names) if axis not in dims)
+    return None
+
+
 def stack_names(t: Any) -> Names:
     """The names of `t`: found on the first layer down that knows its own (a base, or a view already
     asked), then derived upward, each layer from the one below: a loop, however deep the stack."""
