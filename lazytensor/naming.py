@@ -174,6 +174,9 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
     Traceback (most recent call last):
     ValueError: names ('a',) and ('b',) do not match at axis -1: 'a' against 'b' (shapes (4,) and (4,))
     """
+    first = operands[0][0] if operands else ()
+    if all(names == first and len(shape) == len(first) for names, shape in operands):
+        return first  # the common case: operands named alike, nothing to match
     ndim = max((len(shape) for _, shape in operands), default=0)
     result: list[Name] = [None] * ndim
     source: list[tuple[Names, Shape] | None] = [None] * ndim
