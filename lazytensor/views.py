@@ -881,9 +881,6 @@ def rename(t: AbstractTensor, names: Names) -> RenamedTensor:
     return RenamedTensor.trusted(t, names)
 
 
-naming.VIEW_MAKERS["rename"] = rename
-
-
 def _exactly_named(view: ReshapedTensor, names: Names) -> AbstractTensor:
     """`view`, a reshape that adds or drops size-1 axes, with the names `names`: the reshape rule
     cannot tell which of two neighbouring size-1 axes came or went, so there a rename says it."""
