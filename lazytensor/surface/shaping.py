@@ -88,10 +88,19 @@ class Shaping(Surface):
             raise ValueError(f"mT needs at least 2 axes, got a tensor of shape {self.shape}")
         return self.swapaxes(-2, -1)
 
-    def reshape(self, *shape: int | Sequence[int]) -> AbstractTensor:
-        """The same elements in row-major order under a new shape; one -1 is inferred (a view)."""
+    def reshape(
+        self, *shape: int | Sequence[int], names: Sequence[str | None] | None = None
+    ) -> AbstractTensor:
+        """The same elements in row-major order under a new shape; one -1 is inferred (a view).
+        The axes it leaves alone keep their names; `names` names every axis of the result.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(24).reshape(2, 3, 4, names=("trial", "channel", "time")).names
+        ('trial', 'channel', 'time')
+        """
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
-            return self._views.reshape(cast("AbstractTensor", self), as_shape(shape))
+            reshaped = self._views.reshape(cast("AbstractTensor", self), as_shape(shape))
+            return reshaped if names is None else reshaped.rename(names)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
 
