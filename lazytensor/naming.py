@@ -203,6 +203,7 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
     """The names of the broadcast result of operands with these names and shapes, PyTorch's rule:
     axes matched by broadcasting (aligned from the right) must have equal names or one None, and
     the result keeps the name that is not None. No alignment by name: that is xarray's job.
+    (Joined operands, `cat`'s, must agree the same way, axis by axis.)
 
     >>> broadcast_names([(("trial", None), (4, 5)), ((None, "time"), (1, 5))])
     ('trial', 'time')
@@ -245,7 +246,8 @@ def result_names(shapes: str, operands: Sequence[Any], params: dict[str, Any]) -
     """The names of the result of an operation that treats shapes as `shapes` says (an entry of the
     operation table): broadcasting operands must agree by `broadcast_names` (ValueError if not); an
     operation that keeps the shape keeps its first operand's names; a reduction drops the names of
-    the axes it reduces (keeps them with keepdim). None for the rest: their results are unnamed.
+    the axes it reduces (keeps them with keepdim); joined operands agree as broadcast ones. None for
+    the rest: their results are unnamed.
 
     >>> import lazytensor as lt
     >>> t = lt.zeros(2, 3, names=("trial", "time"))
@@ -253,6 +255,8 @@ def result_names(shapes: str, operands: Sequence[Any], params: dict[str, Any]) -
     (('time',), ('trial', 'time'))
     """
     if shapes == "broadcast":
+        return broadcast_names([operand_names(x) for x in operands])
+    if shapes == "join":  # cat keeps the axes, which must agree as broadcast ones; stack's new one: none
         return broadcast_names([operand_names(x) for x in operands])
     if shapes == "same":
         return operand_names(operands[0])[0]

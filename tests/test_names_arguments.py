@@ -148,3 +148,18 @@ def test_isel_writes_through_and_takes_a_dict() -> None:
     assert t[0, [0, 2], 5].tolist() == [7.0, 7.0] and t[0, 1, 5] == 0.0
     assert t.isel(channel=[2, 0]).names == ("trial", "channel", "time")
     assert t.isel(trial=0, channel=1, time=2) == 0.0  # every axis an int: the element, as t[0, 1, 2]
+
+
+def test_cat_joins_along_a_named_axis_and_keeps_the_names() -> None:
+    a = lt.zeros(2, 3, names=("trial", "time"))
+    b = lt.ones(4, 3, names=("trial", None))
+    joined = lt.cat([a, b], dim="trial")
+    assert (
+        joined.names == ("trial", "time")
+        and joined.tolist() == np.concatenate([a.numpy(), b.numpy()]).tolist()
+    )
+    assert lt.concatenate([a, lt.ones(2, 1)], axis="time").shape == (2, 4)
+    with pytest.raises(ValueError, match="'trial' against 'x'"):
+        lt.cat([a, lt.ones(2, 3, names=("x", None))], dim=1)
+    with pytest.raises(ValueError, match="cat: no axis is named 'freq'"):
+        lt.cat([a, b], dim="freq")
