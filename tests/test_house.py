@@ -117,7 +117,7 @@ def test_the_only_import_cycle_is_the_commented_pair_and_no_function_imports_our
 def test_readers_and_kernels_never_import_the_tensor_classes_at_run_time() -> None:
     graph, _ = _graph()
     lower = ["evaluate", "autograd", "optable", "generic", "elementwise", "reductions"]
-    lower += ["scatter", "indexing", "layout", "positions", "dtypes", "buffers", "once"]
+    lower += ["scatter", "indexing", "layout", "positions", "dtypes", "buffers", "once", "naming"]
     lower += ["array_kernels", "array_dtypes", "chunkforms"]
     lower += [module.removeprefix("lazytensor.") for module in _MODULES if ".printer" in module]
     lower += [module.removeprefix("lazytensor.") for module in _MODULES if ".surface" in module]
