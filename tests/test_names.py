@@ -556,3 +556,22 @@ def test_a_name_at_two_places_from_the_right_is_misaligned() -> None:
         "names ('time',) and ('time', None) are misaligned: 'time' is at axes [-2, -1] from the right "
         "(broadcasting matches axes by position, not by name: permute to line the names up)"
     )
+
+
+def test_unnamed_tensors_never_derive_or_check_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names cost nothing when nobody named anything: making views and running operations on
+    unnamed tensors never derives a name nor runs the names check (both are made to fail here)."""
+    from lazytensor import naming
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("names derived or checked for unnamed tensors")
+
+    monkeypatch.setattr(naming, "stack_names", refuse)
+    monkeypatch.setattr(naming, "result_names", refuse)
+    monkeypatch.setattr(naming, "reshaped", refuse)
+    t, u = lt.zeros(2, 1, 3), lt.ones(3)
+    views = [t.T, t[1:], t[:, 0], t[[1, 0]], t[None], t.unsqueeze(0), t.squeeze(), t.squeeze(1)]
+    views += [t.reshape(6), t.expand(4, 2, 1, 3), t.permute(2, 0, 1), t.flatten()]
+    assert [v.shape for v in views][:2] == [(3, 1, 2), (1, 1, 3)]
+    assert (t + u).shape == (2, 1, 3) and t.sum(0).shape == (1, 3) and (t * 2).exp().shape == (2, 1, 3)
+    assert lt.cat([t, t]).shape == (4, 1, 3) and t.softmax(-1).shape == (2, 1, 3)
