@@ -31,8 +31,8 @@ import numpy as np
 
 from lazytensor import autograd, evaluate, indexing, scatter
 from lazytensor.buffers import check_fits
-from lazytensor.indexing import Range, Spec
-from lazytensor.layout import IndexArray, Layout
+from lazytensor.indexing import Spec
+from lazytensor.layout import IndexArray, Layout, Range, progression
 from lazytensor.once import once
 from lazytensor.positions import (
     Shape,
@@ -325,31 +325,6 @@ def _out_of_bounds(index: int, axis: int, size: int) -> IndexError:
     return IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
 
 
-_SMALL = 64
-"""Index lists up to this long are checked with Python arithmetic: cheaper than numpy's calls."""
-
-
-def progression(indices: IndexArray) -> tuple[int, int] | None:
-    """`(start, step)` when the 1-D indices are an arithmetic progression (step 0 too), else None.
-
-    >>> progression(np.array([1, 3, 5])), progression(np.array([2, 2])), progression(np.array([0, 2, 3]))
-    ((1, 2), (2, 0), None)
-    """
-    if indices.size < 2:
-        return (int(indices[0]) if indices.size else 0), 1
-    if indices.size <= _SMALL:  # Python arithmetic beats numpy's calls on a short list
-        values = indices.tolist()
-        start, step = values[0], values[1] - values[0]
-        return (start, step) if all(v == start + k * step for k, v in enumerate(values)) else None
-    start = indices.item(0)  # `item` gives Python ints: no numpy scalars on a path taken per gather
-    step = indices.item(1) - start
-    if indices.item(-1) != start + step * (indices.size - 1):  # most lists fail here, before a pass
-        return None
-    if not np.all(np.diff(indices) == step):
-        return None
-    return start, step
-
-
 @attrs.frozen(eq=False, repr=False, slots=False)
 class SlicedTensor(View):
     """A selection per axis, each independent of the others (outer indexing).
@@ -442,29 +417,9 @@ class SlicedTensor(View):
 
     @once
     def layout(self) -> Layout | None:
-        """One pass over the axes: an int moves the offset and drops its axis, a range (or a list
-        that is an arithmetic progression, step 0 included) moves the offset and scales the stride."""
+        """The layout below, selected: ints, ranges and lists that are arithmetic progressions fuse."""
         below = self.wrapped.layout
-        if below is None:
-            return None
-        shape: list[int] = []
-        strides: list[int] = []
-        offset = below.offset
-        for spec, stride in zip(self.specs, below.strides, strict=True):
-            if isinstance(spec, int):
-                offset += spec * stride
-                continue
-            if isinstance(spec, Range):
-                start, step, count = spec.start, spec.step, spec.count
-            else:
-                fit = progression(spec)
-                if fit is None:
-                    return None
-                (start, step), count = fit, len(spec)
-            shape.append(count)
-            strides.append(stride * step if count > 1 else stride)  # one index: its step never applies
-            offset += start * stride if count else 0
-        return Layout.derived(tuple(shape), tuple(strides), offset)
+        return None if below is None else below.select(self.specs)
 
 
 # -- ExpandedTensor ---------------------------------------------------------------------------
@@ -570,34 +525,6 @@ def _check_broadcast(arrays: Sequence[IndexArray]) -> None:
         raise IndexError(
             f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}"
         ) from None
-
-
-def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
-    """`(c, d)` with `indices[b] == c + sum(d[j] * b[j])` for every position `b`, if such exist.
-
-    This generalises the arithmetic progression to index arrays of any rank.
-
-    >>> affine_fit(np.array([[0, 1], [2, 3]])), affine_fit(np.array([0, 2, 3]))
-    ((0, (2, 1)), None)
-    """
-    if indices.size == 0:
-        return 0, (0,) * indices.ndim
-    if indices.ndim == 1:
-        fit = progression(indices)
-        return None if fit is None else (fit[0], (fit[1],))
-    origin = int(indices[(0,) * indices.ndim])
-    steps = tuple(
-        int(indices[tuple(1 if j == axis else 0 for j in range(indices.ndim))]) - origin if size > 1 else 0
-        for axis, size in enumerate(indices.shape)
-    )
-    last = tuple(size - 1 for size in indices.shape)
-    if int(indices[last]) != origin + sum(s * k for s, k in zip(steps, last, strict=True)):
-        return None  # the far corner is off the plane: no pass over the array needed
-    expected: IndexArray = np.asarray(origin, dtype=np.intp)
-    for axis, (size, step) in enumerate(zip(indices.shape, steps, strict=True)):
-        along = np.arange(size, dtype=np.intp).reshape((-1,) + (1,) * (indices.ndim - axis - 1))
-        expected = expected + step * along
-    return (origin, steps) if np.array_equal(indices, expected) else None
 
 
 def _lone_list_of(indices: Sequence[IndexArray | None]) -> tuple[int, IndexArray] | None:
@@ -765,32 +692,12 @@ class IndexedTensor(View):
 
     @once
     def layout(self) -> Layout | None:
+        """The layout below, gathered: index arrays affine in the block position fuse."""
         below = self.wrapped.layout
         if below is None:
             return None
-        offset = below.offset
         block = self._block
-        block_strides = [0] * len(block.shape)
-        for axis, array in zip(block.axes, block.arrays, strict=True):
-            fit = affine_fit(array)
-            if fit is None:
-                return None
-            origin, steps = fit
-            offset += origin * below.strides[axis]
-            block_strides = [s + d * below.strides[axis] for s, d in zip(block_strides, steps, strict=True)]
-        kept = [
-            (size, stride)
-            for size, stride, array in zip(below.shape, below.strides, self.indices, strict=True)
-            if array is None
-        ]
-        start = block.start
-        sizes = [size for size, _ in kept]
-        strides = [stride for _, stride in kept]
-        return Layout.derived(  # ints from a valid layout and the fit: no conversions or checks
-            (*sizes[:start], *block.shape, *sizes[start:]),
-            (*strides[:start], *block_strides, *strides[start:]),
-            offset,
-        )
+        return below.gather(block.axes, block.arrays, block.start)
 
 
 # -- making views from user arguments ---------------------------------------------------------

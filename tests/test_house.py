@@ -152,8 +152,9 @@ class FlippedTensor(View):
         below = self.wrapped.layout
         if below is None:
             return None
-        size = self.shape[self.axis]
-        return below.step(self.axis, size - 1, -1, size) if size else below
+        key = [slice(None)] * len(self.shape)
+        key[self.axis] = slice(None, None, -1)
+        return below.select(key)
 
     def numpy_equivalent(self, below: Any) -> Any:
         return np.flip(below, self.axis)
