@@ -7,8 +7,6 @@ text is the same renderable through a colourless console.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import attrs
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -23,9 +21,7 @@ from lazytensor.printer.options import PrintOptions, current_options, max_lines
 from lazytensor.printer.shown import Selection, read_shown, select_shown, with_edge_rows
 from lazytensor.printer.styles import DIM
 from lazytensor.printer.summary import summary_text
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 
 @attrs.frozen
@@ -41,7 +37,7 @@ class TensorPrint:
     0  1  2  3
     """
 
-    tensor: AbstractTensor
+    tensor: Tensor
     dims: tuple[int | None, ...] | None = None
     options: PrintOptions = attrs.field(factory=current_options)
 
