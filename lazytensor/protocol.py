@@ -230,6 +230,11 @@ class Base(Tensor, Protocol):
         """Count one write into this base (through any view)."""
         ...
 
+    @property
+    def version(self) -> int:
+        """How many writes this base has seen through lazytensor (what `note_write` counts)."""
+        ...
+
     def lazy_values(self, t: Any) -> Any:
         """The lazy (dask) array of the view `t` of this base (AttributeError for other bases)."""
         ...

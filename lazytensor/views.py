@@ -878,15 +878,41 @@ def getitem(t: AbstractTensor, key: Any) -> Any:
     return _numpy_view(t, parsed)
 
 
+def _outer(t: AbstractTensor, specs: tuple[Spec, ...]) -> AbstractTensor:
+    """Per-axis specs, each list selecting along its own axis. One list among ranges and ints is a
+    lone list whatever door made it: the ints and ranges as a SlicedTensor (none when they keep
+    everything), then the list as the IndexedTensor `t[src]` makes, with its fast gather and
+    backward. Several lists select outer, in one SlicedTensor.
+
+    >>> import lazytensor as lt
+    >>> t = lt.arange(12).reshape(3, 4)
+    >>> [type(layer).__name__ for layer in t.oindex[[2, 0], :].layers]
+    ['IndexedTensor', 'ReshapedTensor', 'StorageTensor']
+    >>> [type(layer).__name__ for layer in t.oindex[[2, 0], 1:].layers]
+    ['IndexedTensor', 'SlicedTensor', 'ReshapedTensor', 'StorageTensor']
+    """
+    lists = [axis for axis, spec in enumerate(specs) if isinstance(spec, np.ndarray)]
+    if len(lists) != 1:
+        return SlicedTensor(t, specs)
+    axis = lists[0]
+    basic = tuple(Range.full(t.shape[k]) if k == axis else spec for k, spec in enumerate(specs))
+    below = t
+    if not all(_is_full(spec, size) for spec, size in zip(basic, t.shape, strict=True)):
+        below = SlicedTensor.trusted(t, basic)
+    indices: list[IndexArray | None] = [None] * below.ndim
+    indices[axis - sum(isinstance(spec, int) for spec in specs[:axis])] = _adopted(specs[axis])
+    return IndexedTensor.trusted(below, tuple(indices), False)
+
+
 def outer_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     """`t.oindex[key]`: each 1-D list or mask selects along its own axis."""
     parsed = indexing.parse_outer(key, t.shape)
-    return SlicedTensor(_with_new_axes(t, parsed.new_axes), parsed.specs)
+    return _outer(_with_new_axes(t, parsed.new_axes), parsed.specs)
 
 
-def axis_specs_view(t: AbstractTensor, specs: Sequence[Any]) -> SlicedTensor:
+def axis_specs_view(t: AbstractTensor, specs: Sequence[Any]) -> AbstractTensor:
     """`t.slice(specs)`: the seeds' per-axis specs (an int keeps its axis, with size 1)."""
-    return SlicedTensor(t, indexing.parse_axis_specs(specs, t.shape))
+    return _outer(t, indexing.parse_axis_specs(specs, t.shape))
 
 
 @attrs.frozen
@@ -899,7 +925,7 @@ class OuterIndexer:
         parsed = indexing.parse_outer(key, self.tensor.shape)
         if parsed.is_element:
             return self.tensor.base.read_one(evaluate.locate(self.tensor, parsed.element_position()))
-        return SlicedTensor(_with_new_axes(self.tensor, parsed.new_axes), parsed.specs)
+        return _outer(_with_new_axes(self.tensor, parsed.new_axes), parsed.specs)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         evaluate.write(outer_view(self.tensor, key), value)

@@ -34,7 +34,7 @@ from lazytensor.printer.scalar import scalar_text
 from lazytensor.printer.separators import separators_string
 from lazytensor.printer.shown import DimsSpec, resolve_dims
 from lazytensor.printer.summary import StatsReport, SummaryLine
-from lazytensor.printer.tensorprint import TensorPrint
+from lazytensor.printer.tensorprint import TensorPrint, rich_print
 from lazytensor.protocol import Tensor
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "StatsReport",
     "SummaryLine",
     "TensorPrint",
+    "rich_print",
     "stats",
     "summary",
     "tensor_mimebundle",
