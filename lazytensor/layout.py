@@ -10,7 +10,6 @@ whole tensor is a zero-copy numpy view. (Ground floor: imports only `positions`.
 
 from __future__ import annotations
 
-import itertools
 import operator
 from collections.abc import Sequence
 
@@ -310,43 +309,61 @@ class Layout:
             strides.append(stride if size == old_size else 0)
         return Layout.derived(tuple(shape), tuple(strides), self.offset)
 
+    def coalesced(self) -> Layout:
+        """The normal form: the same storage indices in the same (row-major) order with the fewest
+        axes. Size-1 axes go (their strides never apply), and an axis merges into the next one when
+        its stride is the next one's stride times the next one's size. An empty layout is `(0,)`.
+
+        >>> Layout((2, 1, 3, 4), (24, 99, 4, 1), 5).coalesced()  # rows 24 apart, then 12 in a row
+        Layout(shape=(2, 12), strides=(24, 1), offset=5)
+        >>> Layout.contiguous((2, 3)).permute((1, 0)).coalesced().shape
+        (3, 2)
+        """
+        if self.numel() == 0:
+            return Layout.derived((0,), (1,), self.offset)
+        sizes, strides = _runs(self.shape, self.strides)
+        return Layout.derived(tuple(sizes), tuple(strides), self.offset)
+
     def try_reshape(self, new_shape: Sequence[int]) -> Layout | None:
         """The same elements in row-major order under `new_shape`, if strides can express it.
 
-        numpy's no-copy rule: size-1 axes do not matter; old and new axes are grouped
-        by equal products; a group of old axes can be merged only when each stride is
-        the next one times the next size. Splitting an axis always works.
+        numpy's no-copy rule, on the normal form (`coalesced`): each of its runs is split, from
+        the innermost axis out, into new axes whose sizes divide it; a new axis that would
+        straddle two runs has no stride, so the reshape needs a copy (None). A size-1 new axis
+        takes the stride its right neighbour's size would continue with (1 at the far right).
         """
         new_shape = tuple(new_shape)
         if self.numel() == 0:
             return Layout.contiguous(new_shape, self.offset)
-        old = [(n, s) for n, s in zip(self.shape, self.strides, strict=True) if n != 1]
-        new_strides = [0] * len(new_shape)
-        old_i = new_i = 0
-        while old_i < len(old) and new_i < len(new_shape):
-            old_end, new_end = old_i + 1, new_i + 1
-            old_product, new_product = old[old_i][0], new_shape[new_i]
-            while old_product != new_product:
-                if new_product < old_product:
-                    new_product *= new_shape[new_end]
-                    new_end += 1
-                else:
-                    old_product *= old[old_end][0]
-                    old_end += 1
-            if not _mergeable(old[old_i:old_end]):
-                return None
-            new_strides[new_end - 1] = old[old_end - 1][1]
-            for k in range(new_end - 1, new_i, -1):
-                new_strides[k - 1] = new_strides[k] * new_shape[k]
-            old_i, new_i = old_end, new_end
-        for k in range(new_i, len(new_shape)):  # trailing size-1 axes
-            new_strides[k] = 1
+        new_strides = [1] * len(new_shape)
+        k = len(new_shape) - 1
+        while k >= 0 and new_shape[k] == 1:  # trailing size-1 axes
+            k -= 1
+        sizes, strides = _runs(self.shape, self.strides)  # the normal form's axes, without the object
+        for size, stride in zip(reversed(sizes), reversed(strides), strict=True):
+            while size > 1:
+                n = new_shape[k]
+                if size % n:
+                    return None
+                new_strides[k] = stride
+                stride, size, k = stride * n, size // n, k - 1
+            while k >= 0 and new_shape[k] == 1:  # size-1 axes left of the run go with it
+                new_strides[k] = stride
+                k -= 1
         return Layout.derived(new_shape, tuple(new_strides), self.offset)
 
 
-def _mergeable(group: Sequence[tuple[int, int]]) -> bool:
-    """Whether consecutive (size, stride) axes walk storage as one axis would."""
-    return all(
-        stride == next_size * next_stride
-        for (_, stride), (next_size, next_stride) in itertools.pairwise(group)
-    )
+def _runs(shape: Shape, strides: Shape) -> tuple[list[int], list[int]]:
+    """The sizes and strides of `Layout.coalesced` (of a non-empty layout)."""
+    sizes: list[int] = []
+    steps: list[int] = []
+    for size, stride in zip(shape, strides, strict=True):
+        if size == 1:
+            continue
+        if steps and steps[-1] == size * stride:  # the outer axis walks on where this one ends
+            sizes[-1] *= size
+            steps[-1] = stride
+        else:
+            sizes.append(size)
+            steps.append(stride)
+    return sizes, steps

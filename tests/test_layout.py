@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -246,6 +247,37 @@ def test_expand_matches_broadcast_to(shape, data) -> None:
     target = (*lead, *(data.draw(st.sampled_from([1, 3])) if s == 1 else s for s in shape))
     layout = Layout.contiguous(shape).expand(target)
     np.testing.assert_array_equal(_storage_indices(layout), np.broadcast_to(base, target))
+
+
+@settings(max_examples=300, deadline=None)
+@given(strided_views(), st.sampled_from([None, 0, 1]))
+def test_coalesced_walks_storage_alike_with_the_fewest_axes(views, broadcast_axis) -> None:
+    """The normal form reaches the same storage indices in the same row-major order, has no size-1
+    axis and no two neighbours that would merge; a stride-0 (broadcast) axis is kept apart."""
+    base, view = views
+    layout = _layout_of(view, base)
+    if broadcast_axis is not None and layout.ndim > broadcast_axis:
+        strides = list(layout.strides)
+        strides[broadcast_axis] = 0
+        layout = Layout(layout.shape, tuple(strides), layout.offset)
+    normal = layout.coalesced()
+    assert normal.offset == layout.offset and normal.numel() == layout.numel()
+    if layout.numel() == 0:
+        assert normal.shape == (0,)
+        return
+    np.testing.assert_array_equal(_storage_indices(normal).reshape(-1), _storage_indices(layout).reshape(-1))
+    assert 1 not in normal.shape
+    axes = list(zip(normal.shape, normal.strides, strict=True))
+    for (_, outer), (size, inner) in itertools.pairwise(axes):
+        assert outer != size * inner
+    assert normal.coalesced() == normal
+
+
+def test_coalesced_examples() -> None:
+    assert Layout.contiguous((2, 3, 4)).coalesced() == Layout((24,), (1,), 0)
+    assert Layout((2, 3), (0, 0), 4).coalesced() == Layout((6,), (0,), 4)  # one element, six times
+    assert Layout((1, 1), (5, 7), 2).coalesced() == Layout((), (), 2)
+    assert Layout((4, 3), (6, 1), 5).coalesced() == Layout((4, 3), (6, 1), 5)  # rows 2 apart stay apart
 
 
 @settings(max_examples=300, deadline=None)
