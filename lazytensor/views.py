@@ -910,9 +910,10 @@ def outer_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     return _outer(_with_new_axes(t, parsed.new_axes), parsed.specs)
 
 
-def axis_specs_view(t: AbstractTensor, specs: Sequence[Any]) -> AbstractTensor:
-    """`t.slice(specs)`: the seeds' per-axis specs (an int keeps its axis, with size 1)."""
-    return _outer(t, indexing.parse_axis_specs(specs, t.shape))
+def axis_specs_view(t: AbstractTensor, specs: Sequence[Any]) -> SlicedTensor:
+    """`t.slice(specs)`: the seeds' per-axis specs (an int keeps its axis, with size 1), as the seeds
+    made them: one SlicedTensor, whose `translate` is the seeds' map to the full position."""
+    return SlicedTensor(t, indexing.parse_axis_specs(specs, t.shape))
 
 
 @attrs.frozen

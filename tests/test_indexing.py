@@ -339,8 +339,9 @@ def _layer_kinds(t: lt.AbstractTensor) -> list[tuple[str, str]]:
 def test_a_lone_list_is_one_wrapper_whichever_door_made_it(
     case: tuple[tuple[int, ...], int, np.ndarray],
 ) -> None:
-    """`t[src]`, `t.oindex[src, :]` and `t.slice([src])` build the same layers, read numpy's values
-    and send back numpy's gradient (a segment sum: repeated rows add)."""
+    """`t[src]` and `t.oindex[src, :]` (with or without `...` or trailing `:`) build the same layers,
+    read numpy's values and send back numpy's gradient (a segment sum: repeated rows add). The
+    seeds' `t.slice([src])` stays one SlicedTensor, the seeds' own map."""
     shape, axis, src = case
     values = np.arange(float(np.prod(shape))).reshape(shape)
     key = (*(slice(None),) * axis, src)
@@ -349,7 +350,12 @@ def test_a_lone_list_is_one_wrapper_whichever_door_made_it(
     grad = np.zeros(shape)
     np.add.at(grad, key, weights)
     t = lt.tensor(values, requires_grad=True)
-    doors = [t[key], t.oindex[key], t.oindex[(*key, Ellipsis)], t.slice([None] * axis + [src.tolist()])]
+    doors = [
+        t[key],
+        t.oindex[key],
+        t.oindex[(*key, Ellipsis)],
+        t.oindex[(*key, *(slice(None),) * 2)[: len(shape)]],
+    ]
     for view in doors:
         assert type(view.layers[0]).__name__ == "IndexedTensor"
         assert _layer_kinds(view) == _layer_kinds(doors[0])
