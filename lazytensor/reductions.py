@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from lazytensor import threads
 from lazytensor.dtypes import OBJECT
 from lazytensor.elementwise import exp, log, sqrt
 from lazytensor.generic import Buffer, Values
@@ -46,7 +47,12 @@ def _keep_object(result: Any, values: Buffer) -> Buffer:
 
 
 def _reduce(ufunc: np.ufunc, values: Buffer, axes: Shape | int, keepdim: bool, dtype: Any = None) -> Any:
-    """`ufunc.reduce` over `axes`: a numpy array, or a bare value when everything was reduced."""
+    """`ufunc.reduce` over `axes`: a numpy array, or a bare value when everything was reduced. Big
+    work is split across threads (`lazytensor.threads`)."""
+    if values.size >= threads.start_at:
+        threaded = threads.reduce(ufunc, values, (axes,) if isinstance(axes, int) else axes, keepdim, dtype)
+        if threaded is not None:
+            return threaded
     return ufunc.reduce(values, axis=axes, dtype=dtype, keepdims=keepdim)
 
 

@@ -1,0 +1,340 @@
+"""Bulk work on every core: a big elementwise ufunc or reduction split into blocks run on a thread pool.
+
+numpy releases the GIL inside a ufunc's loop and inside a reduction, so the blocks of one big call
+run at once, one per core. The kernels (`generic.unary_ufunc`, `generic.binary_ufunc`,
+`reductions`) compare the size of their work with `start_at` (one comparison) and come here only
+above it: small tensors never pay for a thread. With one thread `start_at` is out of reach, so every
+call takes numpy's own path.
+
+Elementwise results are numpy's exactly (each element is computed by the same loop). A reduction
+is split along the axis that is outermost in memory: when that axis is kept, each block writes its
+own part of the result, exactly; when it is reduced, each block reduces its part and the partial
+results are reduced once more, in block order, so float sums, means and products may differ from
+numpy's by reassociation (integer sums wrap as numpy's, `max`/`min` and `all`/`any` are exact).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import itertools
+import math
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+Buffer = npt.NDArray[Any]
+Block = tuple[int | slice, ...]
+"""The part of an array one thread computes: ints for the leading axes, then one slice."""
+T = TypeVar("T")
+
+MIN_ELEMENTS = 1 << 17
+"""Work of fewer elements runs on the calling thread alone (measured: below about 10**5 float64
+elements, handing blocks to another thread costs more than it saves; `docs/performance.md`)."""
+
+BLOCKS_PER_THREAD = 4
+"""Blocks per thread: a thread that finishes early (its core was less busy) takes the next block."""
+
+MIN_BLOCK_ELEMENTS = 1 << 15
+"""The smallest block worth a handoff: 256 KiB of float64, about a core's L2 cache."""
+
+
+def _cores() -> int:
+    """The cores this process may run on (`os.process_cpu_count` from Python 3.13)."""
+    counter: Callable[[], int | None] | None = getattr(os, "process_cpu_count", None)
+    if counter is not None:
+        return counter() or 1
+    affinity: Callable[[int], set[int]] | None = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return len(affinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+class _Settings:
+    """The thread count, the size from which work is split, and the pool (made on first use)."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self.min_elements = MIN_ELEMENTS
+        self.pool: ThreadPoolExecutor | None = None
+        self.lock = threading.Lock()
+
+    def start(self) -> int:
+        """The size from which the kernels come here: out of reach with one thread."""
+        return self.min_elements if self.threads > 1 else sys.maxsize
+
+    def executor(self) -> ThreadPoolExecutor:
+        with self.lock:
+            if self.pool is None:
+                self.pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="lazytensor")
+            return self.pool
+
+    def replace_pool(self) -> None:
+        """Drop the pool (its threads finish what they hold and exit); the next call makes a new one."""
+        with self.lock:
+            pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False)
+
+
+_settings = _Settings(_cores())
+
+start_at: int = _settings.start()
+"""The kernels' one comparison: work of at least this many elements is split across threads."""
+
+
+def _refresh() -> None:
+    global start_at
+    start_at = _settings.start()
+
+
+def _forget_pool_in_child() -> None:
+    """A forked child has none of the parent's threads: it makes its own pool when it needs one."""
+    _settings.pool = None
+    _settings.lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
+
+
+def get_num_threads() -> int:
+    """How many threads big elementwise operations and reductions use (by default, the cores).
+
+    >>> import lazytensor as lt
+    >>> lt.get_num_threads() >= 1
+    True
+    """
+    return _settings.threads
+
+
+def set_num_threads(n: int) -> None:
+    """Use `n` threads for big elementwise operations and reductions; 1 runs everything on the
+    calling thread, as numpy does.
+
+    >>> import lazytensor as lt
+    >>> before = lt.get_num_threads()
+    >>> lt.set_num_threads(1); lt.get_num_threads()
+    1
+    >>> lt.set_num_threads(0)
+    Traceback (most recent call last):
+    ValueError: set_num_threads: the number of threads must be at least 1, got 0
+    >>> lt.set_num_threads(before)
+    """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer):
+        raise TypeError(f"set_num_threads: the number of threads must be an int, got {n!r}")
+    if n < 1:
+        raise ValueError(f"set_num_threads: the number of threads must be at least 1, got {n!r}")
+    count = int(n)
+    if count == _settings.threads:
+        return
+    _settings.replace_pool()
+    _settings.threads = count
+    _refresh()
+
+
+@contextlib.contextmanager
+def split_from(elements: int) -> Iterator[None]:
+    """Split work of at least `elements` elements across threads inside the block (a test hook:
+    the threaded paths run on small tensors, quickly).
+
+    >>> import numpy as np, lazytensor as lt
+    >>> with split_from(4):
+    ...     lt.tensor([[1, 2], [3, 4]]).sum(0).tolist()
+    [4, 6]
+    """
+    if elements < 1:
+        raise ValueError(f"split_from: the size must be at least 1, got {elements}")
+    before = _settings.min_elements
+    _settings.min_elements = elements
+    _refresh()
+    try:
+        yield
+    finally:
+        _settings.min_elements = before
+        _refresh()
+
+
+# -- running blocks -----------------------------------------------------------------------------
+
+
+def run_blocks(count: int, work: Callable[[int], T]) -> list[T]:
+    """`work(i)` for every block `i < count`, on the pool's threads and this one; results in block
+    order. Each thread takes the next block until none is left, so a busy core does fewer. The
+    first error stops the rest and is raised here."""
+    results: list[Any] = [None] * count
+    errors: list[BaseException] = []
+    counter = itertools.count()
+
+    def drain() -> None:
+        while not errors:
+            i = next(counter)  # one C call: atomic under the GIL
+            if i >= count:
+                return
+            try:
+                results[i] = work(i)
+            except BaseException as error:  # recorded, raised by the caller once every helper is done
+                errors.append(error)
+
+    helpers = min(_settings.threads, count) - 1
+    futures: list[Future[None]] = []
+    if helpers > 0:
+        pool = _settings.executor()
+        # each helper runs in a copy of the caller's context: numpy's errstate is a context variable
+        futures = [pool.submit(contextvars.copy_context().run, drain) for _ in range(helpers)]
+    try:
+        drain()
+    finally:
+        for future in futures:
+            future.exception()  # wait: no helper may still write into a result we hand back
+    if errors:
+        raise errors[0]
+    return results
+
+
+def plan(shape: Sequence[int], axis: int, pieces: int) -> list[Block]:
+    """Up to `pieces` blocks of `shape` that cut only `axis` (each a slice of it, the axes before
+    it whole). Leading axes are whole here: the caller picks the axis.
+
+    >>> plan((10, 3), 0, 3)
+    [(slice(0, 3, None),), (slice(3, 6, None),), (slice(6, 10, None),)]
+    """
+    size = shape[axis]
+    pieces = max(1, min(pieces, size))
+    bounds = [size * i // pieces for i in range(pieces + 1)]
+    lead = (slice(None),) * axis
+    return [(*lead, slice(bounds[i], bounds[i + 1])) for i in range(pieces)]
+
+
+def _pieces(elements: int) -> int:
+    """How many blocks to cut work of `elements` elements into."""
+    threads = _settings.threads
+    return max(threads, min(threads * BLOCKS_PER_THREAD, elements // MIN_BLOCK_ELEMENTS))
+
+
+def _row_major_blocks(shape: Sequence[int]) -> list[Block]:
+    """Blocks of a C-ordered array of `shape`, each a contiguous run: the outermost axes are walked
+    as ints until the next axis can be cut into enough pieces."""
+    wanted = _pieces(math.prod(shape))
+    outer = 1
+    for axis, size in enumerate(shape):
+        if outer * size >= wanted or axis == len(shape) - 1:
+            pieces = -(-wanted // outer)
+            cuts = plan(shape, axis, pieces)
+            leads = itertools.product(*map(range, shape[:axis]))
+            return [(*lead, cut[axis]) for lead in leads for cut in cuts]
+        outer *= size
+    return [()]
+
+
+# -- elementwise ----------------------------------------------------------------------------------
+
+_SCALARS = (int, float, complex, np.generic)
+
+
+def ufunc_call(ufunc: np.ufunc, *inputs: Any) -> Buffer | None:
+    """`ufunc(*inputs)` as a new C-ordered array, computed in blocks on every thread; None when it is
+    not for threads (too small, object values, operands that are not arrays or numbers, shapes that
+    do not broadcast: numpy's own call then says why)."""
+    if ufunc.nout != 1:
+        return None
+    shapes = []
+    for x in inputs:
+        if isinstance(x, np.ndarray):
+            if x.dtype.hasobject:
+                return None
+            shapes.append(x.shape)
+        elif not isinstance(x, _SCALARS):
+            return None
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        return None
+    if math.prod(shape) < _settings.min_elements or not shape:
+        return None
+    # numpy's result dtype for these operands, and its errors (a Python int out of range), for free
+    empty = [np.empty(0, x.dtype) if isinstance(x, np.ndarray) else x for x in inputs]
+    dtype = ufunc(*empty).dtype
+    if dtype.hasobject:
+        return None
+    out = np.empty(shape, dtype)
+    operands = [np.broadcast_to(x, shape) if isinstance(x, np.ndarray) else x for x in inputs]
+    blocks = _row_major_blocks(shape)
+
+    def compute(i: int) -> None:
+        block = blocks[i]
+        ufunc(*[x[block] if isinstance(x, np.ndarray) else x for x in operands], out=out[block])
+
+    run_blocks(len(blocks), compute)
+    return out
+
+
+# -- reductions -----------------------------------------------------------------------------------
+
+
+def _split_axis(values: Buffer) -> int | None:
+    """The axis to cut: the outermost in memory (largest stride) with at least a block per thread,
+    else the outermost with two elements or more; None when every axis has one element."""
+    order = sorted(range(values.ndim), key=lambda axis: -abs(values.strides[axis]))
+    candidates = [axis for axis in order if values.shape[axis] > 1]
+    for axis in candidates:
+        if values.shape[axis] >= _settings.threads:
+            return axis
+    return candidates[0] if candidates else None
+
+
+def reduce(ufunc: np.ufunc, values: Buffer, axes: tuple[int, ...], keepdims: bool, dtype: Any = None) -> Any:
+    """`ufunc.reduce(values, axis=axes, dtype=dtype, keepdims=keepdims)` in blocks on every thread, or
+    None when it is not for threads (object values, float16 partial sums, too small, nothing to
+    reduce). `axes` are normalised (non-negative, no repeats)."""
+    if values.dtype.hasobject or values.size < _settings.min_elements or not axes:
+        return None
+    axis = _split_axis(values)
+    if axis is None:
+        return None
+    if axis not in axes:
+        return _reduce_kept(ufunc, values, axes, keepdims, dtype, axis)
+    if values.dtype == np.float16 or (dtype is not None and np.dtype(dtype) == np.float16):
+        return None  # partial sums in half precision would lose too much: numpy's own path
+    return _reduce_partials(ufunc, values, axes, keepdims, dtype, axis)
+
+
+def _reduce_kept(
+    ufunc: np.ufunc, values: Buffer, axes: tuple[int, ...], keepdims: bool, dtype: Any, axis: int
+) -> Buffer:
+    """Cut a kept axis: each block reduces to its own slice of the result, exactly as numpy does."""
+    empty = values[(slice(None),) * axis + (slice(0, 0),)]
+    result_dtype = ufunc.reduce(empty, axis=axes, dtype=dtype, keepdims=True).dtype
+    kept_shape = tuple(1 if i in axes else size for i, size in enumerate(values.shape))
+    final_shape = kept_shape if keepdims else tuple(s for i, s in enumerate(values.shape) if i not in axes)
+    result = np.empty(final_shape, result_dtype)
+    target = result.reshape(kept_shape)  # a view: writing it fills `result`
+    blocks = plan(values.shape, axis, _pieces(values.size))
+
+    def compute(i: int) -> None:
+        block = blocks[i]
+        ufunc.reduce(values[block], axis=axes, dtype=dtype, keepdims=True, out=target[block])
+
+    run_blocks(len(blocks), compute)
+    return result
+
+
+def _reduce_partials(
+    ufunc: np.ufunc, values: Buffer, axes: tuple[int, ...], keepdims: bool, dtype: Any, axis: int
+) -> Any:
+    """Cut a reduced axis: each block reduces its part, then the partial results are reduced in
+    block order, in their own dtype (a sum of int8 partials stays int8, as numpy's `dtype=`)."""
+    blocks = plan(values.shape, axis, _pieces(values.size))
+
+    def compute(i: int) -> Any:
+        return ufunc.reduce(values[blocks[i]], axis=axes, dtype=dtype, keepdims=keepdims)
+
+    partials = run_blocks(len(blocks), compute)
+    stacked = np.stack([np.asarray(p) for p in partials])
+    return ufunc.reduce(stacked, axis=0, dtype=stacked.dtype)
