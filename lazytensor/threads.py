@@ -6,7 +6,9 @@ run at once, one per core. The kernels (`generic.unary_ufunc`, `generic.binary_u
 above it: small tensors never pay for a thread. With one thread `start_at` is out of reach, so every
 call takes numpy's own path.
 
-Elementwise results are numpy's exactly (each element is computed by the same loop). A reduction
+Elementwise operations are split when their results are numpy's exactly, whichever loop computes
+them (`EXACT_ANY`, `EXACT_REAL`, `EXACT_INTEGER`: `+`, `-`, `*`, `/`, comparisons, ...); the
+functions numpy computes with SIMD approximations (`exp`, `sin`) stay on one thread. A reduction
 is split along the axis that is outermost in memory: when that axis is kept, each block writes its
 own part of the result, exactly; when it is reduced, each block reduces its part and the partial
 results are reduced once more, in block order, so float sums, means and products may differ from
@@ -17,13 +19,14 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import itertools
 import math
 import os
+import queue
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import numpy as np
@@ -57,30 +60,40 @@ def _cores() -> int:
 
 
 class _Settings:
-    """The thread count, the size from which work is split, and the pool (made on first use)."""
+    """The thread count, the size from which work is split, and the helper threads (started on
+    first use, each waiting on one shared queue of tasks)."""
 
     def __init__(self, threads: int) -> None:
         self.threads = threads
         self.min_elements = MIN_ELEMENTS
-        self.pool: ThreadPoolExecutor | None = None
+        self.min_block = MIN_BLOCK_ELEMENTS
+        self.inbox: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self.helpers = 0
         self.lock = threading.Lock()
 
     def start(self) -> int:
         """The size from which the kernels come here: out of reach with one thread."""
         return self.min_elements if self.threads > 1 else sys.maxsize
 
-    def executor(self) -> ThreadPoolExecutor:
+    def hire(self) -> None:
+        """Start helper threads until there is one for every thread but the caller's."""
         with self.lock:
-            if self.pool is None:
-                self.pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="lazytensor")
-            return self.pool
+            while self.helpers < self.threads - 1:
+                threading.Thread(target=_help, args=(self.inbox,), daemon=True, name="lazytensor").start()
+                self.helpers += 1
 
-    def replace_pool(self) -> None:
-        """Drop the pool (its threads finish what they hold and exit); the next call makes a new one."""
+    def dismiss(self) -> None:
+        """Let helpers beyond the thread count go (each takes a None and ends)."""
         with self.lock:
-            pool, self.pool = self.pool, None
-        if pool is not None:
-            pool.shutdown(wait=False)
+            while self.helpers > max(self.threads - 1, 0):
+                self.inbox.put(None)
+                self.helpers -= 1
+
+
+def _help(inbox: queue.SimpleQueue[Callable[[], None] | None]) -> None:
+    """A helper thread: run tasks until told to stop (a task never raises: it records its error)."""
+    while (task := inbox.get()) is not None:
+        task()
 
 
 _settings = _Settings(_cores())
@@ -94,14 +107,15 @@ def _refresh() -> None:
     start_at = _settings.start()
 
 
-def _forget_pool_in_child() -> None:
-    """A forked child has none of the parent's threads: it makes its own pool when it needs one."""
-    _settings.pool = None
+def _forget_helpers_in_child() -> None:
+    """A forked child has none of the parent's threads: it starts its own when it needs them."""
+    _settings.inbox = queue.SimpleQueue()
+    _settings.helpers = 0
     _settings.lock = threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool_in_child)
+    os.register_at_fork(after_in_child=_forget_helpers_in_child)
 
 
 def get_num_threads() -> int:
@@ -131,18 +145,15 @@ def set_num_threads(n: int) -> None:
         raise TypeError(f"set_num_threads: the number of threads must be an int, got {n!r}")
     if n < 1:
         raise ValueError(f"set_num_threads: the number of threads must be at least 1, got {n!r}")
-    count = int(n)
-    if count == _settings.threads:
-        return
-    _settings.replace_pool()
-    _settings.threads = count
+    _settings.threads = int(n)
+    _settings.dismiss()
     _refresh()
 
 
 @contextlib.contextmanager
 def split_from(elements: int) -> Iterator[None]:
-    """Split work of at least `elements` elements across threads inside the block (a test hook:
-    the threaded paths run on small tensors, quickly).
+    """Split work of at least `elements` elements across threads inside the block, in blocks of any
+    size (a test hook: the threaded paths run on small tensors, quickly, in many blocks).
 
     >>> import numpy as np, lazytensor as lt
     >>> with split_from(4):
@@ -151,13 +162,13 @@ def split_from(elements: int) -> Iterator[None]:
     """
     if elements < 1:
         raise ValueError(f"split_from: the size must be at least 1, got {elements}")
-    before = _settings.min_elements
-    _settings.min_elements = elements
+    before = _settings.min_elements, _settings.min_block
+    _settings.min_elements, _settings.min_block = elements, 1
     _refresh()
     try:
         yield
     finally:
-        _settings.min_elements = before
+        _settings.min_elements, _settings.min_block = before
         _refresh()
 
 
@@ -165,9 +176,9 @@ def split_from(elements: int) -> Iterator[None]:
 
 
 def run_blocks(count: int, work: Callable[[int], T]) -> list[T]:
-    """`work(i)` for every block `i < count`, on the pool's threads and this one; results in block
+    """`work(i)` for every block `i < count`, on the helper threads and this one; results in block
     order. Each thread takes the next block until none is left, so a busy core does fewer. The
-    first error stops the rest and is raised here."""
+    first error stops the rest and is raised here, once every helper is done."""
     results: list[Any] = [None] * count
     errors: list[BaseException] = []
     counter = itertools.count()
@@ -179,20 +190,28 @@ def run_blocks(count: int, work: Callable[[int], T]) -> list[T]:
                 return
             try:
                 results[i] = work(i)
-            except BaseException as error:  # recorded, raised by the caller once every helper is done
+            except BaseException as error:
                 errors.append(error)
 
+    done: queue.SimpleQueue[None] = queue.SimpleQueue()
+
+    def helper() -> None:
+        try:
+            drain()
+        finally:
+            done.put(None)
+
     helpers = min(_settings.threads, count) - 1
-    futures: list[Future[None]] = []
     if helpers > 0:
-        pool = _settings.executor()
+        _settings.hire()
+    for _ in range(helpers):
         # each helper runs in a copy of the caller's context: numpy's errstate is a context variable
-        futures = [pool.submit(contextvars.copy_context().run, drain) for _ in range(helpers)]
+        _settings.inbox.put(functools.partial(contextvars.copy_context().run, helper))
     try:
         drain()
     finally:
-        for future in futures:
-            future.exception()  # wait: no helper may still write into a result we hand back
+        for _ in range(helpers):
+            done.get()  # no helper may still write into a result we hand back
     if errors:
         raise errors[0]
     return results
@@ -215,7 +234,7 @@ def plan(shape: Sequence[int], axis: int, pieces: int) -> list[Block]:
 def _pieces(elements: int) -> int:
     """How many blocks to cut work of `elements` elements into."""
     threads = _settings.threads
-    return max(threads, min(threads * BLOCKS_PER_THREAD, elements // MIN_BLOCK_ELEMENTS))
+    return max(threads, min(threads * BLOCKS_PER_THREAD, elements // _settings.min_block))
 
 
 def _row_major_blocks(shape: Sequence[int]) -> list[Block]:
@@ -237,21 +256,56 @@ def _row_major_blocks(shape: Sequence[int]) -> list[Block]:
 
 _SCALARS = (int, float, complex, np.generic)
 
+EXACT_ANY = frozenset(
+    {*(np.add, np.subtract, np.negative, np.positive, np.conjugate, np.equal, np.not_equal, np.isnan)}
+    | {np.isinf, np.isfinite}
+)
+"""Ufuncs whose every result is the same bits whichever of numpy's loops computes it (a SIMD loop, a
+strided one, a short tail), for every dtype, complex included: the correctly rounded operations."""
+
+EXACT_REAL = EXACT_ANY | {
+    *(np.multiply, np.true_divide, np.absolute, np.square, np.sqrt, np.maximum, np.minimum, np.fmax),
+    *(np.fmin, np.less, np.less_equal, np.greater, np.greater_equal, np.signbit, np.copysign),
+    *(np.logical_and, np.logical_or, np.logical_xor, np.logical_not),
+}
+"""Correctly rounded on real numbers too (complex `*`, `/`, `abs` are not: numpy's loops for them
+round differently), so exact with threads on bool, integer and float values."""
+
+EXACT_INTEGER = EXACT_REAL | {
+    *(np.floor_divide, np.remainder, np.power, np.bitwise_and, np.bitwise_or, np.bitwise_xor),
+    *(np.invert, np.left_shift, np.right_shift),
+}
+"""Exact on bool and integer values (on floats these call the C library, whose results numpy's
+SIMD loops do not always match to the last bit)."""
+
+
+def _exact(ufunc: np.ufunc, kinds: set[str]) -> bool:
+    """Whether `ufunc` gives the same bits in blocks as in one call, on values of these kinds."""
+    if "c" in kinds:
+        return ufunc in EXACT_ANY
+    if "f" in kinds:
+        return ufunc in EXACT_REAL
+    return ufunc in EXACT_INTEGER
+
 
 def ufunc_call(ufunc: np.ufunc, *inputs: Any) -> Buffer | None:
     """`ufunc(*inputs)` as a new C-ordered array, computed in blocks on every thread; None when it is
-    not for threads (too small, object values, operands that are not arrays or numbers, shapes that
-    do not broadcast: numpy's own call then says why)."""
-    if ufunc.nout != 1:
+    not for threads: too small, not exact in blocks (`EXACT_ANY`, ...), object values, operands
+    that are not arrays or numbers, shapes that do not broadcast (numpy's own call then says why)."""
+    if ufunc not in EXACT_INTEGER:
         return None
     shapes = []
+    kinds = set()
     for x in inputs:
         if isinstance(x, np.ndarray):
-            if x.dtype.hasobject:
-                return None
             shapes.append(x.shape)
-        elif not isinstance(x, _SCALARS):
+            kinds.add(x.dtype.kind)
+        elif isinstance(x, _SCALARS):
+            kinds.add(np.asarray(x).dtype.kind)
+        else:
             return None
+    if "O" in kinds:
+        return None
     try:
         shape = np.broadcast_shapes(*shapes)
     except ValueError:
@@ -261,7 +315,7 @@ def ufunc_call(ufunc: np.ufunc, *inputs: Any) -> Buffer | None:
     # numpy's result dtype for these operands, and its errors (a Python int out of range), for free
     empty = [np.empty(0, x.dtype) if isinstance(x, np.ndarray) else x for x in inputs]
     dtype = ufunc(*empty).dtype
-    if dtype.hasobject:
+    if not _exact(ufunc, {*kinds, dtype.kind}):
         return None
     out = np.empty(shape, dtype)
     operands = [np.broadcast_to(x, shape) if isinstance(x, np.ndarray) else x for x in inputs]
