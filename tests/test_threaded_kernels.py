@@ -273,6 +273,20 @@ def test_a_float_sum_split_along_a_reduced_axis_is_reassociated_but_close() -> N
     assert_reassociated(got, values.sum(0), values, 0, False)
 
 
+def test_half_precision_sums_are_split_only_where_they_stay_exact() -> None:
+    """numpy sums float16 in float32 and rounds once: float16 partial sums would round once a block.
+    Cut along a kept axis (a block per row) they are numpy's own; along a reduced axis, not cut."""
+    values = np.full((8, 300), 0.1, dtype=np.float16)
+    t = lt.tensor(values)
+    with threaded(), counting_blocks() as calls:
+        assert_exact(t.sum(1).numpy(), values.sum(1))
+    assert calls[0] == 1
+    with threaded(), counting_blocks() as calls:
+        assert_exact(np.asarray(t.sum()), values.sum())
+        assert_exact(t.sum(0).numpy(), values.sum(0))
+    assert calls[0] == 0
+
+
 # -- which path runs --------------------------------------------------------------------------------
 
 
