@@ -341,10 +341,12 @@ def test_big_work_splits_by_default() -> None:
     try:
         with counting_blocks() as calls:
             largest = (t * 2).max(1)
+            total = t.sum()
     finally:
         lt.set_num_threads(before)
-    assert calls[0] == 2
+    assert calls[0] == 3
     assert largest.tolist() == [2.0]
+    assert total.item() == threads.MIN_ELEMENTS
 
 
 def test_functions_numpy_approximates_are_never_split() -> None:
