@@ -49,7 +49,7 @@ def _keep_object(result: Any, values: Buffer) -> Buffer:
 def _reduce(ufunc: np.ufunc, values: Buffer, axes: Shape | int, keepdim: bool, dtype: Any = None) -> Any:
     """`ufunc.reduce` over `axes`: a numpy array, or a bare value when everything was reduced. Big
     work is split across threads (`lazytensor.threads`)."""
-    if values.size >= threads.start_at:
+    if values.size >= threads.reduce_at:
         threaded = threads.reduce(ufunc, values, (axes,) if isinstance(axes, int) else axes, keepdim, dtype)
         if threaded is not None:
             return threaded

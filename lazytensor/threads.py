@@ -2,8 +2,8 @@
 
 numpy releases the GIL inside a ufunc's loop and inside a reduction, so the blocks of one big call
 run at once, one per core. The kernels (`generic.unary_ufunc`, `generic.binary_ufunc`,
-`reductions`) compare the size of their work with `start_at` (one comparison) and come here only
-above it: small tensors never pay for a thread. With one thread `start_at` is out of reach, so every
+`reductions`) compare the size of their work with `start_at` or `reduce_at` (one comparison) and
+come here only above it: small tensors never pay for a thread. With one thread both are out of reach, so every
 call takes numpy's own path.
 
 Elementwise operations are split when their results are numpy's exactly, whichever loop computes
@@ -37,9 +37,14 @@ Block = tuple[int | slice, ...]
 """The part of an array one thread computes: ints for the leading axes, then one slice."""
 T = TypeVar("T")
 
-MIN_ELEMENTS = 1 << 17
-"""Work of fewer elements runs on the calling thread alone (measured: below about 10**5 float64
-elements, handing blocks to another thread costs more than it saves; `docs/performance.md`)."""
+MIN_ELEMENTS = 1 << 20
+"""Work of fewer elements runs on the calling thread alone (measured on a busy 2-core machine:
+below about 10**6 float64 elements, handing half of an elementwise operation, a `max` or a sum
+along leading axes to another thread costs more than it saves; `docs/performance.md`)."""
+
+MIN_SUM_ELEMENTS = 1 << 17
+"""float64 sums over trailing axes take einsum's loop in blocks from this size: twice numpy's
+speed on one core, so they pay for a thread sooner."""
 
 BLOCKS_PER_THREAD = 1
 """Blocks per thread: a thread that finishes early (its core was less busy) takes the next block."""
@@ -66,14 +71,15 @@ class _Settings:
     def __init__(self, threads: int) -> None:
         self.threads = threads
         self.min_elements = MIN_ELEMENTS
+        self.min_sum = MIN_SUM_ELEMENTS
         self.min_block = MIN_BLOCK_ELEMENTS
         self.inbox: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self.helpers = 0
         self.lock = threading.Lock()
 
-    def start(self) -> int:
+    def start(self, elements: int) -> int:
         """The size from which the kernels come here: out of reach with one thread."""
-        return self.min_elements if self.threads > 1 else sys.maxsize
+        return elements if self.threads > 1 else sys.maxsize
 
     def hire(self) -> None:
         """Start helper threads until there is one for every thread but the caller's."""
@@ -98,13 +104,17 @@ def _help(inbox: queue.SimpleQueue[Callable[[], None] | None]) -> None:
 
 _settings = _Settings(_cores())
 
-start_at: int = _settings.start()
-"""The kernels' one comparison: work of at least this many elements is split across threads."""
+start_at: int = _settings.start(MIN_ELEMENTS)
+"""The elementwise kernels' one comparison: a result of at least this many elements is split."""
+
+reduce_at: int = _settings.start(MIN_SUM_ELEMENTS)
+"""The reductions' one comparison: the smallest input `reduce` may split (a float64 sum)."""
 
 
 def _refresh() -> None:
-    global start_at
-    start_at = _settings.start()
+    global start_at, reduce_at
+    start_at = _settings.start(_settings.min_elements)
+    reduce_at = _settings.start(min(_settings.min_elements, _settings.min_sum))
 
 
 def _forget_helpers_in_child() -> None:
@@ -162,13 +172,13 @@ def split_from(elements: int) -> Iterator[None]:
     """
     if elements < 1:
         raise ValueError(f"split_from: the size must be at least 1, got {elements}")
-    before = _settings.min_elements, _settings.min_block
-    _settings.min_elements, _settings.min_block = elements, 1
+    before = _settings.min_elements, _settings.min_sum, _settings.min_block
+    _settings.min_elements, _settings.min_sum, _settings.min_block = elements, elements, 1
     _refresh()
     try:
         yield
     finally:
-        _settings.min_elements, _settings.min_block = before
+        _settings.min_elements, _settings.min_sum, _settings.min_block = before
         _refresh()
 
 
@@ -353,12 +363,14 @@ def reduce(ufunc: np.ufunc, values: Buffer, axes: tuple[int, ...], keepdims: boo
     """`ufunc.reduce(values, axis=axes, dtype=dtype, keepdims=keepdims)` in blocks on every thread, or
     None when it is not for threads (object values, float16 partial sums, too small, nothing to
     reduce). `axes` are normalised (non-negative, no repeats)."""
-    if values.dtype.hasobject or values.size < _settings.min_elements or not axes:
+    if values.dtype.hasobject or values.size < _settings.min_sum or not axes:
         return None
     if ufunc is np.add and values.dtype == np.float64 and dtype in (None, np.float64):
         summed = _trailing_sums(values, axes, keepdims)
         if summed is not None:
             return summed
+    if values.size < _settings.min_elements:
+        return None
     axis = _split_axis(values)
     if axis is None:
         return None

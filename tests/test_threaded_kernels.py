@@ -322,7 +322,7 @@ def test_one_thread_never_splits() -> None:
     with threaded(count=1), counting_blocks() as calls:
         assert_exact((t + t).numpy(), values + values)
         assert_exact(t.sum(1).numpy(), values.sum(1))
-        assert threads.start_at == sys.maxsize
+        assert threads.start_at == threads.reduce_at == sys.maxsize
     assert calls[0] == 0
 
 
@@ -362,6 +362,25 @@ def test_functions_numpy_approximates_are_never_split() -> None:
         assert_exact((t * t).numpy(), values * values)
         assert_exact((z + z).numpy(), values * 2j)
     assert calls[0] == 2
+
+
+def test_float64_row_sums_split_sooner_than_the_rest() -> None:
+    """Between the two sizes only einsum's row sums are split: they are twice numpy's speed per thread."""
+    rows = lt.tensor(np.ones((2, threads.MIN_SUM_ELEMENTS)))
+    assert threads.MIN_SUM_ELEMENTS * 2 < threads.MIN_ELEMENTS
+    before = lt.get_num_threads()
+    lt.set_num_threads(2)
+    try:
+        with counting_blocks() as calls:
+            assert rows.sum(1).tolist() == [threads.MIN_SUM_ELEMENTS] * 2
+        assert calls[0] == 1
+        with counting_blocks() as calls:
+            assert rows.max(1).tolist() == [1.0, 1.0]
+            assert rows.sum(0).shape == (threads.MIN_SUM_ELEMENTS,)
+            assert (rows + rows).shape == rows.shape
+        assert calls[0] == 0
+    finally:
+        lt.set_num_threads(before)
 
 
 def test_object_values_are_never_split() -> None:
