@@ -3,8 +3,8 @@
 numpy releases the GIL inside a ufunc's loop and inside a reduction, so the blocks of one big call
 run at once, one per core. The kernels (`generic.unary_ufunc`, `generic.binary_ufunc`,
 `reductions`) compare the size of their work with `start_at` or `reduce_at` (one comparison) and
-come here only above it: small tensors never pay for a thread. With one thread both are out of reach, so every
-call takes numpy's own path.
+come here only above it: small tensors never pay for a thread. With one thread both are out of
+reach, so every call takes numpy's own path.
 
 Elementwise operations are split when their results are numpy's exactly, whichever loop computes
 them (`EXACT_ANY`, `EXACT_REAL`, `EXACT_INTEGER`: `+`, `-`, `*`, `/`, comparisons, ...); the
@@ -47,7 +47,8 @@ MIN_SUM_ELEMENTS = 1 << 17
 speed on one core, so they pay for a thread sooner."""
 
 BLOCKS_PER_THREAD = 1
-"""Blocks per thread: a thread that finishes early (its core was less busy) takes the next block."""
+"""One block per thread (measured: more blocks cost more handoffs than the balance they bring); a
+caller whose helper has not started yet takes the helper's block too."""
 
 MIN_BLOCK_ELEMENTS = 1 << 15
 """The smallest block worth a handoff: 256 KiB of float64, about a core's L2 cache."""
@@ -73,6 +74,7 @@ class _Settings:
         self.min_elements = MIN_ELEMENTS
         self.min_sum = MIN_SUM_ELEMENTS
         self.min_block = MIN_BLOCK_ELEMENTS
+        self.blocks_per_thread = BLOCKS_PER_THREAD
         self.inbox: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self.helpers = 0
         self.lock = threading.Lock()
@@ -163,7 +165,8 @@ def set_num_threads(n: int) -> None:
 @contextlib.contextmanager
 def split_from(elements: int) -> Iterator[None]:
     """Split work of at least `elements` elements across threads inside the block, in blocks of any
-    size (a test hook: the threaded paths run on small tensors, quickly, in many blocks).
+    size, four a thread (a test hook: the threaded paths run on small tensors, quickly, in many
+    blocks).
 
     >>> import numpy as np, lazytensor as lt
     >>> with split_from(4):
@@ -172,13 +175,16 @@ def split_from(elements: int) -> Iterator[None]:
     """
     if elements < 1:
         raise ValueError(f"split_from: the size must be at least 1, got {elements}")
-    before = _settings.min_elements, _settings.min_sum, _settings.min_block
-    _settings.min_elements, _settings.min_sum, _settings.min_block = elements, elements, 1
+    names = ("min_elements", "min_sum", "min_block", "blocks_per_thread")
+    before = [getattr(_settings, name) for name in names]
+    for name, value in zip(names, (elements, elements, 1, 4), strict=True):
+        setattr(_settings, name, value)
     _refresh()
     try:
         yield
     finally:
-        _settings.min_elements, _settings.min_sum, _settings.min_block = before
+        for name, value in zip(names, before, strict=True):
+            setattr(_settings, name, value)
         _refresh()
 
 
@@ -246,7 +252,7 @@ def plan(shape: Sequence[int], axis: int, pieces: int) -> list[Block]:
 def _pieces(elements: int) -> int:
     """How many blocks to cut work of `elements` elements into."""
     threads = _settings.threads
-    return max(threads, min(threads * BLOCKS_PER_THREAD, elements // _settings.min_block))
+    return max(threads, min(threads * _settings.blocks_per_thread, elements // _settings.min_block))
 
 
 def _row_major_blocks(shape: Sequence[int]) -> list[Block]:

@@ -2,7 +2,7 @@
 
 The threaded paths run here on small tensors, quickly: `threaded()` asks for three threads and
 lowers the size from which work is split to two elements, in blocks of any size, so a 3x4 tensor is
-cut in up to twelve blocks. Elementwise results, `max`/`min`, `all`/`any` and integer sums must be
+cut in up to twelve blocks (four a thread). Elementwise results, `max`/`min`, `all`/`any` and integer sums must be
 numpy's exactly (integer overflow wraps as numpy's, NaN wins `max`); float sums, means and products
 may differ by reassociation only, within the textbook bound of any summation order,
 `(n + 1) * eps * sum(|x|)` for `n` elements summed (docs/performance.md).
@@ -436,6 +436,18 @@ def test_an_error_in_one_block_is_raised_once_the_others_are_done() -> None:
     t = lt.tensor(np.arange(-6, 6).reshape(3, 4))
     with threaded(), pytest.raises(ValueError, match="negative integer powers"):
         t ** lt.tensor(np.full((3, 4), -1))
+
+
+def test_the_first_error_stops_the_blocks_not_yet_taken() -> None:
+    ran: list[int] = []
+
+    def work(i: int) -> None:
+        ran.append(i)
+        raise OverflowError(f"block {i}")
+
+    with threaded(count=1), pytest.raises(OverflowError, match="block 0"):
+        threads.run_blocks(5, work)
+    assert ran == [0]
 
 
 # -- the option ---------------------------------------------------------------------------------------
