@@ -1,9 +1,10 @@
 """Big elementwise operations and reductions split across threads (`lazytensor.threads`) against numpy.
 
 The threaded paths run here on small tensors, quickly: `threaded()` asks for three threads and
-lowers the size from which work is split to two elements, in blocks of any size, so a 3x4 tensor is
-cut in up to twelve blocks (four a thread). Elementwise results, `max`/`min`, `all`/`any` and integer sums must be
-numpy's exactly (integer overflow wraps as numpy's, NaN wins `max`); float sums, means and products
+lowers the size from which work is split to two elements, in blocks of any size, so a 3x4 tensor
+is cut in up to twelve blocks (four a thread). Elementwise results, `max`/`min`, `all`/`any` and
+integer sums must be numpy's exactly (integer overflow wraps as numpy's, NaN wins `max`); float
+sums, means and products
 may differ by reassociation only, within the textbook bound of any summation order,
 `(n + 1) * eps * sum(|x|)` for `n` elements summed (docs/performance.md).
 """
