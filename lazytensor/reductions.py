@@ -231,7 +231,25 @@ def std(
     >>> std(np.array([1.0, 3.0])).item(), std(np.array([1.0, 3.0]), ddof=1).item()
     (1.0, 1.4142135623730951)
     """
-    return sqrt(var(t, dim, keepdim, ddof, dtype))
+    variance = var(t, dim, keepdim, ddof, dtype)
+    if variance.dtype.kind not in "biu":
+        return sqrt(variance)
+    return _integer_root(variance)
+
+
+def _integer_root(variance: Buffer) -> Buffer:
+    """numpy's std with an integer `dtype=`: a scalar result keeps the dtype (the root truncated), an
+    array result is numpy's casting error (its square root is written back into the variance).
+
+    >>> _integer_root(np.array(8)).item()
+    2
+    """
+    if variance.ndim == 0:
+        return np.asarray(variance.dtype.type(np.sqrt(variance)))
+    raise TypeError(
+        f"Cannot cast ufunc 'sqrt' output from dtype('float64') to dtype('{variance.dtype}') with casting "
+        f"rule 'same_kind': std with an integer dtype= gives an integer only for a whole reduction, as numpy"
+    )
 
 
 def _shifted(t: Values, dim: int) -> tuple[Buffer, int]:
