@@ -238,18 +238,16 @@ def std(
 
 
 def _integer_root(variance: Buffer) -> Buffer:
-    """numpy's std with an integer `dtype=`: a scalar result keeps the dtype (the root truncated), an
-    array result is numpy's casting error (its square root is written back into the variance).
+    """numpy's std with an integer `dtype=`: a scalar result keeps the dtype (the root truncated); an
+    array result takes numpy's own step, the root written back into the variance, which raises
+    numpy's casting error.
 
     >>> _integer_root(np.array(8)).item()
     2
     """
     if variance.ndim == 0:
         return np.asarray(variance.dtype.type(np.sqrt(variance)))
-    raise TypeError(
-        f"Cannot cast ufunc 'sqrt' output from dtype('float64') to dtype('{variance.dtype}') with casting "
-        f"rule 'same_kind': std with an integer dtype= gives an integer only for a whole reduction, as numpy"
-    )
+    return np.sqrt(variance, out=variance)
 
 
 def _shifted(t: Values, dim: int) -> tuple[Buffer, int]:

@@ -300,6 +300,6 @@ def test_std_with_an_integer_dtype_along_an_axis_is_numpys_casting_error() -> No
     values = np.arange(12).reshape(3, 4)
     with pytest.raises(TypeError) as numpy_error:
         np.std(values, axis=0, dtype=np.int64)
-    with pytest.raises(TypeError, match="Cannot cast ufunc 'sqrt' output") as ours:
+    with pytest.raises(type(numpy_error.value)) as ours:
         lt.tensor(values).std(0, dtype=np.int64)
-    assert str(numpy_error.value) in str(ours.value)
+    assert str(ours.value) == str(numpy_error.value)
