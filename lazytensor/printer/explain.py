@@ -24,6 +24,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
+from lazytensor.printer.axisnames import names_of, position_text, shape_text
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.options import current_options, line_width, notebook_line_width
 from lazytensor.printer.prompt import pretty, running_shell, shows_html
@@ -137,7 +138,7 @@ def more_layers(omitted: int) -> Text:
 def _layer_label(layer: AbstractTensor) -> Text:
     return Text.assemble(
         (printable(layer.layer_name), LABEL),
-        f" {layer.shape}",
+        f" {shape_text(layer.shape, names_of(layer))}",
         (" · ", DIM),
         printable(layer.describe()),
         "\n",
@@ -178,7 +179,12 @@ class Explanation:
         yield root
 
     def _trace(self, position: Shape, width: int | None = None) -> Iterator[Any]:
-        yield Text.assemble("position ", (str(position), LABEL), f" of a tensor of shape {self.tensor.shape}")
+        names = names_of(self.tensor)
+        yield Text.assemble(
+            "position ",
+            (position_text(position, names), LABEL),
+            f" of a tensor of shape {shape_text(self.tensor.shape, names)}",
+        )
         layer, pos, rows, omitted = self._walk(position)
         lines = aligned_rows(rows, width=width)
         if omitted:
@@ -247,7 +253,8 @@ class Explanation:
 
 def _trace_row(layer: AbstractTensor, pos: Shape) -> list[Text]:
     name = Text(printable(layer.layer_name), style=LABEL)
-    return [name, Text(str(layer.shape)), Text(str(pos)), Text(_position_text(layer, pos))]
+    names = names_of(layer)  # in the position column: the shape column stays narrow
+    return [name, Text(str(layer.shape)), Text(position_text(pos, names)), Text(_position_text(layer, pos))]
 
 
 def _position_text(layer: AbstractTensor, pos: Shape) -> str:

@@ -15,6 +15,7 @@ import numpy as np
 from rich.text import Text
 
 from lazytensor.buffers import is_memory_mapped
+from lazytensor.printer.axisnames import shape_text
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
@@ -221,18 +222,25 @@ class Header:
         return [*self.top, *self.chain, *self.stats]
 
 
+def _slice_lines(selection: Selection, width: int) -> list[Text]:
+    """`slice [1, :, :] of a tensor of shape (4, 2, 3)`; with names, broken in two if it is too wide."""
+    which = Text.assemble("slice ", (selection.slice_text(), LABEL))
+    of = Text(f"of a tensor of shape {shape_text(selection.tensor.shape, selection.names)}")
+    if selection.names is None:
+        return [Text.assemble(which, " ", of)]
+    return pack_parts([which, of], Text(" "), width)
+
+
 def header(selection: Selection, shown: Values, options: PrintOptions, width: int) -> Header:
     """The lines above the values: which slice, shape and dtype, layers, statistics."""
     t, sub = selection.tensor, selection.sub
     dot = Text(" · ", style=DIM)
     top: list[Text] = []
     if selection.is_slice:
-        top.append(
-            Text.assemble("slice ", (selection.slice_text(), LABEL), f" of a tensor of shape {t.shape}")
-        )
+        top += _slice_lines(selection, width)
     count = sub.numel()
     parts = [
-        Text.assemble("shape ", (str(sub.shape), SHAPE)),
+        Text.assemble("shape ", (shape_text(sub.shape, selection.sub_names), SHAPE)),
         Text(str(sub.dtype), style=DTYPE),
         Text(f"{count:,} element{'' if count == 1 else 's'}"),
     ]

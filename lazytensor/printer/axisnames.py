@@ -1,0 +1,113 @@
+"""Axis names as the printer writes them: a named shape, a named position, a slice label's entries.
+
+A tensor whose axes nobody named has no names here (`None`), and every function then
+writes exactly what the printer wrote before names existed: `(2, 3)`, `[1, :, :]`. When
+any axis is named, named axes are written with their name and unnamed ones as before,
+so the text still reads positionally: `(trial 4, 64, time 1000)`, `[trial=1, 0, time↓, :]`.
+Names are user text: they go through `printable` (no escape sequence reaches a terminal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from lazytensor.printer.escapes import printable
+
+if TYPE_CHECKING:
+    from lazytensor.tensor import AbstractTensor
+
+AxisNames = tuple[str | None, ...]
+"""One entry per axis: its name, or None for an unnamed axis."""
+
+ROWS = "↓"
+"""After the name of the axis that runs down a 2-D slice's rows, in its label."""
+COLUMNS = "→"
+"""After the name of the axis that runs across a 2-D slice's columns, in its label."""
+
+
+def given_names(names: Sequence[str | None] | None) -> AxisNames | None:
+    """The names, or None when there are none or none of them is set (the unnamed print).
+
+    >>> given_names(("time", None)), given_names((None, None)), given_names(None)
+    (('time', None), None, None)
+    """
+    if names is None or all(name is None for name in names):
+        return None
+    return tuple(names)
+
+
+def names_of(t: AbstractTensor) -> AxisNames | None:
+    """The names of `t`'s axes, or None when no axis is named.
+
+    >>> import lazytensor as lt
+    >>> names_of(lt.zeros(2, 3)) is None
+    True
+    """
+    return given_names(getattr(t, "names", None))
+
+
+def kept_names(names: AxisNames | None, fixed: Sequence[int | None]) -> AxisNames | None:
+    """The names left when the axes with an index in `fixed` are dropped (an int index drops its name).
+
+    >>> kept_names(("trial", "time", None), (1, None, None)), kept_names(("trial", None), (0, None))
+    (('time', None), None)
+    """
+    if names is None:
+        return None
+    return given_names([name for name, index in zip(names, fixed, strict=True) if index is None])
+
+
+def shape_text(shape: Sequence[int], names: AxisNames | None) -> str:
+    """A shape as the printer writes it: `(4, 64)` unnamed, `(trial 4, 64)` with names.
+
+    >>> shape_text((4, 64), None), shape_text((4, 64), ("trial", None)), shape_text((5,), ("time",))
+    ('(4, 64)', '(trial 4, 64)', '(time 5)')
+    """
+    if names is None:
+        return str(shape)
+    entries = (
+        f"{printable(name)} {size}" if name is not None else str(size)
+        for name, size in zip(names, shape, strict=True)
+    )
+    return "(" + ", ".join(entries) + ")"
+
+
+def position_text(position: Sequence[int], names: AxisNames | None) -> str:
+    """A position as the printer writes it: `(2, 0)` unnamed, `(time=2, 0)` with names.
+
+    >>> position_text((2, 0), None), position_text((2, 0), ("time", None))
+    ('(2, 0)', '(time=2, 0)')
+    """
+    if names is None:
+        return str(position)
+    return "(" + ", ".join(entry(name, str(index)) for name, index in zip(names, position, strict=True)) + ")"
+
+
+def entry(name: str | None, text: str) -> str:
+    """One axis of a label or position: `name=text` for a named axis, `text` alone for an unnamed one.
+
+    >>> entry("trial", "1"), entry(None, ":")
+    ('trial=1', ':')
+    """
+    return text if name is None else f"{printable(name)}={text}"
+
+
+def grid_entry(name: str | None, arrow: str) -> str:
+    """A label's entry for an axis the 2-D slice shows: `time↓` (its rows), `freq→` (its columns), or
+    `:` when that axis has no name.
+
+    >>> grid_entry("time", ROWS), grid_entry(None, COLUMNS)
+    ('time↓', ':')
+    """
+    return ":" if name is None else printable(name) + arrow
+
+
+def axis_text(axis: int, names: AxisNames | None) -> str:
+    """An axis by number, and by name when it has one: `axis 2`, `axis 2 (time)`.
+
+    >>> axis_text(2, None), axis_text(0, ("trial", None))
+    ('axis 2', 'axis 0 (trial)')
+    """
+    name = None if names is None else names[axis]
+    return f"axis {axis}" if name is None else f"axis {axis} ({printable(name)})"
