@@ -1,0 +1,100 @@
+"""Axis names in the printer: slice labels, the header's shape, the grid's rows and columns, the
+omitted-slices note, `explain()`, `t.summary()`, `t.stats()`; and an unnamed tensor printed exactly
+as before names existed.
+
+Regenerate the golden files with `LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_print_names.py`,
+then read every changed file before accepting it.
+"""
+
+from __future__ import annotations
+
+import attrs
+from hypothesis import given
+from hypothesis import strategies as st
+
+import lazytensor as lt
+from lazytensor.printer.axisnames import given_names, kept_names, position_text, shape_text
+from lazytensor.printer.grid import wrap_label
+from lazytensor.printer.options import PrintOptions
+from lazytensor.printer.shown import select_shown
+
+NAMES = st.one_of(st.none(), st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12))
+
+
+# -- the text of names -----------------------------------------------------------------------------
+
+
+@given(st.lists(st.integers(0, 10**6), max_size=6))
+def test_no_names_write_shapes_and_positions_as_python_does(shape: list[int]) -> None:
+    unnamed = given_names((None,) * len(shape))
+    assert unnamed is None
+    assert shape_text(tuple(shape), unnamed) == str(tuple(shape))
+    assert position_text(tuple(shape), unnamed) == str(tuple(shape))
+
+
+@given(st.lists(st.tuples(st.integers(0, 10**6), NAMES), min_size=1, max_size=6))
+def test_a_named_shape_writes_each_axis_in_its_place(axes: list[tuple[int, str | None]]) -> None:
+    sizes = tuple(size for size, _ in axes)
+    names = tuple(name for _, name in axes)
+    given = given_names(names)
+    text = shape_text(sizes, given)
+    position = position_text(sizes, given)
+    if given is None:
+        assert text == str(sizes)
+        return
+    entries = text[1:-1].split(", ")
+    assert len(entries) == len(axes)
+    for entry, (size, name), at in zip(entries, axes, position[1:-1].split(", "), strict=True):
+        assert entry == (str(size) if name is None else f"{name} {size}")
+        assert at == (str(size) if name is None else f"{name}={size}")
+
+
+def test_fixing_an_axis_drops_its_name() -> None:
+    assert kept_names(("trial", "time", "freq"), (2, None, None)) == ("time", "freq")
+    assert kept_names(("trial", None, None), (2, None, None)) is None
+    assert kept_names(None, (2, None)) is None
+
+
+def test_names_are_user_text_and_never_reach_a_terminal_as_escapes() -> None:
+    hostile = "\x1b]0;owned\x07"
+    assert "\x1b" not in shape_text((2, 3), (hostile, None))
+    assert "\x1b" not in position_text((1, 0), (None, hostile))
+    selection = attrs.evolve(
+        select_shown(lt.zeros(2, 3, 4), None, PrintOptions()), names=(hostile, None, None)
+    )
+    assert "\x1b" not in selection.label((1,)) + selection.slice_text()
+
+
+# -- labels ----------------------------------------------------------------------------------------
+
+
+def test_a_label_names_its_fixed_axes_and_its_rows_and_columns() -> None:
+    selection = select_shown(lt.zeros(2, 3, 4, 5), None, PrintOptions())
+    named = attrs.evolve(selection, names=("trial", "channel", "time", "freq"))
+    assert named.label((1, 2)) == "[trial=1, channel=2, time↓, freq→]"
+    half = attrs.evolve(selection, names=("trial", None, None, "freq"))
+    assert half.label((1, 2)) == "[trial=1, 2, :, freq→]"
+    assert selection.label((1, 2)) == "[1, 2, :, :]"  # no names: as before
+
+
+def test_a_dims_slice_labels_its_fixed_axes_where_they_are() -> None:
+    selection = select_shown(lt.zeros(2, 3, 4, 5), (1, None, 2, None), PrintOptions())
+    named = attrs.evolve(selection, names=("trial", "channel", "time", "freq"))
+    assert named.slice_text() == "[trial=1, channel=:, time=2, freq=:]"
+    assert named.label(()) == "[trial=1, channel↓, time=2, freq→]"
+    assert named.sub_names == ("channel", "freq")
+    assert selection.slice_text() == selection.label(()) == "[1, :, 2, :]"
+
+
+@given(
+    st.lists(st.text(alphabet="ab=↓→", min_size=1, max_size=9), min_size=1, max_size=8), st.integers(1, 60)
+)
+def test_a_wrapped_label_is_the_label_in_lines_that_fit(entries: list[str], width: int) -> None:
+    lines = wrap_label(entries, width)
+    assert " ".join(line.strip() for line in lines) == "[" + ", ".join(entries) + "]"
+    assert all(line == line.rstrip() for line in lines)
+    longest_piece = max(len(entry) for entry in entries) + 2  # a space or "[" before, "," or "]" after
+    if longest_piece <= width:
+        assert all(len(line) <= width for line in lines)
+    assert len(lines) == 1 or all(line.endswith(",") for line in lines[:-1])
+    assert lines[0].startswith("[") and all(line.startswith(" ") for line in lines[1:])
