@@ -185,6 +185,7 @@ from lazytensor.tensor import AbstractTensor, StorageTensor
 from lazytensor.views import (
     ExpandedTensor,
     IndexedTensor,
+    RenamedTensor,
     ReshapedTensor,
     SlicedTensor,
     TransposedTensor,
@@ -205,6 +206,7 @@ __all__ = [
     "ExpandedTensor",
     "IndexedTensor",
     "Layout",
+    "RenamedTensor",
     "ReshapedTensor",
     "SlicedTensor",
     "StorageTensor",

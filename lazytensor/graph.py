@@ -247,6 +247,9 @@ class EdgesTensor(View):
     def layout(self) -> Layout | None:
         return self.wrapped.layout
 
+    def names_of(self, names_below: Names) -> Names:
+        return names_below
+
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return below
 

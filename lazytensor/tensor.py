@@ -23,7 +23,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, find_nonzero, keywords, numpy_functions, optable, printer
+from lazytensor import autograd, evaluate, find_nonzero, keywords, naming, numpy_functions, optable, printer
 from lazytensor.autograd import GradFn, Node, Saved, Version, Watched
 from lazytensor.buffers import check_fits, is_memory_mapped
 from lazytensor.dtypes import as_dtype
@@ -45,7 +45,7 @@ _PYTHON_OBJECT_BYTES = 32
 """About what one element costs as a Python object in a list (a float: 24 bytes, and its slot)."""
 
 
-class AbstractTensor(abc.ABC):
+class AbstractTensor(naming.Named, abc.ABC):
     """What every tensor answers: its shape, where its elements live, and how to read them.
 
     >>> import lazytensor as lt

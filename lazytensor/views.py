@@ -23,16 +23,17 @@ import abc
 import functools
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Self
 
 import attrs
 import numpy as np
 
-from lazytensor import autograd, evaluate, indexing, scatter
+from lazytensor import autograd, evaluate, indexing, naming, scatter
 from lazytensor.buffers import check_fits
 from lazytensor.indexing import Range, Spec
 from lazytensor.layout import IndexArray, Layout
+from lazytensor.naming import Names
 from lazytensor.once import once
 from lazytensor.positions import (
     Shape,
@@ -83,6 +84,10 @@ class View(AbstractTensor):
     @abc.abstractmethod
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         """What numpy computes for this one layer, applied to the evaluated tensor below it."""
+
+    @abc.abstractmethod
+    def names_of(self, names_below: Names) -> Names:
+        """The names of this view's axes, given the names of the axes of the tensor below it."""
 
     @once
     def base(self) -> BaseTensor:  # set at construction, as the layer below's
@@ -207,6 +212,9 @@ class TransposedTensor(View):
         below = self.wrapped.layout
         return None if below is None else below.permute(self.axes)
 
+    def names_of(self, names_below: Names) -> Names:
+        return tuple([names_below[axis] for axis in self.axes])
+
 
 # -- ReshapedTensor ---------------------------------------------------------------------------
 
@@ -291,6 +299,9 @@ class ReshapedTensor(View):
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.try_reshape(self._shape)
+
+    def names_of(self, names_below: Names) -> Names:
+        return naming.reshaped(names_below, self.wrapped.shape, self._shape)
 
 
 # -- SlicedTensor -----------------------------------------------------------------------------
@@ -466,6 +477,10 @@ class SlicedTensor(View):
             offset += start * stride if count else 0
         return Layout.derived(tuple(shape), tuple(strides), offset)
 
+    def names_of(self, names_below: Names) -> Names:
+        """An int drops its axis' name; a range or an index list keeps it."""
+        return tuple([name for name, spec in zip(names_below, self.specs, strict=True) if not isinstance(spec, int)])
+
 
 # -- ExpandedTensor ---------------------------------------------------------------------------
 
@@ -519,6 +534,10 @@ class ExpandedTensor(View):
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.expand(self._shape)
+
+    def names_of(self, names_below: Names) -> Names:
+        """A new leading axis has no name; a stretched axis keeps its own."""
+        return naming.unnamed(self._lead) + names_below
 
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return np.broadcast_to(below, self._shape)
@@ -792,6 +811,86 @@ class IndexedTensor(View):
             offset,
         )
 
+    def names_of(self, names_below: Names) -> Names:
+        """The kept axes keep their names around the block. The block keeps the name of the axis
+        its one list indexes (ints beside it drop theirs); a block where several axes merge, or one
+        axis splits into many, has no names."""
+        block = self._block
+        lists = [axis for axis, array in enumerate(self.indices) if array is not None and array.ndim > 0]
+        single = len(block.shape) == 1 and len(lists) == 1
+        block_names = (names_below[lists[0]],) if single else naming.unnamed(len(block.shape))
+        kept = [name for name, array in zip(names_below, self.indices, strict=True) if array is None]
+        return (*kept[: block.start], *block_names, *kept[block.start :])
+
+
+# -- RenamedTensor ----------------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False, repr=False, slots=False)
+class RenamedTensor(View):
+    """The same tensor under other axis names (`t.rename(...)`): positions, values and gradients
+    pass straight through.
+
+    >>> import lazytensor as lt
+    >>> t = RenamedTensor(lt.zeros(2, 3), ("row", "col"))
+    >>> t.names, t.translate((1, 2)), t.layout.strides
+    (('row', 'col'), (1, 2), (3, 1))
+    """
+
+    axis_names: Names = attrs.field(converter=tuple)
+
+    @axis_names.validator
+    def _check_names(self, _attribute: object, names: Names) -> None:
+        naming.check_names(names, self.wrapped.shape)
+
+    @once
+    def shape(self) -> Shape:
+        return self.wrapped.shape
+
+    def translate(self, pos: Shape) -> Shape:
+        return pos
+
+    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
+        return index_arrays
+
+    def numpy_equivalent(self, below: Buffer) -> Buffer:
+        return below
+
+    def view_of(self, below: Buffer) -> Buffer:
+        return below
+
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
+        """A new name moves nothing: the gradient passes straight down."""
+        return [(self.wrapped, grad)]
+
+    def describe(self) -> str:
+        return "names (" + ", ".join(repr(name) for name in self.axis_names) + ")"
+
+    @once
+    def layout(self) -> Layout | None:
+        return self.wrapped.layout
+
+    def names_of(self, names_below: Names) -> Names:
+        return self.axis_names
+
+
+def rename(t: AbstractTensor, names: Names) -> RenamedTensor:
+    """`t` under the (checked) `names`."""
+    return RenamedTensor.trusted(t, names)
+
+
+naming.VIEW_MAKERS["rename"] = rename
+
+
+def _exactly_named(view: AbstractTensor, t: AbstractTensor, exact: Callable[[Names], Names]) -> AbstractTensor:
+    """`view` (a reshape of `t` that adds or drops size-1 axes) with the names `exact(t.names)`: the
+    reshape rule cannot tell which of several size-1 axes came or went, so where it guesses wrong a
+    rename says it. Free for a tensor over a base nobody named."""
+    if not t.base.names_used:
+        return view
+    names = exact(t.names)
+    return view if view.names == names else RenamedTensor.trusted(view, names)
+
 
 # -- making views from user arguments ---------------------------------------------------------
 
@@ -821,7 +920,7 @@ def reshape(t: AbstractTensor, shape: Sequence[int]) -> ReshapedTensor:
     return ReshapedTensor.trusted(t, infer_shape(shape, t.numel(), t.shape))
 
 
-def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> ReshapedTensor:
+def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> AbstractTensor:
     if dim is None:
         dims = tuple(axis for axis, size in enumerate(t.shape) if size == 1)
     else:
@@ -832,12 +931,14 @@ def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> ReshapedTenso
                 f"cannot squeeze axis {axis} of size {t.shape[axis]} in a tensor of shape "
                 f"{t.shape}: only size-1 axes can be squeezed"
             )
-    return ReshapedTensor(t, tuple(size for axis, size in enumerate(t.shape) if axis not in dims))
+    squeezed = ReshapedTensor(t, tuple(size for axis, size in enumerate(t.shape) if axis not in dims))
+    return _exactly_named(squeezed, t, lambda names: tuple(n for a, n in enumerate(names) if a not in dims))
 
 
-def unsqueeze(t: AbstractTensor, dim: int) -> ReshapedTensor:
+def unsqueeze(t: AbstractTensor, dim: int) -> AbstractTensor:
     axis = normalize_dim(dim, t.ndim + 1)
-    return ReshapedTensor(t, (*t.shape[:axis], 1, *t.shape[axis:]))
+    unsqueezed = ReshapedTensor(t, (*t.shape[:axis], 1, *t.shape[axis:]))
+    return _exactly_named(unsqueezed, t, lambda names: (*names[:axis], None, *names[axis:]))
 
 
 def flatten(t: AbstractTensor, start_dim: int, end_dim: int) -> ReshapedTensor:
@@ -932,7 +1033,15 @@ def _with_new_axes(t: AbstractTensor, new_axes: tuple[int, ...]) -> AbstractTens
     shape = list(t.shape)
     for axis in new_axes:
         shape.insert(axis, 1)
-    return ReshapedTensor.trusted(t, tuple(shape))
+    return _exactly_named(ReshapedTensor.trusted(t, tuple(shape)), t, lambda names: _inserted(names, new_axes))
+
+
+def _inserted(names: Names, new_axes: tuple[int, ...]) -> Names:
+    """`names` with None at each new axis, inserted in order as `_with_new_axes` inserts sizes."""
+    result = list(names)
+    for axis in new_axes:
+        result.insert(axis, None)
+    return tuple(result)
 
 
 def _is_full(spec: Spec, size: int) -> bool:

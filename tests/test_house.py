@@ -161,6 +161,9 @@ class FlippedTensor(View):
     def describe(self) -> str:
         return f"axis {self.axis} reversed"
 
+    def names_of(self, names_below: tuple[str | None, ...]) -> tuple[str | None, ...]:
+        return names_below
+
 
 def test_a_new_wrapper_reads_writes_prints_explains_and_differentiates() -> None:
     base = lt.arange(12.0).reshape(3, 4)
@@ -186,6 +189,7 @@ def test_a_new_wrapper_reads_writes_prints_explains_and_differentiates() -> None
     weights = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     (FlippedTensor(w, 1).reshape(3, 2).T * weights.reshape(3, 2).T).sum().backward()
     assert w.grad is not None and w.grad.tolist() == weights[:, ::-1].tolist()
+    assert FlippedTensor(base.rename("row", "col"), 0).T.names == ("col", "row")
 
 
 def test_a_new_wrapper_without_a_layout_reads_through_both_paths() -> None:

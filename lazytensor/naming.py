@@ -1,0 +1,260 @@
+"""Named axes: a name (or None) per axis, kept by the base and derived through every view.
+
+A base holds the names it was given (by `lt.tensor(..., names=...)`, a loader, or nobody);
+each wrapper derives its own from the ones below it by its `names_of(names_below)`, the first
+time someone asks. The derivation walks the stack in a loop, bottom first, so a stack 10,000
+layers deep is named without recursion, and a tensor nobody asks about pays nothing.
+
+The functions here are the rules shared by wrappers, arguments and operations: checking
+names, finding an axis by name, the rule of reshape, and the broadcast check of binary
+operations. (Tensors floor, below the tensor module: it imports nothing of ours but `once`.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from lazytensor.once import once
+
+Name = str | None
+Names = tuple[Name, ...]
+Shape = tuple[int, ...]
+
+VIEW_MAKERS: dict[str, Callable[..., Any]] = {}
+"""The wrappers the methods below make (`rename`), lent by the views module when it is imported:
+it imports the tensor module, which imports this one, so importing it here would be a cycle."""
+
+
+def unnamed(ndim: int) -> Names:
+    """The names of a tensor nobody named: None for every axis.
+
+    >>> unnamed(2)
+    (None, None)
+    """
+    return (None,) * ndim
+
+
+def check_names(names: Any, shape: Shape, what: str = "names") -> Names:
+    """`names` as a tuple of `str | None`, one per axis of `shape`, no name twice (PyTorch's rule:
+    an axis found by name must be one axis).
+
+    >>> check_names(["trial", None], (4, 5))
+    ('trial', None)
+    >>> check_names(("a", "a"), (1, 2))
+    Traceback (most recent call last):
+    ValueError: names ('a', 'a') name axis 'a' twice (shape (1, 2))
+    """
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise TypeError(f"{what} must be a sequence of str or None, one per axis, got {names!r}")
+    found = tuple(names)
+    for name in found:
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"{what} {found!r}: each name must be a str or None, got {name!r}")
+    if len(found) != len(shape):
+        raise ValueError(f"{what} {found} give {len(found)} names for the {len(shape)} axes of shape {shape}")
+    given = [name for name in found if name is not None]
+    for name in given:
+        if given.count(name) > 1:
+            raise ValueError(f"{what} {found} name axis {name!r} twice (shape {shape})")
+    return found
+
+
+def is_named(names: Names) -> bool:
+    """Whether any axis has a name."""
+    return any(name is not None for name in names)
+
+
+def axis_of(name: str, names: Names, shape: Shape) -> int:
+    """The axis called `name`; ValueError naming the tensor's names when none is.
+
+    >>> axis_of("time", ("trial", "time"), (4, 100))
+    1
+    >>> axis_of("freq", ("trial", "time"), (4, 100))
+    Traceback (most recent call last):
+    ValueError: no axis is named 'freq': the tensor of shape (4, 100) has names ('trial', 'time')
+    """
+    for axis, known in enumerate(names):
+        if known == name:
+            return axis
+    raise ValueError(f"no axis is named {name!r}: the tensor of shape {shape} has names {names}")
+
+
+def resolve_dims(dim: Any, names: Names, shape: Shape) -> Any:
+    """`dim` with every str in it (alone, or in a tuple or list) replaced by its axis; anything else
+    as it is, for the usual checks of ints to judge.
+
+    >>> resolve_dims(("time", 0), ("trial", "time"), (4, 100))
+    (1, 0)
+    """
+    if isinstance(dim, str):
+        return axis_of(dim, names, shape)
+    if isinstance(dim, tuple | list) and any(isinstance(d, str) for d in dim):
+        return type(dim)(axis_of(d, names, shape) if isinstance(d, str) else d for d in dim)
+    return dim
+
+
+def renamed(names: Names, shape: Shape, positional: Sequence[Any], mapping: dict[str, Any]) -> Names:
+    """The names `t.rename(*positional, **mapping)` gives: a full new list, `None` alone to drop them
+    all, or `old="new"` pairs (a new name of None drops one).
+
+    >>> renamed(("a", "b"), (2, 3), (), {"b": "time"})
+    ('a', 'time')
+    >>> renamed(("a", "b"), (2, 3), (None,), {})
+    (None, None)
+    """
+    if positional and mapping:
+        raise TypeError("rename takes either the new names or old=new pairs, not both")
+    if mapping:
+        new = list(names)
+        for old, name in mapping.items():
+            new[axis_of(old, names, shape)] = name
+        return check_names(new, shape)
+    if len(positional) == 1 and positional[0] is None:
+        return unnamed(len(shape))
+    if len(positional) == 1 and not isinstance(positional[0], str | None):
+        positional = tuple(positional[0])
+    return check_names(positional, shape)
+
+
+def reshaped(names: Names, below: Shape, shape: Shape) -> Names:
+    """The names through a reshape from `below` to `shape`: the leading and trailing axes it leaves
+    alone keep theirs; the axes between, which it splits or merges, get None. Axes of size 1 that
+    come or go are new or dropped, so an unsqueeze adds one None and a squeeze drops its axis' name.
+
+    >>> reshaped(("trial", "channel", "time"), (4, 8, 100), (4, 800))
+    ('trial', None)
+    >>> reshaped(("a", "b", "c"), (2, 1, 3), (2, 3))
+    ('a', 'c')
+    >>> reshaped(("a", "b"), (2, 3), (2, 1, 3))
+    ('a', None, 'b')
+    """
+    kept_below = [axis for axis, size in enumerate(below) if size != 1]
+    kept_here = [axis for axis, size in enumerate(shape) if size != 1]
+    if [below[a] for a in kept_below] == [shape[a] for a in kept_here]:  # only size-1 axes come and go
+        result: list[Name] = [None] * len(shape)
+        for a, b in zip(kept_here, kept_below, strict=True):
+            result[a] = names[b]
+        return _unique_ones(result, names, below, shape)
+    lead = 0
+    while lead < min(len(below), len(shape)) and below[lead] == shape[lead]:
+        lead += 1
+    trail = 0
+    while (
+        trail < min(len(below), len(shape)) - lead
+        and below[len(below) - 1 - trail] == shape[len(shape) - 1 - trail]
+    ):
+        trail += 1
+    middle = len(shape) - lead - trail
+    return (*names[:lead], *unnamed(middle), *names[len(names) - trail :])
+
+
+def _unique_ones(result: list[Name], names: Names, below: Shape, shape: Shape) -> Names:
+    """Size-1 axes matched in order when as many remain above as below (a reshape that moves none)."""
+    ones_below = [axis for axis, size in enumerate(below) if size == 1]
+    ones_here = [axis for axis, size in enumerate(shape) if size == 1]
+    if len(ones_below) == len(ones_here) and len(below) == len(shape):
+        for a, b in zip(ones_here, ones_below, strict=True):
+            result[a] = names[b]
+    return tuple(result)
+
+
+def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
+    """The names of the broadcast result of operands with these names and shapes, PyTorch's rule:
+    axes matched by broadcasting (aligned from the right) must have equal names or one None, and
+    the result keeps the name that is not None. No alignment by name: that is xarray's job.
+
+    >>> broadcast_names([(("trial", None), (4, 5)), ((None, "time"), (1, 5))])
+    ('trial', 'time')
+    >>> broadcast_names([(("trial",), (4,)), (("time",), (4,))])
+    Traceback (most recent call last):
+    ValueError: names do not match: axis -1 is 'trial' in an operand of shape (4,) and 'time' in one of shape (4,) (names ('trial',) and ('time',))
+    """
+    ndim = max((len(shape) for _, shape in operands), default=0)
+    result: list[Name] = [None] * ndim
+    source: list[tuple[Names, Shape] | None] = [None] * ndim
+    for names, shape in operands:
+        for back in range(1, len(names) + 1):
+            name = names[-back]
+            if name is None:
+                continue
+            known = result[-back]
+            if known is None:
+                result[-back], source[-back] = name, (names, shape)
+                continue
+            if known != name:
+                other_names, other_shape = source[-back]  # type: ignore[misc]
+                raise ValueError(
+                    f"names do not match: axis {-back} is {known!r} in an operand of shape "
+                    f"{other_shape} and {name!r} in one of shape {shape} "
+                    f"(names {other_names} and {names})"
+                )
+    return tuple(result)
+
+
+def stack_names(t: Any) -> Names:
+    """The names of `t`: found on the first layer down that knows its own (a base, or a view already
+    asked), then derived upward, each layer from the one below: a loop, however deep the stack."""
+    pending = []
+    layer = t
+    while True:
+        known: Names | None = layer.__dict__.get("names")
+        if known is not None:
+            break
+        below = getattr(layer, "wrapped", None)
+        if below is None:  # a base nobody named
+            known = unnamed(len(layer.shape))
+            break
+        pending.append(layer)
+        layer = below
+    for view in reversed(pending):
+        known = view.names_of(known)
+        view.__dict__["names"] = known
+    return known
+
+
+def name_base(base: Any, names: Any) -> None:
+    """Give a base its names (checked against its shape): for constructors and loaders, before the
+    base is handed out. A base never named keeps the class's flag: operations skip names for it."""
+    if names is None:
+        return
+    checked = check_names(names, base.shape)
+    base.__dict__["names"] = checked
+    if is_named(checked):
+        base.__dict__["names_used"] = True
+
+
+class Named:
+    """The named-axes face of every tensor: `names`, `rename` and `isel`."""
+
+    __slots__ = ()
+
+    names_used = False
+    """On a base: whether any tensor over it may have a name (it was named, or something over it was
+    renamed). False for almost every base, and then operations skip names altogether."""
+
+    @once
+    def names(self) -> Names:
+        """The name of each axis, None where it has none (all None when nobody named any).
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 3, 4, names=("trial", "channel", "time"))
+        >>> t.names, t.T.names, t[0, ::2].names
+        (('trial', 'channel', 'time'), ('time', 'channel', 'trial'), ('channel', 'time'))
+        """
+        return stack_names(self)
+
+    def rename(self, *names: Any, **mapping: Any) -> Any:
+        """A view with other names: all of them (`t.rename("a", "b")`, `t.rename(None)` to drop them)
+        or some (`t.rename(time="t")`). It shares storage and writes through, like any view.
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 3).rename("row", "col")
+        >>> t.names, t.rename(col="column").names, t.rename(None).names
+        (('row', 'col'), ('row', 'column'), (None, None))
+        """
+        tensor: Any = self
+        new = renamed(tensor.names, tensor.shape, names, mapping)
+        if is_named(new):
+            tensor.base.__dict__["names_used"] = True
+        return VIEW_MAKERS["rename"](tensor, new)
