@@ -7,8 +7,8 @@ trace walks one position down with each layer's `translate` and shows where it
 is at every layer, then the storage index and the value found there.
 
 A reader: it meets tensors only through the layer protocol (`layers`, `layer_name`,
-`describe()`, the optional `describe_position()`, `translate`, `wrapped`, `layout`, the
-base's `read_one`), walks a stack with a loop, and shows a deep stack as its top and
+`describe()`, the optional `describe_position()` and `names`, `translate`, `wrapped`, `layout`,
+the base's `read_one`), walks a stack with a loop, and shows a deep stack as its top and
 bottom `EDGE_LAYERS` layers with a count of the rest between, so a 10,000-layer stack explains in a few lines.
 """
 
@@ -24,7 +24,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
-from lazytensor.printer.axisnames import names_of, position_text, shape_text
+from lazytensor.printer.axisnames import AxisNames, names_of, position_text, shape_text
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.options import current_options, line_width, notebook_line_width
 from lazytensor.printer.prompt import pretty, running_shell, shows_html
@@ -135,10 +135,23 @@ def more_layers(omitted: int) -> Text:
     return Text(f"… {omitted:,} more layers", style=DIM)
 
 
+def layer_names(layer: AbstractTensor) -> AxisNames | None:
+    """The names of a layer's axes, None when none is named; a duck-typed layer without `names`
+    (they are optional in the layer protocol, as `describe_position` is) has none.
+
+    >>> import lazytensor as lt
+    >>> layer_names(lt.zeros(2, names=("edge",)).T), layer_names(lt.zeros(2))
+    (('edge',), None)
+    """
+    if not hasattr(type(layer), "names"):
+        return None
+    return names_of(layer)
+
+
 def _layer_label(layer: AbstractTensor) -> Text:
     return Text.assemble(
         (printable(layer.layer_name), LABEL),
-        f" {shape_text(layer.shape, names_of(layer))}",
+        f" {shape_text(layer.shape, layer_names(layer))}",
         (" · ", DIM),
         printable(layer.describe()),
         "\n",
@@ -179,7 +192,7 @@ class Explanation:
         yield root
 
     def _trace(self, position: Shape, width: int | None = None) -> Iterator[Any]:
-        names = names_of(self.tensor)
+        names = layer_names(self.tensor)
         yield Text.assemble(
             "position ",
             (position_text(position, names), LABEL),
@@ -253,7 +266,7 @@ class Explanation:
 
 def _trace_row(layer: AbstractTensor, pos: Shape) -> list[Text]:
     name = Text(printable(layer.layer_name), style=LABEL)
-    names = names_of(layer)  # in the position column: the shape column stays narrow
+    names = layer_names(layer)  # in the position column: the shape column stays narrow
     return [name, Text(str(layer.shape)), Text(position_text(pos, names)), Text(_position_text(layer, pos))]
 
 
