@@ -8,13 +8,17 @@ then read every changed file before accepting it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import attrs
+import pytest
+from golden_files import check_golden
 from hypothesis import given
 from hypothesis import strategies as st
 
 import lazytensor as lt
-from lazytensor.printer.axisnames import given_names, kept_names, position_text, shape_text
-from lazytensor.printer.grid import wrap_label
+from lazytensor.printer.axisnames import given_names, kept_names, position_text, shape_text, wrap_entries
 from lazytensor.printer.options import PrintOptions
 from lazytensor.printer.shown import select_shown
 
@@ -90,7 +94,7 @@ def test_a_dims_slice_labels_its_fixed_axes_where_they_are() -> None:
     st.lists(st.text(alphabet="ab=↓→", min_size=1, max_size=9), min_size=1, max_size=8), st.integers(1, 60)
 )
 def test_a_wrapped_label_is_the_label_in_lines_that_fit(entries: list[str], width: int) -> None:
-    lines = wrap_label(entries, width)
+    lines = wrap_entries(entries, width)
     assert " ".join(line.strip() for line in lines) == "[" + ", ".join(entries) + "]"
     assert all(line == line.rstrip() for line in lines)
     longest_piece = max(len(entry) for entry in entries) + 2  # a space or "[" before, "," or "]" after
@@ -98,3 +102,63 @@ def test_a_wrapped_label_is_the_label_in_lines_that_fit(entries: list[str], widt
         assert all(len(line) <= width for line in lines)
     assert len(lines) == 1 or all(line.endswith(",") for line in lines[:-1])
     assert lines[0].startswith("[") and all(line.startswith(" ") for line in lines[1:])
+
+
+# -- printed: golden text --------------------------------------------------------------------------
+
+EEG = ("trial", "channel", "time", "freq")
+
+
+def _eeg() -> lt.AbstractTensor:
+    return lt.arange(120).reshape(2, 3, 4, 5).rename(*EEG)
+
+
+NAMED: dict[str, tuple[Callable[[], lt.AbstractTensor], dict[str, Any]]] = {
+    "named_4d": (_eeg, {}),
+    "named_4d_partly": (lambda: lt.arange(120).reshape(2, 3, 4, 5).rename("trial", None, None, "freq"), {}),
+    "named_4d_view": (lambda: _eeg().transpose(1, 3)[:, ::2], {}),
+    "named_4d_dims": (_eeg, {"dims": (1, None, 2, None)}),
+    "named_2d": (lambda: lt.tensor([[0.5, -1.0, 2.0], [3.0, 0.0, -4.5]], names=("node", "feature")), {}),
+    "named_1d": (lambda: lt.arange(6.0, names=("time",)), {}),
+    "named_6d_summarised": (
+        lambda: (
+            lt.arange(5**6).reshape(5, 5, 5, 5, 5, 5).rename("run", "trial", "channel", None, "time", "freq")
+        ),
+        {"edgeitems": 1},
+    ),
+}
+NAMED_WIDTHS = (40, 80, 120)
+
+
+def _render(name: str) -> str:
+    make, options = NAMED[name]
+    t = make()
+    return "".join(
+        f"== width {width} ==\n{lt.to_string(t, linewidth=width, **options)}\n" for width in NAMED_WIDTHS
+    )
+
+
+@pytest.mark.parametrize("name", sorted(NAMED))
+def test_golden_named_print(name: str) -> None:
+    check_golden("print", name, _render(name))
+
+
+@pytest.mark.parametrize("name", sorted(NAMED))
+def test_a_named_print_keeps_to_its_width(name: str) -> None:
+    make, options = NAMED[name]
+    for width in NAMED_WIDTHS:
+        for line in lt.to_string(make(), linewidth=width, **options).split("\n"):
+            assert line == line.rstrip()
+            assert len(line) <= width, (width, line)
+
+
+def test_golden_named_explain_and_summary() -> None:
+    view = _eeg()[1, :, ::2].T
+    sections = [
+        str(view.explain()),
+        str(view.explain((1, 0, 2))),
+        str(_eeg().summary()),
+        str(view.summary()),
+        str(_eeg().stats()),
+    ]
+    check_golden("explain", "named", "\n\n".join(sections) + "\n")

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
+
 from lazytensor.printer.escapes import printable
 
 if TYPE_CHECKING:
@@ -69,11 +71,7 @@ def shape_text(shape: Sequence[int], names: AxisNames | None) -> str:
     """
     if names is None:
         return str(shape)
-    entries = (
-        f"{printable(name)} {size}" if name is not None else str(size)
-        for name, size in zip(names, shape, strict=True)
-    )
-    return "(" + ", ".join(entries) + ")"
+    return "(" + ", ".join(shape_entries(shape, names)) + ")"
 
 
 def position_text(position: Sequence[int], names: AxisNames | None) -> str:
@@ -107,10 +105,43 @@ def grid_entry(name: str | None, arrow: str) -> str:
 
 
 def axis_text(axis: int, names: AxisNames | None) -> str:
-    """An axis by number, and by name when it has one: `axis 2`, `axis 2 (time)`.
+    """An axis as the print's notes call it: by its name when it has one, else by number.
 
-    >>> axis_text(2, None), axis_text(0, ("trial", None))
-    ('axis 2', 'axis 0 (trial)')
+    >>> axis_text(2, None), axis_text(0, ("trial", None)), axis_text(1, ("trial", None))
+    ('axis 2', 'trial', 'axis 1')
     """
     name = None if names is None else names[axis]
-    return f"axis {axis}" if name is None else f"axis {axis} ({printable(name)})"
+    return f"axis {axis}" if name is None else printable(name)
+
+
+def wrap_entries(entries: Sequence[str], width: int, indent: int = 0, brackets: str = "[]") -> list[str]:
+    """A bracketed list `[a, b, c]` in lines that fit `width` cells after `indent` cells (of a prefix
+    on the first line, of spaces on the others), broken after a comma; the lines after the first
+    start with a space, so their entries align with the first one. An entry is never split.
+
+    >>> wrap_entries(["trial=1", "channel=0", "time↓", "freq→"], 22)
+    ['[trial=1, channel=0,', ' time↓, freq→]']
+    >>> wrap_entries(["trial 2", "time 4"], 16, indent=6, brackets="()")
+    ['(trial 2,', ' time 4)']
+    """
+    opening, closing = brackets
+    room = width - indent
+    lines: list[str] = []
+    line = opening
+    for k, item in enumerate(entries):
+        piece = item + ("," if k < len(entries) - 1 else closing)
+        if len(line) > 1 and cell_len(line) + 1 + cell_len(piece) > room:
+            lines.append(line)
+            line = " " + piece
+        else:
+            line += (" " if len(line) > 1 else "") + piece
+    lines.append(line)
+    return lines
+
+
+def shape_entries(shape: Sequence[int], names: AxisNames) -> list[str]:
+    """The entries of a named shape: `trial 4` for a named axis, the size alone for an unnamed one."""
+    return [
+        f"{printable(name)} {size}" if name is not None else str(size)
+        for name, size in zip(names, shape, strict=True)
+    ]

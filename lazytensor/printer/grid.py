@@ -15,11 +15,10 @@ from collections.abc import Sequence
 
 import attrs
 import numpy as np
-from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Span, Text
 
-from lazytensor.printer.axisnames import axis_text
+from lazytensor.printer.axisnames import axis_text, wrap_entries
 from lazytensor.printer.cells import CellPainter
 from lazytensor.printer.shown import Selection, ShownAxis
 from lazytensor.printer.styles import DIM, LABEL
@@ -215,9 +214,8 @@ class SliceGrid:
         """The label of one slice: one line, or with names, as many as the width needs."""
         if self.selection.names is None:
             return [Text(self.selection.label(outer), style=LABEL)]
-        return [
-            Text(line, style=LABEL) for line in wrap_label(self.selection.label_entries(outer), self.width)
-        ]
+        entries = self.selection.label_entries(outer)
+        return [Text(line, style=LABEL) for line in wrap_entries(entries, self.width)]
 
     def _row(self, position: tuple[int, ...], columns: Columns) -> Text:
         row = TextBuilder()
@@ -338,26 +336,6 @@ class SliceGrid:
             line.rstrip()
             lines.append(line)
         return lines
-
-
-def wrap_label(entries: Sequence[str], width: int) -> list[str]:
-    """A label `[a, b, c]` in lines of at most `width` cells, broken after a comma, the lines after
-    the first indented one space to align with the first entry (an entry is never split).
-
-    >>> wrap_label(["trial=1", "channel=0", "time↓", "freq→"], 22)
-    ['[trial=1, channel=0,', ' time↓, freq→]']
-    """
-    lines: list[str] = []
-    line = "["
-    for k, item in enumerate(entries):
-        piece = item + ("," if k < len(entries) - 1 else "]")
-        if len(line) > 1 and cell_len(line) + 1 + cell_len(piece) > width:
-            lines.append(line)
-            line = " " + piece
-        else:
-            line += (" " if len(line) > 1 else "") + piece
-    lines.append(line)
-    return lines
 
 
 def draw_rules(lines: list[Line]) -> list[Text]:

@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
+from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 
 from lazytensor.buffers import is_memory_mapped
-from lazytensor.printer.axisnames import shape_text
+from lazytensor.printer.axisnames import shape_entries, shape_text, wrap_entries
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
@@ -223,12 +225,41 @@ class Header:
 
 
 def _slice_lines(selection: Selection, width: int) -> list[Text]:
-    """`slice [1, :, :] of a tensor of shape (4, 2, 3)`; with names, broken in two if it is too wide."""
-    which = Text.assemble("slice ", (selection.slice_text(), LABEL))
-    of = Text(f"of a tensor of shape {shape_text(selection.tensor.shape, selection.names)}")
+    """`slice [1, :, :] of a tensor of shape (4, 2, 3)`; with names, in as many lines as `width` needs."""
     if selection.names is None:
-        return [Text.assemble(which, " ", of)]
-    return pack_parts([which, of], Text(" "), width)
+        whole = shape_text(selection.tensor.shape, None)
+        return [Text.assemble("slice ", (selection.slice_text(), LABEL), f" of a tensor of shape {whole}")]
+    which = wrapped("slice ", selection.slice_entries(selection.names), "[]", LABEL, width)
+    of = wrapped(
+        "of a tensor of shape ", shape_entries(selection.tensor.shape, selection.names), "()", None, width
+    )
+    if len(which) == len(of) == 1 and which[0].cell_len + 1 + of[0].cell_len <= width:
+        return [Text.assemble(which[0], " ", of[0])]
+    return [*which, *of]
+
+
+def _shape_lines(selection: Selection, width: int) -> list[Text]:
+    """`shape (2, 3)`, or with names `shape (trial 2, 3)` in as many lines as `width` needs."""
+    names = selection.sub_names
+    if names is None:
+        return [Text.assemble("shape ", (shape_text(selection.sub.shape, None), SHAPE))]
+    return wrapped("shape ", shape_entries(selection.sub.shape, names), "()", SHAPE, width)
+
+
+def wrapped(
+    prefix: str, entries: Sequence[str], brackets: str, style: Style | None, width: int
+) -> list[Text]:
+    """`prefix` and the bracketed `entries` (styled) in lines that fit `width`, aligned after the bracket.
+
+    >>> [line.plain for line in wrapped("shape ", ["trial 2", "time 4"], "()", None, 16)]
+    ['shape (trial 2,', '       time 4)']
+    """
+    lines = wrap_entries(entries, width, indent=cell_len(prefix), brackets=brackets)
+    pad = " " * cell_len(prefix)
+    return [
+        Text.assemble(prefix if k == 0 else pad, Text(line, style=style or ""))
+        for k, line in enumerate(lines)
+    ]
 
 
 def header(selection: Selection, shown: Values, options: PrintOptions, width: int) -> Header:
@@ -239,8 +270,10 @@ def header(selection: Selection, shown: Values, options: PrintOptions, width: in
     if selection.is_slice:
         top += _slice_lines(selection, width)
     count = sub.numel()
+    *shape_above, shape = _shape_lines(selection, width)
+    top += shape_above
     parts = [
-        Text.assemble("shape ", (shape_text(sub.shape, selection.sub_names), SHAPE)),
+        shape,
         Text(str(sub.dtype), style=DTYPE),
         Text(f"{count:,} element{'' if count == 1 else 's'}"),
     ]

@@ -115,11 +115,14 @@ class Selection:
         """Which slice of the tensor `dims` asked for: `[1, :, :]`, or `[trial=1, time=:, :]` with names."""
         if self.names is None:
             return self.label(())
-        entries = (
+        return "[" + ", ".join(self.slice_entries(self.names)) + "]"
+
+    def slice_entries(self, names: AxisNames) -> list[str]:
+        """The entries of the named `slice_text`: `trial=1` for a fixed axis, `time=:` for a kept one."""
+        return [
             entry(name, ":" if index is None else str(index))
-            for name, index in zip(self.names, self.fixed, strict=True)
-        )
-        return "[" + ", ".join(entries) + "]"
+            for name, index in zip(names, self.fixed, strict=True)
+        ]
 
 
 def resolve_dims(t: AbstractTensor, dims: DimsSpec) -> tuple[int | None, ...]:
