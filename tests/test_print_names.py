@@ -8,10 +8,12 @@ then read every changed file before accepting it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import attrs
+import numpy as np
 import pytest
 from golden_files import check_golden
 from hypothesis import given
@@ -22,6 +24,7 @@ from lazytensor.printer.axisnames import given_names, kept_names, position_text,
 from lazytensor.printer.options import PrintOptions
 from lazytensor.printer.shown import select_shown
 
+LABEL = re.compile(r"\[([^\]]*)\]")
 NAMES = st.one_of(st.none(), st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12))
 
 
@@ -162,3 +165,56 @@ def test_golden_named_explain_and_summary() -> None:
         str(_eeg().stats()),
     ]
     check_golden("explain", "named", "\n\n".join(sections) + "\n")
+
+
+# -- printed: properties ---------------------------------------------------------------------------
+
+
+@st.composite
+def named_tensors(draw: st.DrawFn) -> lt.AbstractTensor:
+    """A tensor of 1 to 5 axes (sizes 1 to 4), each axis named or not, under a random transpose and slice."""
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=5)))
+    names = draw(st.lists(NAMES, min_size=len(shape), max_size=len(shape), unique_by=lambda n: n or object()))
+    t = lt.arange(int(np.prod(shape))).reshape(shape).rename(*names)
+    order = draw(st.permutations(range(len(shape))))
+    step = draw(st.sampled_from([1, -1, 2]))
+    view: lt.AbstractTensor = t.permute(*order)[::step]
+    return view
+
+
+@given(named_tensors())
+def test_the_print_names_the_axes_the_view_has(t: lt.AbstractTensor) -> None:
+    text = lt.to_string(t, linewidth=400, maxlines=10**6)
+    names = t.names
+    shape_line = text.splitlines()[0].split(" · ")[0]
+    if not any(names):
+        assert shape_line == f"shape {t.shape}"
+        return
+    expected = [
+        str(size) if name is None else f"{name} {size}" for name, size in zip(names, t.shape, strict=True)
+    ]
+    assert shape_line == "shape (" + ", ".join(expected) + ")"
+    labels = [label for line in text.splitlines() if line.startswith("[") for label in LABEL.findall(line)]
+    assert len(labels) == (int(np.prod(t.shape[:-2])) if t.ndim >= 2 else 0)
+    for label in labels:
+        entries = label.split(", ")
+        assert len(entries) == t.ndim
+        for axis, (name, item) in enumerate(zip(names, entries, strict=True)):
+            arrow = {t.ndim - 2: "↓", t.ndim - 1: "→"}.get(axis)
+            if arrow is not None:
+                assert item == (":" if name is None else name + arrow)
+            else:
+                assert item.removeprefix(f"{name}=").isdigit()
+                assert item.isdigit() == (name is None)
+
+
+@given(named_tensors())
+def test_a_tensor_whose_names_are_all_none_prints_as_an_unnamed_one(t: lt.AbstractTensor) -> None:
+    unnamed = lt.tensor(t.numpy())
+    named_none = lt.tensor(t.numpy(), names=(None,) * t.ndim)
+    for dims in (None, (0,)):
+        assert lt.to_string(named_none, dims=dims) == lt.to_string(unnamed, dims=dims)
+    assert str(named_none.summary()) == str(unnamed.summary())
+    assert str(named_none.explain()) == str(unnamed.explain())
+    position = (0,) * t.ndim
+    assert str(named_none.explain(position)) == str(unnamed.explain(position))
