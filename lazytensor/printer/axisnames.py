@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
 
 from lazytensor.printer.escapes import printable
 
@@ -82,7 +84,7 @@ def position_text(position: Sequence[int], names: AxisNames | None) -> str:
     """
     if names is None:
         return str(position)
-    return "(" + ", ".join(entry(name, str(index)) for name, index in zip(names, position, strict=True)) + ")"
+    return "(" + ", ".join(position_entries(position, names)) + ")"
 
 
 def entry(name: str | None, text: str) -> str:
@@ -145,3 +147,38 @@ def shape_entries(shape: Sequence[int], names: AxisNames) -> list[str]:
         f"{printable(name)} {size}" if name is not None else str(size)
         for name, size in zip(names, shape, strict=True)
     ]
+
+
+def position_entries(position: Sequence[int], names: AxisNames) -> list[str]:
+    """The entries of a named position: `time=2` for a named axis, the index alone for an unnamed one."""
+    return [entry(name, str(index)) for name, index in zip(names, position, strict=True)]
+
+
+def wrapped(
+    prefix: str, entries: Sequence[str], brackets: str, style: Style | None, width: int
+) -> list[Text]:
+    """`prefix` and the bracketed `entries` (styled) in lines that fit `width`, aligned after the bracket.
+
+    >>> [line.plain for line in wrapped("shape ", ["trial 2", "time 4"], "()", None, 16)]
+    ['shape (trial 2,', '       time 4)']
+    """
+    lines = wrap_entries(entries, width, indent=cell_len(prefix), brackets=brackets)
+    pad = " " * cell_len(prefix)
+    return [
+        Text.assemble(prefix if k == 0 else pad, Text(line, style=style or ""))
+        for k, line in enumerate(lines)
+    ]
+
+
+def one_line_or_two(first: Sequence[Text], second: Sequence[Text], width: int) -> list[Text]:
+    """Two wrapped phrases (`slice [...]` and `of a tensor of shape (...)`) on one line when both
+    fit in it, else each on lines of its own.
+
+    >>> [line.plain for line in one_line_or_two([Text("a b")], [Text("c")], 5)]
+    ['a b c']
+    >>> [line.plain for line in one_line_or_two([Text("a b")], [Text("c")], 4)]
+    ['a b', 'c']
+    """
+    if len(first) == len(second) == 1 and first[0].cell_len + 1 + second[0].cell_len <= width:
+        return [Text.assemble(first[0], " ", second[0])]
+    return [*first, *second]

@@ -24,7 +24,16 @@ from rich.text import Text
 from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
-from lazytensor.printer.axisnames import AxisNames, names_of, position_text, shape_text
+from lazytensor.printer.axisnames import (
+    AxisNames,
+    names_of,
+    one_line_or_two,
+    position_entries,
+    position_text,
+    shape_entries,
+    shape_text,
+    wrapped,
+)
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.options import current_options, line_width, notebook_line_width
 from lazytensor.printer.prompt import pretty, running_shell, shows_html
@@ -192,12 +201,7 @@ class Explanation:
         yield root
 
     def _trace(self, position: Shape, width: int | None = None) -> Iterator[Any]:
-        names = layer_names(self.tensor)
-        yield Text.assemble(
-            "position ",
-            (position_text(position, names), LABEL),
-            f" of a tensor of shape {shape_text(self.tensor.shape, names)}",
-        )
+        yield Text("\n").join(self._position_lines(position, width))
         layer, pos, rows, omitted = self._walk(position)
         lines = aligned_rows(rows, width=width)
         if omitted:
@@ -207,6 +211,17 @@ class Explanation:
         value = layer.base.read_one(index)  # the bottom of the stack: its base
         yield Text.assemble("storage index ", (str(index), LABEL), " holds ", _value_text(value))
         yield self._shortcut(position)
+
+    def _position_lines(self, position: Shape, width: int | None) -> list[Text]:
+        """`position (2, 0) of a tensor of shape (3, 4)`; with names, in as many lines as `width` needs."""
+        names = layer_names(self.tensor)
+        if names is None:
+            shape = self.tensor.shape
+            return [Text.assemble("position ", (str(position), LABEL), f" of a tensor of shape {shape}")]
+        room = width if width is not None else 10**9
+        where = wrapped("position ", position_entries(position, names), "()", LABEL, room)
+        of = wrapped("of a tensor of shape ", shape_entries(self.tensor.shape, names), "()", None, room)
+        return one_line_or_two(where, of, room)
 
     def _walk(self, position: Shape) -> tuple[AbstractTensor, Shape, list[list[Text]], int]:
         """Walk `position` down the stack in a loop, with each layer's `translate`.

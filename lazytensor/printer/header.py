@@ -12,12 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
-from rich.cells import cell_len
-from rich.style import Style
 from rich.text import Text
 
 from lazytensor.buffers import is_memory_mapped
-from lazytensor.printer.axisnames import shape_entries, shape_text, wrap_entries
+from lazytensor.printer.axisnames import one_line_or_two, shape_entries, shape_text, wrapped
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
@@ -233,9 +231,7 @@ def _slice_lines(selection: Selection, width: int) -> list[Text]:
     of = wrapped(
         "of a tensor of shape ", shape_entries(selection.tensor.shape, selection.names), "()", None, width
     )
-    if len(which) == len(of) == 1 and which[0].cell_len + 1 + of[0].cell_len <= width:
-        return [Text.assemble(which[0], " ", of[0])]
-    return [*which, *of]
+    return one_line_or_two(which, of, width)
 
 
 def _shape_lines(selection: Selection, width: int) -> list[Text]:
@@ -244,22 +240,6 @@ def _shape_lines(selection: Selection, width: int) -> list[Text]:
     if names is None:
         return [Text.assemble("shape ", (shape_text(selection.sub.shape, None), SHAPE))]
     return wrapped("shape ", shape_entries(selection.sub.shape, names), "()", SHAPE, width)
-
-
-def wrapped(
-    prefix: str, entries: Sequence[str], brackets: str, style: Style | None, width: int
-) -> list[Text]:
-    """`prefix` and the bracketed `entries` (styled) in lines that fit `width`, aligned after the bracket.
-
-    >>> [line.plain for line in wrapped("shape ", ["trial 2", "time 4"], "()", None, 16)]
-    ['shape (trial 2,', '       time 4)']
-    """
-    lines = wrap_entries(entries, width, indent=cell_len(prefix), brackets=brackets)
-    pad = " " * cell_len(prefix)
-    return [
-        Text.assemble(prefix if k == 0 else pad, Text(line, style=style or ""))
-        for k, line in enumerate(lines)
-    ]
 
 
 def header(selection: Selection, shown: Values, options: PrintOptions, width: int) -> Header:
