@@ -141,7 +141,9 @@ def full(
     ([7, 7], dtype('bool'))
     """
     check_device(device)
-    return creation.full(as_shape((shape,)), fill_value, dtype=dtype, requires_grad=requires_grad, names=names)
+    return creation.full(
+        as_shape((shape,)), fill_value, dtype=dtype, requires_grad=requires_grad, names=names
+    )
 
 
 def arange(

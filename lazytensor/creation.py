@@ -142,7 +142,9 @@ def full(
     ([7, 7], [0.5, 0.5])
     """
     keywords.device("full", device)
-    return _named(_leaf(np.full(_shape_of((shape,)), _fill_value(fill_value), dtype=dtype), requires_grad), names)
+    return _named(
+        _leaf(np.full(_shape_of((shape,)), _fill_value(fill_value), dtype=dtype), requires_grad), names
+    )
 
 
 def _fill_value(fill_value: Any) -> Any:

@@ -22,6 +22,7 @@ from rich.text import Text
 from lazytensor import optable
 from lazytensor.indexing import normalize_indices, read_only_window
 from lazytensor.layout import IndexArray, Layout
+from lazytensor.naming import Names
 from lazytensor.once import once
 from lazytensor.positions import Shape
 from lazytensor.printer.escapes import printable

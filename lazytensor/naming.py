@@ -119,8 +119,9 @@ def renamed(names: Names, shape: Shape, positional: Sequence[Any], mapping: dict
 
 def reshaped(names: Names, below: Shape, shape: Shape) -> Names:
     """The names through a reshape from `below` to `shape`: the leading and trailing axes it leaves
-    alone keep theirs; the axes between, which it splits or merges, get None. Axes of size 1 that
-    come or go are new or dropped, so an unsqueeze adds one None and a squeeze drops its axis' name.
+    alone keep theirs. Between them, a reshape that only adds or drops axes of size 1 keeps the
+    names of the other axes (an unsqueeze adds a None, a squeeze drops a name); one that splits or
+    merges axes gives None to every axis between.
 
     >>> reshaped(("trial", "channel", "time"), (4, 8, 100), (4, 800))
     ('trial', None)
@@ -129,34 +130,21 @@ def reshaped(names: Names, below: Shape, shape: Shape) -> Names:
     >>> reshaped(("a", "b"), (2, 3), (2, 1, 3))
     ('a', None, 'b')
     """
-    kept_below = [axis for axis, size in enumerate(below) if size != 1]
-    kept_here = [axis for axis, size in enumerate(shape) if size != 1]
-    if [below[a] for a in kept_below] == [shape[a] for a in kept_here]:  # only size-1 axes come and go
-        result: list[Name] = [None] * len(shape)
-        for a, b in zip(kept_here, kept_below, strict=True):
-            result[a] = names[b]
-        return _unique_ones(result, names, below, shape)
     lead = 0
     while lead < min(len(below), len(shape)) and below[lead] == shape[lead]:
         lead += 1
     trail = 0
-    while (
-        trail < min(len(below), len(shape)) - lead
-        and below[len(below) - 1 - trail] == shape[len(shape) - 1 - trail]
-    ):
+    while trail < min(len(below), len(shape)) - lead and below[-1 - trail] == shape[-1 - trail]:
         trail += 1
-    middle = len(shape) - lead - trail
-    return (*names[:lead], *unnamed(middle), *names[len(names) - trail :])
-
-
-def _unique_ones(result: list[Name], names: Names, below: Shape, shape: Shape) -> Names:
-    """Size-1 axes matched in order when as many remain above as below (a reshape that moves none)."""
-    ones_below = [axis for axis, size in enumerate(below) if size == 1]
-    ones_here = [axis for axis, size in enumerate(shape) if size == 1]
-    if len(ones_below) == len(ones_here) and len(below) == len(shape):
-        for a, b in zip(ones_here, ones_below, strict=True):
-            result[a] = names[b]
-    return tuple(result)
+    middle_below = range(lead, len(below) - trail)
+    middle_here = range(lead, len(shape) - trail)
+    kept_below = [axis for axis in middle_below if below[axis] != 1]
+    kept_here = [axis for axis in middle_here if shape[axis] != 1]
+    middle: list[Name] = [None] * len(middle_here)
+    if [below[axis] for axis in kept_below] == [shape[axis] for axis in kept_here]:
+        for here, there in zip(kept_here, kept_below, strict=True):
+            middle[here - lead] = names[there]
+    return (*names[:lead], *middle, *names[len(names) - trail :])
 
 
 def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
@@ -166,9 +154,9 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
 
     >>> broadcast_names([(("trial", None), (4, 5)), ((None, "time"), (1, 5))])
     ('trial', 'time')
-    >>> broadcast_names([(("trial",), (4,)), (("time",), (4,))])
+    >>> broadcast_names([(("a",), (4,)), (("b",), (4,))])
     Traceback (most recent call last):
-    ValueError: names do not match: axis -1 is 'trial' in an operand of shape (4,) and 'time' in one of shape (4,) (names ('trial',) and ('time',))
+    ValueError: names ('a',) and ('b',) do not match at axis -1: 'a' against 'b' (shapes (4,) and (4,))
     """
     ndim = max((len(shape) for _, shape in operands), default=0)
     result: list[Name] = [None] * ndim
@@ -185,9 +173,8 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
             if known != name:
                 other_names, other_shape = source[-back]  # type: ignore[misc]
                 raise ValueError(
-                    f"names do not match: axis {-back} is {known!r} in an operand of shape "
-                    f"{other_shape} and {name!r} in one of shape {shape} "
-                    f"(names {other_names} and {names})"
+                    f"names {other_names} and {names} do not match at axis {-back}: {known!r} "
+                    f"against {name!r} (shapes {other_shape} and {shape})"
                 )
     return tuple(result)
 

@@ -479,7 +479,9 @@ class SlicedTensor(View):
 
     def names_of(self, names_below: Names) -> Names:
         """An int drops its axis' name; a range or an index list keeps it."""
-        return tuple([name for name, spec in zip(names_below, self.specs, strict=True) if not isinstance(spec, int)])
+        return tuple(
+            [name for name, spec in zip(names_below, self.specs, strict=True) if not isinstance(spec, int)]
+        )
 
 
 # -- ExpandedTensor ---------------------------------------------------------------------------
@@ -882,7 +884,9 @@ def rename(t: AbstractTensor, names: Names) -> RenamedTensor:
 naming.VIEW_MAKERS["rename"] = rename
 
 
-def _exactly_named(view: AbstractTensor, t: AbstractTensor, exact: Callable[[Names], Names]) -> AbstractTensor:
+def _exactly_named(
+    view: AbstractTensor, t: AbstractTensor, exact: Callable[[Names], Names]
+) -> AbstractTensor:
     """`view` (a reshape of `t` that adds or drops size-1 axes) with the names `exact(t.names)`: the
     reshape rule cannot tell which of several size-1 axes came or went, so where it guesses wrong a
     rename says it. Free for a tensor over a base nobody named."""
@@ -1033,7 +1037,9 @@ def _with_new_axes(t: AbstractTensor, new_axes: tuple[int, ...]) -> AbstractTens
     shape = list(t.shape)
     for axis in new_axes:
         shape.insert(axis, 1)
-    return _exactly_named(ReshapedTensor.trusted(t, tuple(shape)), t, lambda names: _inserted(names, new_axes))
+    return _exactly_named(
+        ReshapedTensor.trusted(t, tuple(shape)), t, lambda names: _inserted(names, new_axes)
+    )
 
 
 def _inserted(names: Names, new_axes: tuple[int, ...]) -> Names:
