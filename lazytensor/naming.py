@@ -60,6 +60,22 @@ def check_names(names: Any, shape: Shape, what: str = "names") -> Names:
     return found
 
 
+def from_format(found: Sequence[Any] | None, shape: Shape) -> Names | None:
+    """Names a file format keeps, made valid: each as a str (an empty one is no name), a name seen
+    twice kept on its first axis only, None when the format keeps none or a count that does not fit.
+
+    >>> from_format(["trial", "", "trial"], (2, 3, 4))
+    ('trial', None, None)
+    """
+    if found is None or len(found) != len(shape):
+        return None
+    names: list[Name] = []
+    for name in found:
+        text = None if name is None else str(name)
+        names.append(text if text and text not in names else None)
+    return tuple(names)
+
+
 def is_named(names: Names) -> bool:
     """Whether any axis has a name."""
     return any(name is not None for name in names)
@@ -177,6 +193,40 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
                     f"against {name!r} (shapes {other_shape} and {shape})"
                 )
     return tuple(result)
+
+
+def operand_names(x: Any) -> tuple[Names, Shape]:
+    """An operand's names and shape: a tensor's own, an array's or a number's unnamed."""
+    names = getattr(x, "names", None)
+    shape = tuple(getattr(x, "shape", ()))
+    return (unnamed(len(shape)) if names is None else names), shape
+
+
+def result_names(shapes: str, operands: Sequence[Any], params: dict[str, Any]) -> Names | None:
+    """The names of the result of an operation that treats shapes as `shapes` says (an entry of the
+    operation table): broadcasting operands must agree by `broadcast_names` (ValueError if not); an
+    operation that keeps the shape keeps its first operand's names; a reduction drops the names of
+    the axes it reduces (keeps them with keepdim). None for the rest: their results are unnamed.
+
+    >>> import lazytensor as lt
+    >>> t = lt.zeros(2, 3, names=("trial", "time"))
+    >>> result_names("reduce", [t], {"dim": (0,), "keepdim": False}), result_names("broadcast", [t, 1.0], {})
+    (('time',), ('trial', 'time'))
+    """
+    if shapes == "broadcast":
+        return broadcast_names([operand_names(x) for x in operands])
+    if shapes == "same":
+        return operand_names(operands[0])[0]
+    if shapes == "reduce":
+        names, shape = operand_names(operands[0])
+        dim = params.get("dim")
+        if dim is None:
+            return names if params.get("keepdim") else ()
+        dims = {d % len(shape) for d in ((dim,) if isinstance(dim, int) else dim)} if shape else set()
+        if params.get("keepdim"):
+            return names
+        return tuple(name for axis, name in enumerate(names) if axis not in dims)
+    return None
 
 
 def stack_names(t: Any) -> Names:

@@ -2321,14 +2321,18 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     [11, 12]
     """
     bases: list[BaseTensor | None] = []  # each operand's base; None for one that is not a tensor
+    named = False
     for x in operands:
         tensor = _TENSOR_TYPES.get(type(x))  # `is_tensor_type`'s cache, read inline: the hottest line
         if tensor is None:
             tensor = is_tensor_type(type(x))
         base = x.base if tensor else None
-        if base is not None and base.defers_operations:  # dask: the operation stays lazy, no gradient
-            return base.apply_lazily(entry, operands, params)  # type: ignore[no-any-return]
+        if base is not None:
+            if base.defers_operations:  # dask: the operation stays lazy, no gradient
+                return base.apply_lazily(entry, operands, params)  # type: ignore[no-any-return]
+            named = named or base.names_used
         bases.append(base)
+    names = _checked_names(entry, operands, params) if named else None  # free when nobody named any
     values: list[Any] = []
     for x, base in zip(operands, bases, strict=True):
         if base is None:
@@ -2340,13 +2344,32 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     needs = _needs(entry, bases)
     try:  # free unless raised: a kernel's error is about the operands, so it ends at the caller's door
         if not needs:
-            return _unrecorded(entry, operands, bases, inputs, params)
+            unrecorded = _unrecorded(entry, operands, bases, inputs, params)
+            return unrecorded if names is None else _named(unrecorded, names)
         result = _result(entry.kernel(*inputs, **params), inputs)
     except _USER_ERRORS as error:
         raise error.with_traceback(None) from None
     saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
     result.grad_state.requires_grad = True
     result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
+    return result if names is None else _named(result, names)
+
+
+def _checked_names(entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> naming.Names | None:
+    """The names of the result of `entry` on operands some of which are named, checked before any
+    work (a mismatch is the user's error, shown from their line), or None for an unnamed result."""
+    try:
+        names = naming.result_names(entry.shapes, operands, params)
+    except ValueError as error:
+        raise error.with_traceback(None) from None
+    return names if names is not None and naming.is_named(names) else None
+
+
+def _named(result: StorageTensor, names: naming.Names) -> StorageTensor:
+    """A new result named, when its axes are the ones the rule named (an operation of its own
+    shape, say a kernel that squeezes, is left unnamed)."""
+    if len(names) == result.ndim:
+        naming.name_base(result, names)
     return result
 
 

@@ -417,3 +417,61 @@ def test_gradients_flow_through_named_views_unchanged() -> None:
     (u.T[::-1] * weights).sum().backward()
     assert w.grad is not None and u.grad is not None
     assert w.grad.tolist() == u.grad.tolist()
+
+
+# -- operations: PyTorch's check of names, no alignment by name ------------------------------------
+
+
+def test_binary_operations_keep_the_names_broadcasting_matches() -> None:
+    a = lt.zeros(2, 3, names=("trial", "time"))
+    assert (a + lt.ones(3, names=("time",))).names == ("trial", "time")
+    assert (lt.ones(2, 1, names=(None, "time")) * a).names == ("trial", "time")
+    assert (a - 1).names == ("trial", "time")
+    assert (np.ones(3) + a).names == ("trial", "time")
+    assert (a[:, None] + lt.ones(4, 1, names=("freq", None))).names == ("trial", "freq", "time")
+    assert lt.where(a > 0, a, lt.zeros(3, names=("time",))).names == ("trial", "time")
+    assert (lt.zeros(2, 3) + lt.zeros(3)).names == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("other", "message"),
+    [
+        (
+            lt.ones(3, names=("freq",)),
+            "names ('trial', 'time') and ('freq',) do not match at axis -1: 'time' against 'freq'",
+        ),
+        (lt.ones(2, 3, names=("time", None)), "at axis -2: 'trial' against 'time'"),
+    ],
+)
+def test_binary_operations_refuse_axes_named_differently(other: lt.AbstractTensor, message: str) -> None:
+    """No silent alignment by name: an axis called 'time' on one side and 'freq' on the other is an
+    error even when the sizes broadcast (transposing to match is the caller's job)."""
+    a = lt.zeros(2, 3, names=("trial", "time"))
+    with pytest.raises(ValueError) as caught:
+        a + other
+    assert message in str(caught.value)
+    before = a.tolist()
+    with pytest.raises(ValueError):
+        a += other
+    assert a.tolist() == before
+
+
+def test_elementwise_and_reductions_keep_or_drop_names() -> None:
+    a = lt.arange(6.0).reshape(2, 3).rename("trial", "time")
+    assert a.exp().names == ("trial", "time") and abs(-a).names == ("trial", "time")
+    assert a.sum(0).names == ("time",) and a.mean(-1).names == ("trial",)
+    assert a.max(0, keepdim=True).names == ("trial", "time")
+    assert a.sum().names == ()
+    assert a.softmax(1).names == ("trial", "time")
+    assert (a @ lt.ones(3, 2)).names == (None, None)  # matmul: no rule, an unnamed result
+
+
+def test_gradients_through_named_operations_are_the_unnamed_ones() -> None:
+    values = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    w = lt.tensor(values, requires_grad=True, names=("trial", "time"))
+    u = lt.tensor(values, requires_grad=True)
+    scale = lt.tensor([1.0, -2.0, 0.5], names=("time",))
+    ((w * scale).softmax(1) * w).sum().backward()
+    ((u * lt.tensor([1.0, -2.0, 0.5])).softmax(1) * u).sum().backward()
+    assert w.grad is not None and u.grad is not None
+    assert np.allclose(w.grad.numpy(), u.grad.numpy())
