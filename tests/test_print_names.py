@@ -8,6 +8,7 @@ then read every changed file before accepting it.
 
 from __future__ import annotations
 
+import pathlib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import attrs
 import numpy as np
 import pytest
+import zarr
 from golden_files import check_golden
 from hypothesis import given
 from hypothesis import strategies as st
@@ -218,3 +220,15 @@ def test_a_tensor_whose_names_are_all_none_prints_as_an_unnamed_one(t: lt.Abstra
     assert str(named_none.explain()) == str(unnamed.explain())
     position = (0,) * t.ndim
     assert str(named_none.explain(position)) == str(unnamed.explain(position))
+
+
+def test_names_from_a_zarr_store_are_printed_without_a_word_from_the_user(tmp_path: pathlib.Path) -> None:
+    store = zarr.create_array(str(tmp_path / "eeg.zarr"), shape=(2, 3, 4), chunks=(1, 3, 2), dtype="i8",
+                              dimension_names=("trial", "channel", None))  # fmt: skip
+    store[...] = np.arange(24).reshape(2, 3, 4)
+    t = lt.open(tmp_path / "eeg.zarr")
+    text = repr(t)
+    assert text.startswith("shape (trial 2, channel 3, 4) · int64 · 24 elements")
+    assert "[trial=1, channel↓, :]" in text
+    assert "(trial=1, channel=2, 3)" in str(t.explain((1, 2, 3)))
+    assert str(t.T.summary()).startswith("tensor (4, channel 3, trial 2) int64 n=24")
