@@ -126,7 +126,7 @@ def wrap_entries(entries: Sequence[str], width: int, indent: int = 0, brackets: 
     >>> wrap_entries(["trial 2", "time 4"], 16, indent=6, brackets="()")
     ['(trial 2,', ' time 4)']
     """
-    opening, closing = brackets
+    opening, closing = brackets[0], brackets[1]
     room = width - indent
     lines: list[str] = []
     line = opening
