@@ -7,23 +7,18 @@ layers deep is named without recursion, and a tensor nobody asks about pays noth
 
 The functions here are the rules shared by wrappers, arguments and operations: checking
 names, finding an axis by name, the rule of reshape, and the broadcast check of binary
-operations. (Tensors floor, below the tensor module: it imports nothing of ours but `once`.)
+operations; `surface.naming` gives tensors their `names`, `rename` and `isel`. (Ground floor:
+it imports nothing of ours.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
-
-from lazytensor.once import once
 
 Name = str | None
 Names = tuple[Name, ...]
 Shape = tuple[int, ...]
-
-VIEW_MAKERS: dict[str, Callable[..., Any]] = {}
-"""The wrappers the methods below make (`rename`), lent by the views module when it is imported:
-it imports the tensor module, which imports this one, so importing it here would be a cycle."""
 
 
 def unnamed(ndim: int) -> Names:
@@ -174,6 +169,9 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
     Traceback (most recent call last):
     ValueError: names ('a',) and ('b',) do not match at axis -1: 'a' against 'b' (shapes (4,) and (4,))
     """
+    first = operands[0][0] if operands else ()
+    if all(names == first and len(shape) == len(first) for names, shape in operands):
+        return first  # the common case: operands named alike, nothing to match
     ndim = max((len(shape) for _, shape in operands), default=0)
     result: list[Name] = [None] * ndim
     source: list[tuple[Names, Shape] | None] = [None] * ndim
@@ -259,39 +257,3 @@ def name_base(base: Any, names: Any) -> None:
     base.__dict__["names"] = checked
     if is_named(checked):
         base.__dict__["names_used"] = True
-
-
-class Named:
-    """The named-axes face of every tensor: `names`, `rename` and `isel`."""
-
-    __slots__ = ()
-
-    names_used = False
-    """On a base: whether any tensor over it may have a name (it was named, or something over it was
-    renamed). False for almost every base, and then operations skip names altogether."""
-
-    @once
-    def names(self) -> Names:
-        """The name of each axis, None where it has none (all None when nobody named any).
-
-        >>> import lazytensor as lt
-        >>> t = lt.zeros(2, 3, 4, names=("trial", "channel", "time"))
-        >>> t.names, t.T.names, t[0, ::2].names
-        (('trial', 'channel', 'time'), ('time', 'channel', 'trial'), ('channel', 'time'))
-        """
-        return stack_names(self)
-
-    def rename(self, *names: Any, **mapping: Any) -> Any:
-        """A view with other names: all of them (`t.rename("a", "b")`, `t.rename(None)` to drop them)
-        or some (`t.rename(time="t")`). It shares storage and writes through, like any view.
-
-        >>> import lazytensor as lt
-        >>> t = lt.zeros(2, 3).rename("row", "col")
-        >>> t.names, t.rename(col="column").names, t.rename(None).names
-        (('row', 'col'), ('row', 'column'), (None, None))
-        """
-        tensor: Any = self
-        new = renamed(tensor.names, tensor.shape, names, mapping)
-        if is_named(new):
-            tensor.base.__dict__["names_used"] = True
-        return VIEW_MAKERS["rename"](tensor, new)

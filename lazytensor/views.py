@@ -23,7 +23,7 @@ import abc
 import functools
 import math
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple, Self
 
 import attrs
@@ -881,19 +881,12 @@ def rename(t: AbstractTensor, names: Names) -> RenamedTensor:
     return RenamedTensor.trusted(t, names)
 
 
-naming.VIEW_MAKERS["rename"] = rename
-
-
-def _exactly_named(
-    view: AbstractTensor, t: AbstractTensor, exact: Callable[[Names], Names]
-) -> AbstractTensor:
-    """`view` (a reshape of `t` that adds or drops size-1 axes) with the names `exact(t.names)`: the
-    reshape rule cannot tell which of several size-1 axes came or went, so where it guesses wrong a
-    rename says it. Free for a tensor over a base nobody named."""
-    if not t.base.names_used:
+def _exactly_named(view: ReshapedTensor, names: Names) -> AbstractTensor:
+    """`view`, a reshape that adds or drops size-1 axes, with the names `names`: the reshape rule
+    cannot tell which of two neighbouring size-1 axes came or went, so there a rename says it."""
+    if 1 not in view.shape or 1 not in view.wrapped.shape or view.names == names:
         return view
-    names = exact(t.names)
-    return view if view.names == names else RenamedTensor.trusted(view, names)
+    return RenamedTensor.trusted(view, names)
 
 
 # -- making views from user arguments ---------------------------------------------------------
@@ -936,13 +929,17 @@ def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> AbstractTenso
                 f"{t.shape}: only size-1 axes can be squeezed"
             )
     squeezed = ReshapedTensor(t, tuple(size for axis, size in enumerate(t.shape) if axis not in dims))
-    return _exactly_named(squeezed, t, lambda names: tuple(n for a, n in enumerate(names) if a not in dims))
+    if not t.base.names_used:  # first: free for a tensor over a base nobody named
+        return squeezed
+    return _exactly_named(squeezed, tuple(name for axis, name in enumerate(t.names) if axis not in dims))
 
 
 def unsqueeze(t: AbstractTensor, dim: int) -> AbstractTensor:
     axis = normalize_dim(dim, t.ndim + 1)
     unsqueezed = ReshapedTensor(t, (*t.shape[:axis], 1, *t.shape[axis:]))
-    return _exactly_named(unsqueezed, t, lambda names: (*names[:axis], None, *names[axis:]))
+    if not t.base.names_used:
+        return unsqueezed
+    return _exactly_named(unsqueezed, (*t.names[:axis], None, *t.names[axis:]))
 
 
 def flatten(t: AbstractTensor, start_dim: int, end_dim: int) -> ReshapedTensor:
@@ -1037,9 +1034,10 @@ def _with_new_axes(t: AbstractTensor, new_axes: tuple[int, ...]) -> AbstractTens
     shape = list(t.shape)
     for axis in new_axes:
         shape.insert(axis, 1)
-    return _exactly_named(
-        ReshapedTensor.trusted(t, tuple(shape)), t, lambda names: _inserted(names, new_axes)
-    )
+    reshaped = ReshapedTensor.trusted(t, tuple(shape))
+    if not t.base.names_used:
+        return reshaped
+    return _exactly_named(reshaped, _inserted(t.names, new_axes))
 
 
 def _inserted(names: Names, new_axes: tuple[int, ...]) -> Names:

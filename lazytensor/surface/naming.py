@@ -1,0 +1,57 @@
+"""Named axes on every tensor: `names`, `rename`, `isel` (the rules are `lazytensor.naming`'s)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from lazytensor import naming
+from lazytensor.once import once
+from lazytensor.surface.base import USER_ERRORS, Surface
+
+if TYPE_CHECKING:
+    from lazytensor import views as view_constructors
+    from lazytensor.tensor import AbstractTensor
+
+
+class Naming(Surface):
+    """A name (or None) per axis, derived through every view; keyword indexing by name.
+
+    Primitive: `_views` (`rename` makes a `RenamedTensor`, `isel` indexes).
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        _views = view_constructors
+
+    names_used = False
+    """On a base: whether any tensor over it may have a name (it was named, or something over it was
+    renamed). False for almost every base, and then views and operations skip names altogether."""
+
+    @once
+    def names(self) -> naming.Names:
+        """The name of each axis, None where it has none (all None when nobody named any).
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 3, 4, names=("trial", "channel", "time"))
+        >>> t.names, t.T.names, t[0, ::2].names
+        (('trial', 'channel', 'time'), ('time', 'channel', 'trial'), ('channel', 'time'))
+        """
+        return naming.stack_names(self)
+
+    def rename(self, *names: Any, **mapping: Any) -> AbstractTensor:
+        """A view with other names: all of them (`t.rename("a", "b")`, `t.rename(None)` to drop them)
+        or some (`t.rename(time="t")`). It shares storage and writes through, like any view.
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 3).rename("row", "col")
+        >>> t.names, t.rename(col="column").names, t.rename(None).names
+        (('row', 'col'), ('row', 'column'), (None, None))
+        """
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            new = naming.renamed(self.names, self.shape, names, mapping)
+        except USER_ERRORS as error:
+            raise error.with_traceback(None) from None
+        if naming.is_named(new):
+            self.base.__dict__["names_used"] = True
+        return self._views.rename(cast("AbstractTensor", self), new)
