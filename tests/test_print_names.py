@@ -232,3 +232,15 @@ def test_names_from_a_zarr_store_are_printed_without_a_word_from_the_user(tmp_pa
     assert "[trial=1, channel↓, :]" in text
     assert "(trial=1, channel=2, 3)" in str(t.explain((1, 2, 3)))
     assert str(t.T.summary()).startswith("tensor (4, channel 3, trial 2) int64 n=24")
+
+
+def test_a_10000_layer_named_stack_explains_each_shown_layer_with_its_names() -> None:
+    t = lt.arange(6).reshape(2, 3).rename("row", "col")
+    for k in range(10_000):
+        t = t.T if k % 2 == 0 else t[::1]
+    tree, trace = str(t.explain()), str(t.explain((1, 2)))
+    assert tree.startswith("Sliced (row 2, col 3) · key [0:2, 0:3]\n")
+    assert "Transposed (col 3, row 2) · axes (1, 0)" in tree and "more layers" in tree
+    assert "Renamed (row 2, col 3)" in tree and "Reshaped (2, 3)" in tree  # below the rename: no names
+    assert "Transposed  (3, 2)  (col=2, row=1)" in trace and "Reshaped    (2, 3)  (1, 2)" in trace
+    assert repr(t).endswith("[row↓, col→]\n0  1  2\n3  4  5")
