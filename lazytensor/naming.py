@@ -91,17 +91,58 @@ def axis_of(name: str, names: Names, shape: Shape) -> int:
     raise ValueError(f"no axis is named {name!r}: the tensor of shape {shape} has names {names}")
 
 
-def resolve_dims(dim: Any, names: Names, shape: Shape) -> Any:
-    """`dim` with every str in it (alone, or in a tuple or list) replaced by its axis; anything else
-    as it is, for the usual checks of ints to judge.
+class NamedShape(tuple[int, ...]):
+    """A shape that carries its axes' names, for the checks of axis arguments (`keywords`) to find
+    an axis given by name. It is the shape in every other way (equal to it, printed as it).
 
-    >>> resolve_dims(("time", 0), ("trial", "time"), (4, 100))
+    >>> shape = NamedShape((2, 3), ("trial", "time"))
+    >>> shape, shape == (2, 3), shape.names
+    ((2, 3), True, ('trial', 'time'))
+    """
+
+    names: Names
+
+    def __new__(cls, shape: Shape, names: Names) -> NamedShape:
+        made = super().__new__(cls, shape)
+        made.names = names
+        return made
+
+
+def axis_named(name: str, shape: Shape, what: str) -> int:
+    """The axis called `name` in `shape` (a `NamedShape`; a plain shape has no names), or the
+    ValueError naming the tensor's names.
+
+    >>> axis_named("time", NamedShape((2, 3), ("trial", "time")), "sum")
+    1
+    >>> axis_named("time", (2, 3), "sum")
+    Traceback (most recent call last):
+    ValueError: sum: no axis is named 'time': the tensor of shape (2, 3) has no names
+    """
+    names = getattr(shape, "names", None)
+    if names is None:
+        raise ValueError(
+            f"{what}: no axis is named {name!r}: the tensor of shape {tuple(shape)} has no names"
+        )
+    try:
+        return axis_of(name, names, tuple(shape))
+    except ValueError as error:
+        raise ValueError(f"{what}: {error}") from None
+
+
+def resolve_dims(dim: Any, t: Any, what: str) -> Any:
+    """`dim` with every str in it (alone, or in a tuple or list) replaced by the axis of `t` so
+    named; anything else as it is, for the usual checks of ints to judge. `t.names` is read only
+    when a name is given.
+
+    >>> import lazytensor as lt
+    >>> resolve_dims(("time", 0), lt.zeros(4, 100, names=("trial", "time")), "sum")
     (1, 0)
     """
     if isinstance(dim, str):
-        return axis_of(dim, names, shape)
+        return axis_named(dim, NamedShape(t.shape, t.names), what)
     if isinstance(dim, tuple | list) and any(isinstance(d, str) for d in dim):
-        return type(dim)(axis_of(d, names, shape) if isinstance(d, str) else d for d in dim)
+        shape = NamedShape(t.shape, t.names)
+        return type(dim)(axis_named(d, shape, what) if isinstance(d, str) else d for d in dim)
     return dim
 
 
@@ -162,6 +203,7 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
     """The names of the broadcast result of operands with these names and shapes, PyTorch's rule:
     axes matched by broadcasting (aligned from the right) must have equal names or one None, and
     the result keeps the name that is not None. No alignment by name: that is xarray's job.
+    (Joined operands, `cat`'s, must agree the same way, axis by axis.)
 
     >>> broadcast_names([(("trial", None), (4, 5)), ((None, "time"), (1, 5))])
     ('trial', 'time')
@@ -204,7 +246,8 @@ def result_names(shapes: str, operands: Sequence[Any], params: dict[str, Any]) -
     """The names of the result of an operation that treats shapes as `shapes` says (an entry of the
     operation table): broadcasting operands must agree by `broadcast_names` (ValueError if not); an
     operation that keeps the shape keeps its first operand's names; a reduction drops the names of
-    the axes it reduces (keeps them with keepdim). None for the rest: their results are unnamed.
+    the axes it reduces (keeps them with keepdim); joined operands agree as broadcast ones. None for
+    the rest: their results are unnamed.
 
     >>> import lazytensor as lt
     >>> t = lt.zeros(2, 3, names=("trial", "time"))
@@ -212,6 +255,8 @@ def result_names(shapes: str, operands: Sequence[Any], params: dict[str, Any]) -
     (('time',), ('trial', 'time'))
     """
     if shapes == "broadcast":
+        return broadcast_names([operand_names(x) for x in operands])
+    if shapes == "join":  # cat keeps the axes, which must agree as broadcast ones; stack's new one: none
         return broadcast_names([operand_names(x) for x in operands])
     if shapes == "same":
         return operand_names(operands[0])[0]

@@ -606,7 +606,10 @@ class AbstractTensor(
     def clone(self) -> StorageTensor:
         """A new storage tensor holding a copy of the values."""
         check_fits(self.numel(), self.dtype.itemsize, f"a copy of shape {self.shape}")
-        return StorageTensor.from_array(evaluate.read_copy(self))
+        copied = StorageTensor.from_array(evaluate.read_copy(self))
+        if self.base.names_used:  # a copy keeps the names, as PyTorch's clone
+            naming.name_base(copied, self.names)
+        return copied
 
     def astype(self, dtype: npt.DTypeLike, *, copy: bool = True) -> AbstractTensor:
         """A copy converted to `dtype` (numpy's casting); with `copy=False` this tensor itself when it
@@ -1053,6 +1056,8 @@ class StorageTensor(BaseTensor):
     def detach(self) -> StorageTensor:
         detached = StorageTensor(self.buffer, self._shape)
         detached.grad_state.version = self.grad_state.version  # one buffer, one count of writes
+        if self.names_used:
+            naming.name_base(detached, self.names)
         return detached
 
 

@@ -37,6 +37,7 @@ DOCTESTED_PAGES = (
     "docs/index.md",
     "docs/concepts.md",
     "docs/indexing.md",
+    "docs/names.md",
     "docs/numpy.md",
     "docs/operators.md",
     "docs/autograd.md",

@@ -475,3 +475,20 @@ def test_gradients_through_named_operations_are_the_unnamed_ones() -> None:
     ((u * lt.tensor([1.0, -2.0, 0.5])).softmax(1) * u).sum().backward()
     assert w.grad is not None and u.grad is not None
     assert np.allclose(w.grad.numpy(), u.grad.numpy())
+
+
+def test_reshape_takes_names_for_the_axes_it_makes() -> None:
+    t = lt.arange(24).reshape(2, 3, 4, names=("trial", "channel", "time"))
+    assert t.names == ("trial", "channel", "time")
+    assert t.reshape(6, 4, names=("epoch", None)).names == ("epoch", None)
+    assert t.reshape((6, 4), names=["epoch", "time"]).tolist() == np.arange(24).reshape(6, 4).tolist()
+    with pytest.raises(ValueError, match="give 1 names for the 2 axes"):
+        t.reshape(6, 4, names=("epoch",))
+
+
+def test_copies_and_detached_tensors_keep_their_names() -> None:
+    t = lt.zeros(2, 3, names=("row", "col"), requires_grad=True)
+    assert t.T.clone().names == ("col", "row") and t.T.contiguous().names == ("col", "row")
+    assert t.copy().names == ("row", "col")
+    assert t.detach().names == ("row", "col") and t.T.detach().names == ("col", "row")
+    assert lt.zeros(2, 3).clone().names == (None, None)

@@ -10,6 +10,7 @@ from lazytensor.surface.base import USER_ERRORS, Surface
 
 if TYPE_CHECKING:
     from lazytensor import views as view_constructors
+    from lazytensor.positions import Shape
     from lazytensor.tensor import AbstractTensor
 
 
@@ -39,6 +40,15 @@ class Naming(Surface):
         """
         return naming.stack_names(self)
 
+    @property
+    def _axis_shape(self) -> Shape:
+        """The shape, for the checks of axis arguments: with the names when the tensor may have any,
+        so that an axis can be given by name (`t.sum("time")`)."""
+        shape = self.shape
+        if not self.base.names_used:
+            return shape
+        return naming.NamedShape(shape, self.names)
+
     def rename(self, *names: Any, **mapping: Any) -> AbstractTensor:
         """A view with other names: all of them (`t.rename("a", "b")`, `t.rename(None)` to drop them)
         or some (`t.rename(time="t")`). It shares storage and writes through, like any view.
@@ -55,3 +65,28 @@ class Naming(Surface):
         if naming.is_named(new):
             self.base.__dict__["names_used"] = True
         return self._views.rename(cast("AbstractTensor", self), new)
+
+    def isel(self, indexers: dict[str, Any] | None = None, /, **by_name: Any) -> Any:
+        """Indexing by axis name, the keyword form of `t[key]`: each named axis takes its index (an int
+        drops the axis, a slice or a list keeps it), every other axis is kept whole. The result is
+        the same view `t[key]` gives, so it writes through; several lists index together, by
+        numpy's rule, as they do in `t[key]` (`t.oindex` selects each on its own).
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(4, 3, 100, names=("trial", "channel", "time"))
+        >>> view = t.isel(trial=3, time=slice(0, 10))
+        >>> view.shape, view.names
+        ((3, 10), ('channel', 'time'))
+        >>> view[...] = 1.0
+        >>> t[3, :, :10].sum().item(), t.sum().item()
+        (30.0, 30.0)
+        """
+        chosen = {**(indexers or {}), **by_name}
+        key: list[Any] = [slice(None)] * self.ndim
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            shape = naming.NamedShape(self.shape, self.names)
+            for name, index in chosen.items():
+                key[naming.axis_named(name, shape, "isel")] = index
+        except USER_ERRORS as error:
+            raise error.with_traceback(None) from None
+        return cast("AbstractTensor", self)[tuple(key)]
