@@ -46,7 +46,6 @@ DOCTESTED_PAGES = (
     "docs/bigger.md",
     "docs/concurrency.md",
     "docs/printing.md",
-    "docs/names-printing-section.md",
     "docs/array-api.md",
 )
 CONSOLE_BLOCK = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
