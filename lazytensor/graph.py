@@ -238,9 +238,6 @@ class EdgesTensor(View):
     def shape(self) -> Shape:  # set at construction, as every `once` of this class
         return self.wrapped.shape
 
-    def translate(self, pos: Shape) -> Shape:
-        return pos
-
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         return index_arrays
 

@@ -210,6 +210,9 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
     >>> broadcast_names([(("a",), (4,)), (("b",), (4,))])
     Traceback (most recent call last):
     ValueError: names ('a',) and ('b',) do not match at axis -1: 'a' against 'b' (shapes (4,) and (4,))
+    >>> broadcast_names([(("a",), (1,)), (("a", None), (1, 1))])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: names ('a',) and ('a', None) are misaligned: 'a' is at axes [-2, -1] from the right...
     """
     first = operands[0][0] if operands else ()
     if all(names == first and len(shape) == len(first) for names, shape in operands):
@@ -232,6 +235,15 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
                     f"names {other_names} and {names} do not match at axis {-back}: {known!r} "
                     f"against {name!r} (shapes {other_shape} and {shape})"
                 )
+    given = [name for name in result if name is not None]
+    for name in given:
+        if given.count(name) > 1:  # one name at two places from the right
+            places = [-b for b, n in enumerate(reversed(result), start=1) if n == name]
+            listed = " and ".join(str(names) for names, _ in operands)
+            raise ValueError(
+                f"names {listed} are misaligned: {name!r} is at axes {sorted(places)} from the right "
+                "(broadcasting matches axes by position, not by name: permute to line the names up)"
+            )
     return tuple(result)
 
 

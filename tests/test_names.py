@@ -492,3 +492,86 @@ def test_copies_and_detached_tensors_keep_their_names() -> None:
     assert t.copy().names == ("row", "col")
     assert t.detach().names == ("row", "col") and t.T.detach().names == ("col", "row")
     assert lt.zeros(2, 3).clone().names == (None, None)
+
+
+@st.composite
+def broadcast_operands(draw: st.DrawFn) -> tuple[tuple[Shape, Names], tuple[Shape, Names]]:
+    """Two shapes that broadcast together, each axis named at random (a few names, so clashes and
+    agreements both come up)."""
+    ndim = draw(st.integers(0, 4))
+    full = draw(st.lists(st.integers(1, 3), min_size=ndim, max_size=ndim))
+    pair = []
+    for _ in range(2):
+        drop = draw(st.integers(0, ndim))
+        shape = tuple(1 if draw(st.booleans()) else size for size in full[drop:])
+        pair.append((shape, draw(random_names(len(shape)))))
+    return pair[0], pair[1]
+
+
+def model_broadcast(a: Names, b: Names) -> Names | None:
+    """PyTorch's rule by hand: aligned from the right, two names must be equal or one None, and a
+    name may not sit at two places; None for a clash."""
+    out: list[str | None] = []
+    for back in range(1, max(len(a), len(b)) + 1):
+        x = a[-back] if back <= len(a) else None
+        y = b[-back] if back <= len(b) else None
+        if x is not None and y is not None and x != y:
+            return None
+        out.append(x if x is not None else y)
+    named = [name for name in out if name is not None]
+    if len(set(named)) != len(named):
+        return None
+    return tuple(reversed(out))
+
+
+@given(broadcast_operands(), st.sampled_from(["+", "*", "<", "where"]))
+def test_binary_operations_name_their_results_by_pytorchs_rule(
+    case: tuple[tuple[Shape, Names], tuple[Shape, Names]], op: str
+) -> None:
+    (shape_a, names_a), (shape_b, names_b) = case
+    a, b = lt.zeros(shape_a, names=names_a), lt.ones(shape_b, names=names_b)
+    expected = model_broadcast(names_a, names_b)
+    run = {
+        "+": lambda: a + b,
+        "*": lambda: b * a,
+        "<": lambda: a < b,
+        "where": lambda: lt.where(a < 1, a, b),
+    }[op]
+    if expected is None:
+        with pytest.raises(ValueError, match=r"do not match at axis|are misaligned"):
+            run()
+        return
+    result = run()
+    assert result.names == expected
+    assert result.shape == np.broadcast_shapes(shape_a, shape_b)
+
+
+def test_a_name_at_two_places_from_the_right_is_misaligned() -> None:
+    """PyTorch refuses what would put one name on two axes of the result."""
+    a = lt.zeros(3, names=("time",))
+    b = lt.zeros(3, 1, names=("time", None))
+    with pytest.raises(ValueError) as caught:
+        a + b
+    assert str(caught.value) == (
+        "names ('time',) and ('time', None) are misaligned: 'time' is at axes [-2, -1] from the right "
+        "(broadcasting matches axes by position, not by name: permute to line the names up)"
+    )
+
+
+def test_unnamed_tensors_never_derive_or_check_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names cost nothing when nobody named anything: making views and running operations on
+    unnamed tensors never derives a name nor runs the names check (both are made to fail here)."""
+    from lazytensor import naming
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("names derived or checked for unnamed tensors")
+
+    monkeypatch.setattr(naming, "stack_names", refuse)
+    monkeypatch.setattr(naming, "result_names", refuse)
+    monkeypatch.setattr(naming, "reshaped", refuse)
+    t, u = lt.zeros(2, 1, 3), lt.ones(3)
+    views = [t.T, t[1:], t[:, 0], t[[1, 0]], t[None], t.unsqueeze(0), t.squeeze(), t.squeeze(1)]
+    views += [t.reshape(6), t.expand(4, 2, 1, 3), t.permute(2, 0, 1), t.flatten()]
+    assert [v.shape for v in views][:2] == [(3, 1, 2), (1, 1, 3)]
+    assert (t + u).shape == (2, 1, 3) and t.sum(0).shape == (1, 3) and (t * 2).exp().shape == (2, 1, 3)
+    assert lt.cat([t, t]).shape == (4, 1, 3) and t.softmax(-1).shape == (2, 1, 3)

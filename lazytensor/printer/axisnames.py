@@ -10,16 +10,13 @@ Names are user text: they go through `printable` (no escape sequence reaches a t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
 from lazytensor.printer.escapes import printable
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 AxisNames = tuple[str | None, ...]
 """One entry per axis: its name, or None for an unnamed axis."""
@@ -41,7 +38,7 @@ def given_names(names: Sequence[str | None] | None) -> AxisNames | None:
     return tuple(names)
 
 
-def names_of(t: AbstractTensor) -> AxisNames | None:
+def names_of(t: Tensor) -> AxisNames | None:
     """The names of `t`'s axes, or None when no axis is named (asked of `t` only when its base says
     that anything over it was ever named, so an unnamed print never derives names).
 

@@ -9,7 +9,6 @@ that view alone. Tensors are met through the protocol only (shape, `t[...]`,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
@@ -18,9 +17,7 @@ from lazytensor.positions import normalize_index, numel
 from lazytensor.printer.axisnames import COLUMNS, ROWS, AxisNames, entry, grid_entry, kept_names, names_of
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import PrintOptions
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 DimsSpec = Sequence[int | None] | None
 """The seeds' per-axis slice spec of a print: None keeps an axis, an int fixes it; None keeps them all."""
@@ -61,9 +58,9 @@ class Selection:
     """The tensor, the fixed indices of `dims`, the view they leave, what of it is shown, and the
     tensor's axis names (None when no axis is named)."""
 
-    tensor: AbstractTensor
+    tensor: Tensor
     fixed: tuple[int | None, ...]
-    sub: AbstractTensor
+    sub: Tensor
     axes: tuple[ShownAxis, ...]
     names: AxisNames | None = None
 
@@ -125,7 +122,7 @@ class Selection:
         ]
 
 
-def resolve_dims(t: AbstractTensor, dims: DimsSpec) -> tuple[int | None, ...]:
+def resolve_dims(t: Tensor, dims: DimsSpec) -> tuple[int | None, ...]:
     """The seeds' per-axis spec, checked: None keeps an axis, an int fixes it (negatives from the end).
 
     >>> import lazytensor as lt
@@ -149,7 +146,7 @@ def resolve_dims(t: AbstractTensor, dims: DimsSpec) -> tuple[int | None, ...]:
     return tuple(resolved)
 
 
-def fixed_slice(t: AbstractTensor, fixed: tuple[int | None, ...]) -> AbstractTensor:
+def fixed_slice(t: Tensor, fixed: tuple[int | None, ...]) -> Tensor:
     """The view `fixed` leaves of `t` (`t` itself when nothing is fixed).
 
     >>> import lazytensor as lt
@@ -159,11 +156,11 @@ def fixed_slice(t: AbstractTensor, fixed: tuple[int | None, ...]) -> AbstractTen
     if all(index is None for index in fixed):
         return t
     key = tuple(slice(None) if index is None else index for index in fixed)
-    sliced: AbstractTensor = t[(*key, Ellipsis)]
+    sliced: Tensor = t[(*key, Ellipsis)]
     return sliced
 
 
-def select_shown(t: AbstractTensor, dims: DimsSpec, options: PrintOptions) -> Selection:
+def select_shown(t: Tensor, dims: DimsSpec, options: PrintOptions) -> Selection:
     """Which part of `t` a print shows: the `dims` slice, summarised when it is over `threshold`.
 
     >>> import lazytensor as lt
@@ -198,7 +195,7 @@ def read_shown(selection: Selection) -> Values:
 MAX_FLAT_INDEX = int(np.iinfo(np.intp).max)
 
 
-def _read_corners(sub: AbstractTensor, selection: Selection) -> Values:
+def _read_corners(sub: Tensor, selection: Selection) -> Values:
     """The shown values as basic slices, one per corner of the summary (each axis: its head and
     its tail), for a base with more elements than int64 can number (a fill-only zarr array)."""
     per_axis = [

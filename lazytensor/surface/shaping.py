@@ -124,7 +124,8 @@ class Shaping(Surface):
     def squeeze(self, dim: int | Sequence[int] | None = None) -> AbstractTensor:
         """Drop size-1 axes: all of them, or the ones named (ValueError if one is not size 1)."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
-            dim = naming.resolve_dims(dim, self, "squeeze")
+            if dim is not None and type(dim) is not int:  # ints first: they need no names
+                dim = naming.resolve_dims(dim, self, "squeeze")
             return self._views.squeeze(cast("AbstractTensor", self), dim)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
@@ -132,7 +133,8 @@ class Shaping(Surface):
     def unsqueeze(self, dim: int) -> AbstractTensor:
         """Insert a size-1 axis at `dim` (a view)."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
-            dim = naming.resolve_dims(dim, self, "unsqueeze")
+            if type(dim) is not int:  # ints first: they need no names
+                dim = naming.resolve_dims(dim, self, "unsqueeze")
             return self._views.unsqueeze(cast("AbstractTensor", self), dim)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
@@ -175,7 +177,8 @@ class Shaping(Surface):
     def chunk(self, chunks: int, dim: int = 0) -> tuple[AbstractTensor, ...]:
         """At most `chunks` views of equal size (the last may be smaller) along `dim`."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
-            dim = naming.resolve_dims(dim, self, "chunk")
+            if type(dim) is not int:  # ints first: they need no names
+                dim = naming.resolve_dims(dim, self, "chunk")
             return self._views.chunk(cast("AbstractTensor", self), chunks, dim)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
@@ -183,7 +186,8 @@ class Shaping(Surface):
     def unbind(self, dim: int = 0) -> tuple[AbstractTensor, ...]:
         """Views of every index along `dim`, that axis removed."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
-            dim = naming.resolve_dims(dim, self, "unbind")
+            if type(dim) is not int:  # ints first: they need no names
+                dim = naming.resolve_dims(dim, self, "unbind")
             return self._views.unbind(cast("AbstractTensor", self), dim)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
