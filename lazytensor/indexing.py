@@ -22,10 +22,68 @@ import numpy as np
 import numpy.typing as npt
 
 from lazytensor.find_nonzero import nonzero
-from lazytensor.layout import IndexArray, Range
+from lazytensor.layout import IndexArray
 from lazytensor.positions import normalize_index
 
 _VALID = "only integers, slices (`:`), ellipsis (`...`), None and integer or boolean arrays are valid indices"
+
+
+@attrs.frozen
+class Range:
+    """The indices `start, start + step, ...`, `count` of them: a normalised slice.
+
+    >>> Range.from_slice(slice(None, None, -2), 5), str(Range(1, 2, 3))
+    (Range(start=4, step=-2, count=3), '1:7:2')
+    """
+
+    start: int = attrs.field(converter=int)
+    step: int = attrs.field(converter=int)
+    count: int = attrs.field(converter=int)
+
+    @count.validator
+    def _check(self, _attribute: object, count: int) -> None:
+        if count < 0 or self.step == 0:
+            raise ValueError(f"a range needs count >= 0 and a non-zero step, got {self}")
+
+    @classmethod
+    def from_slice(cls, key: slice, size: int) -> Range:
+        start, stop, step = key.indices(size)
+        count = len(range(start, stop, step))
+        return cls.derived(start if count else 0, step, count)
+
+    @classmethod
+    def full(cls, size: int) -> Range:
+        return cls.derived(0, 1, size)
+
+    @classmethod
+    def derived(cls, start: int, step: int, count: int) -> Range:
+        """A range from values valid by construction (ints, step ≠ 0, count ≥ 0): no checks."""
+        made = object.__new__(cls)
+        object.__setattr__(made, "start", start)
+        object.__setattr__(made, "step", step)
+        object.__setattr__(made, "count", count)
+        return made
+
+    def is_full(self, size: int) -> bool:
+        return self.start == 0 and self.step == 1 and self.count == size
+
+    def last(self) -> int:
+        return self.start + (self.count - 1) * self.step
+
+    def fits(self, size: int) -> bool:
+        """Whether every index of the range lies in `[0, size)`."""
+        return self.count == 0 or (0 <= self.start < size and 0 <= self.last() < size)
+
+    def as_slice(self) -> slice:
+        """The same indices as a Python slice (on an axis where they are valid)."""
+        stop = self.start + self.count * self.step
+        return slice(self.start, None if stop < 0 else stop, self.step)
+
+    def __str__(self) -> str:
+        stop = self.start + self.count * self.step
+        stop_text = "" if stop < 0 else str(stop)
+        step_text = "" if self.step == 1 else f":{self.step}"
+        return f"{self.start}:{stop_text}{step_text}"
 
 
 Spec = int | Range | IndexArray

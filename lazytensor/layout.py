@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from typing import Protocol
 
 import attrs
 import numpy as np
@@ -22,66 +23,22 @@ from lazytensor.positions import Shape, int_tuple, numel, row_major_strides
 IndexArray = npt.NDArray[np.intp]
 
 
-@attrs.frozen
-class Range:
-    """The indices `start, start + step, ...`, `count` of them: a normalised slice.
+class Run(Protocol):
+    """A strided run of indices along one axis, `start, start + step, ...`, `count` of them: what
+    `indexing.Range` (a normalised slice) is, and what `Layout.select` takes besides slices."""
 
-    >>> Range.from_slice(slice(None, None, -2), 5), str(Range(1, 2, 3))
-    (Range(start=4, step=-2, count=3), '1:7:2')
-    """
+    @property
+    def start(self) -> int: ...
 
-    start: int = attrs.field(converter=int)
-    step: int = attrs.field(converter=int)
-    count: int = attrs.field(converter=int)
+    @property
+    def step(self) -> int: ...
 
-    @count.validator
-    def _check(self, _attribute: object, count: int) -> None:
-        if count < 0 or self.step == 0:
-            raise ValueError(f"a range needs count >= 0 and a non-zero step, got {self}")
-
-    @classmethod
-    def from_slice(cls, key: slice, size: int) -> Range:
-        start, stop, step = key.indices(size)
-        count = len(range(start, stop, step))
-        return cls.derived(start if count else 0, step, count)
-
-    @classmethod
-    def full(cls, size: int) -> Range:
-        return cls.derived(0, 1, size)
-
-    @classmethod
-    def derived(cls, start: int, step: int, count: int) -> Range:
-        """A range from values valid by construction (ints, step ≠ 0, count ≥ 0): no checks."""
-        made = object.__new__(cls)
-        object.__setattr__(made, "start", start)
-        object.__setattr__(made, "step", step)
-        object.__setattr__(made, "count", count)
-        return made
-
-    def is_full(self, size: int) -> bool:
-        return self.start == 0 and self.step == 1 and self.count == size
-
-    def last(self) -> int:
-        return self.start + (self.count - 1) * self.step
-
-    def fits(self, size: int) -> bool:
-        """Whether every index of the range lies in `[0, size)`."""
-        return self.count == 0 or (0 <= self.start < size and 0 <= self.last() < size)
-
-    def as_slice(self) -> slice:
-        """The same indices as a Python slice (on an axis where they are valid)."""
-        stop = self.start + self.count * self.step
-        return slice(self.start, None if stop < 0 else stop, self.step)
-
-    def __str__(self) -> str:
-        stop = self.start + self.count * self.step
-        stop_text = "" if stop < 0 else str(stop)
-        step_text = "" if self.step == 1 else f":{self.step}"
-        return f"{self.start}:{stop_text}{step_text}"
+    @property
+    def count(self) -> int: ...
 
 
-Selector = int | slice | Range | IndexArray
-"""One entry of `Layout.select`: an index (the axis dropped), a slice or `Range` (a strided run), or
+Selector = int | slice | Run | IndexArray
+"""One entry of `Layout.select`: an index (the axis dropped), a slice or a `Run` (a strided run), or
 a 1-D index array (those indices, kept strided when they are an arithmetic progression)."""
 
 _SMALL = 64
@@ -232,9 +189,10 @@ class Layout:
 
     def select(self, key: Sequence[Selector]) -> Layout | None:
         """Outer selection, one entry per axis: an int (negatives count from the end) drops its axis,
-        a slice or `Range` keeps a strided run (any step), a 1-D array of non-negative indices keeps
-        those indices, in order; None when such an array is no arithmetic progression (step 0 is
-        one: a repeated index). numpy's `a[key]` for ints and slices, `a[np.ix_(...)]` with lists.
+        a slice or a `Run` (`indexing.Range`) keeps a strided run (any step), a 1-D array of
+        non-negative indices keeps those indices, in order; None when such an array is no
+        arithmetic progression (step 0 is one: a repeated index). numpy's `a[key]` for ints and
+        slices, `a[np.ix_(...)]` with lists.
 
         >>> layout = Layout.contiguous((4, 5))
         >>> layout.select((slice(None, None, -2), 3))
@@ -253,16 +211,16 @@ class Layout:
                     raise IndexError(f"index {entry} is out of bounds for axis {axis} with size {size}")
                 offset += (int(entry) % size) * stride
                 continue
-            if isinstance(entry, Range):
-                start, step, count = entry.start, entry.step, entry.count
-            elif isinstance(entry, slice):
+            if isinstance(entry, slice):
                 start, stop, step = entry.indices(size)
                 count = len(range(start, stop, step))
-            else:
+            elif isinstance(entry, np.ndarray):
                 fit = progression(entry)
                 if fit is None:
                     return None
                 (start, step), count = fit, len(entry)
+            else:
+                start, step, count = entry.start, entry.step, entry.count
             shape.append(count)
             strides.append(stride * step if count > 1 else stride)  # one index: its step never applies
             offset += start * stride if count else 0  # no index: the offset stays where it was

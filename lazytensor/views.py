@@ -33,8 +33,8 @@ import numpy as np
 
 from lazytensor import autograd, evaluate, indexing, naming, scatter
 from lazytensor.buffers import check_fits
-from lazytensor.indexing import Spec
-from lazytensor.layout import IndexArray, Layout, Range, progression
+from lazytensor.indexing import Range, Spec
+from lazytensor.layout import IndexArray, Layout, progression
 from lazytensor.naming import Names
 from lazytensor.once import once
 from lazytensor.positions import (

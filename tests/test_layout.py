@@ -14,6 +14,7 @@ from strategies import reshape_targets, shapes
 
 import lazytensor as lt
 from lazytensor import Layout
+from lazytensor.indexing import Range
 from lazytensor.positions import open_grid
 
 
@@ -151,6 +152,8 @@ def test_select_examples_and_errors() -> None:
     repeated = layout.select((np.array([2, 2, 2, 2, 2]), slice(None)))
     assert repeated == Layout((5, 3), (0, 1), 8) and repeated.has_broadcast_axis()
     assert layout.select((-1, 0)) == Layout((), (), 11)
+    run = Range.from_slice(slice(None, None, -2), 4)  # a normalised slice, as SlicedTensor keeps it
+    assert layout.select((run, 1)) == layout.select((slice(None, None, -2), 1)) == Layout((2,), (-6,), 12)
     with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
         layout.select((4, 0))
     with pytest.raises(IndexError, match="1 selectors for a layout of shape"):

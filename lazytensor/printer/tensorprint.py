@@ -33,7 +33,9 @@ from lazytensor.protocol import Tensor
 
 @attrs.frozen(slots=False)
 class TensorPrint:
-    """A tensor (or its `dims` slice) as a rich renderable: header, then the values.
+    """A tensor (or its `dims` slice) as a rich renderable: header, then the values. It reads them
+    once, when first laid out, and shows those at every width after (one print, one read); a print
+    made later shows later writes.
 
     >>> import lazytensor as lt
     >>> from lazytensor.printer.render import render_plain
