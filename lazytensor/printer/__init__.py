@@ -9,7 +9,8 @@ shown values are read; a print taller than `maxlines` keeps its first and last s
 
 Everything is built as `rich.text.Text` (never markup, which would swallow
 `[1, 0, :, :]`). The modules, each with one job: `options` (print options),
-`numberformat` (numbers as text cells), `styles` (shared colours), `shown` (which
+`numberformat` (numbers as text cells), `styles` (shared colours), `axisnames` (axis
+names in shapes, positions and labels), `shown` (which
 items a print shows), `header`, `cells`, `grid` (the values as lines),
 `tensorprint` (the renderable), `separators` (the seeds' style), `summary` (one line
 per tensor, `t.stats()`), `scalar` (a 0-d tensor's `str`, its number), `render` (plain

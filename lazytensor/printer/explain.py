@@ -7,9 +7,10 @@ trace walks one position down with each layer's `translate` and shows where it
 is at every layer, then the storage index and the value found there.
 
 A reader: it meets tensors only through the tensor protocol (`lazytensor.protocol`: `layers`,
-`layer_name`, `describe()`, `describe_position()`, a wrapper's `translate` and `wrapped`,
-`layout`, the base's `read_one`), walks a stack with a loop, and shows a deep stack as its top and
-bottom `EDGE_LAYERS` layers with a count of the rest between, so a 10,000-layer stack explains in a few lines.
+`layer_name`, `describe()`, `describe_position()`, `names` (optional for a duck-typed layer), a
+wrapper's `translate` and `wrapped`, `layout`, the base's `read_one`), walks a stack with a loop,
+and shows a deep stack as its top and bottom `EDGE_LAYERS` layers with a count of the rest
+between, so a 10,000-layer stack explains in a few lines.
 """
 
 from __future__ import annotations
@@ -24,6 +25,16 @@ from rich.text import Text
 from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
+from lazytensor.printer.axisnames import (
+    AxisNames,
+    names_of,
+    one_line_or_two,
+    position_entries,
+    position_text,
+    shape_entries,
+    shape_text,
+    wrapped,
+)
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.options import current_options, line_width, notebook_line_width
 from lazytensor.printer.prompt import pretty, running_shell, shows_html
@@ -123,10 +134,23 @@ def more_layers(omitted: int) -> Text:
     return Text(f"… {omitted:,} more layers", style=DIM)
 
 
+def layer_names(layer: Tensor) -> AxisNames | None:
+    """The names of a layer's axes, None when none is named; a duck-typed layer without `names`
+    (they are optional in the layer protocol, as `describe_position` is) has none.
+
+    >>> import lazytensor as lt
+    >>> layer_names(lt.zeros(2, names=("edge",)).T), layer_names(lt.zeros(2))
+    (('edge',), None)
+    """
+    if not hasattr(type(layer), "names"):
+        return None
+    return names_of(layer)
+
+
 def _layer_label(layer: Tensor) -> Text:
     return Text.assemble(
         (printable(layer.layer_name), LABEL),
-        f" {layer.shape}",
+        f" {shape_text(layer.shape, layer_names(layer))}",
         (" · ", DIM),
         printable(layer.describe()),
         "\n",
@@ -167,7 +191,7 @@ class Explanation:
         yield root
 
     def _trace(self, position: Shape, width: int | None = None) -> Iterator[Any]:
-        yield Text.assemble("position ", (str(position), LABEL), f" of a tensor of shape {self.tensor.shape}")
+        yield Text("\n").join(self._position_lines(position, width))
         layer, pos, rows, omitted = self._walk(position)
         lines = aligned_rows(rows, width=width)
         if omitted:
@@ -177,6 +201,17 @@ class Explanation:
         value = layer.base.read_one(index)  # the bottom of the stack: its base
         yield Text.assemble("storage index ", (str(index), LABEL), " holds ", _value_text(value))
         yield self._shortcut(position)
+
+    def _position_lines(self, position: Shape, width: int | None) -> list[Text]:
+        """`position (2, 0) of a tensor of shape (3, 4)`; with names, in as many lines as `width` needs."""
+        names = layer_names(self.tensor)
+        if names is None:
+            shape = self.tensor.shape
+            return [Text.assemble("position ", (str(position), LABEL), f" of a tensor of shape {shape}")]
+        room = width if width is not None else 10**9
+        where = wrapped("position ", position_entries(position, names), "()", LABEL, room)
+        of = wrapped("of a tensor of shape ", shape_entries(self.tensor.shape, names), "()", None, room)
+        return one_line_or_two(where, of, room)
 
     def _walk(self, position: Shape) -> tuple[Tensor, Shape, list[list[Text]], int]:
         """Walk `position` down the stack in a loop, with each layer's `translate`.
@@ -236,7 +271,8 @@ class Explanation:
 
 def _trace_row(layer: Tensor, pos: Shape) -> list[Text]:
     name = Text(printable(layer.layer_name), style=LABEL)
-    return [name, Text(str(layer.shape)), Text(str(pos)), Text(_position_text(layer, pos))]
+    names = layer_names(layer)  # in the position column: the shape column stays narrow
+    return [name, Text(str(layer.shape)), Text(position_text(pos, names)), Text(_position_text(layer, pos))]
 
 
 def _position_text(layer: Tensor, pos: Shape) -> str:

@@ -15,6 +15,7 @@ import numpy as np
 from rich.text import Text
 
 from lazytensor.buffers import is_memory_mapped
+from lazytensor.printer.axisnames import one_line_or_two, shape_entries, shape_text, wrapped
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
@@ -219,18 +220,38 @@ class Header:
         return [*self.top, *self.chain, *self.stats]
 
 
+def _slice_lines(selection: Selection, width: int) -> list[Text]:
+    """`slice [1, :, :] of a tensor of shape (4, 2, 3)`; with names, in as many lines as `width` needs."""
+    if selection.names is None:
+        whole = shape_text(selection.tensor.shape, None)
+        return [Text.assemble("slice ", (selection.slice_text(), LABEL), f" of a tensor of shape {whole}")]
+    which = wrapped("slice ", selection.slice_entries(selection.names), "[]", LABEL, width)
+    of = wrapped(
+        "of a tensor of shape ", shape_entries(selection.tensor.shape, selection.names), "()", None, width
+    )
+    return one_line_or_two(which, of, width)
+
+
+def _shape_lines(selection: Selection, width: int) -> list[Text]:
+    """`shape (2, 3)`, or with names `shape (trial 2, 3)` in as many lines as `width` needs."""
+    names = selection.sub_names
+    if names is None:
+        return [Text.assemble("shape ", (shape_text(selection.sub.shape, None), SHAPE))]
+    return wrapped("shape ", shape_entries(selection.sub.shape, names), "()", SHAPE, width)
+
+
 def header(selection: Selection, shown: Values, options: PrintOptions, width: int) -> Header:
     """The lines above the values: which slice, shape and dtype, layers, statistics."""
     t, sub = selection.tensor, selection.sub
     dot = Text(" · ", style=DIM)
     top: list[Text] = []
     if selection.is_slice:
-        top.append(
-            Text.assemble("slice ", (selection.slice_text(), LABEL), f" of a tensor of shape {t.shape}")
-        )
+        top += _slice_lines(selection, width)
     count = sub.numel()
+    *shape_above, shape = _shape_lines(selection, width)
+    top += shape_above
     parts = [
-        Text.assemble("shape ", (str(sub.shape), SHAPE)),
+        shape,
         Text(str(sub.dtype), style=DTYPE),
         Text(f"{count:,} element{'' if count == 1 else 's'}"),
     ]

@@ -14,6 +14,7 @@ import attrs
 import numpy as np
 
 from lazytensor.positions import normalize_index, numel
+from lazytensor.printer.axisnames import COLUMNS, ROWS, AxisNames, entry, grid_entry, kept_names, names_of
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import PrintOptions
 from lazytensor.protocol import Tensor
@@ -54,12 +55,14 @@ def _shown_axis(axis: int, size: int, summarise: bool, edgeitems: int) -> ShownA
 
 @attrs.frozen
 class Selection:
-    """The tensor, the fixed indices of `dims`, the view they leave, and what of it is shown."""
+    """The tensor, the fixed indices of `dims`, the view they leave, what of it is shown, and the
+    tensor's axis names (None when no axis is named)."""
 
     tensor: Tensor
     fixed: tuple[int | None, ...]
     sub: Tensor
     axes: tuple[ShownAxis, ...]
+    names: AxisNames | None = None
 
     @property
     def summarised(self) -> bool:
@@ -69,18 +72,54 @@ class Selection:
     def is_slice(self) -> bool:
         return any(index is not None for index in self.fixed)
 
+    @property
+    def sub_names(self) -> AxisNames | None:
+        """The names of the shown view's axes: the tensor's, less those of the fixed axes."""
+        return kept_names(self.names, self.fixed)
+
     def label(self, outer: Sequence[int]) -> str:
         """The index of one 2-D slice in the original tensor, outer positions given as shown positions.
 
-        Fixed axes show their index, the outer shown axes the index at `outer`, the rest `:`.
+        Fixed axes show their index, the outer shown axes the index at `outer`, the rest `:`. With
+        names, a named axis reads `name=index`, and the two axes the slice shows `name↓` (its rows)
+        and `name→` (its columns): `[trial=1, channel=0, time↓, freq→]`.
         """
+        return "[" + ", ".join(self.label_entries(outer)) + "]"
+
+    def label_entries(self, outer: Sequence[int]) -> list[str]:
+        """The entries of `label(outer)`, one per axis of the original tensor."""
+        if self.names is not None:
+            return self._named_entries(outer, self.names)
         entries = [str(index) if index is not None else ":" for index in self.fixed]
         for axis, shown_position in zip(self.axes, outer, strict=False):
             entries[axis.axis] = str(axis.indices[shown_position])
-        return "[" + ", ".join(entries) + "]"
+        return entries
+
+    def _named_entries(self, outer: Sequence[int], names: AxisNames) -> list[str]:
+        entries = [
+            entry(name, ":" if index is None else str(index))
+            for name, index in zip(names, self.fixed, strict=True)
+        ]
+        for axis, shown_position in zip(self.axes, outer, strict=False):
+            entries[axis.axis] = entry(names[axis.axis], str(axis.indices[shown_position]))
+        if len(self.axes) >= 2:  # the rows and the columns of the 2-D slice
+            rows, columns = self.axes[-2].axis, self.axes[-1].axis
+            entries[rows] = grid_entry(names[rows], ROWS)
+            entries[columns] = grid_entry(names[columns], COLUMNS)
+        return entries
 
     def slice_text(self) -> str:
-        return self.label(())
+        """Which slice of the tensor `dims` asked for: `[1, :, :]`, or `[trial=1, time=:, :]` with names."""
+        if self.names is None:
+            return self.label(())
+        return "[" + ", ".join(self.slice_entries(self.names)) + "]"
+
+    def slice_entries(self, names: AxisNames) -> list[str]:
+        """The entries of the named `slice_text`: `trial=1` for a fixed axis, `time=:` for a kept one."""
+        return [
+            entry(name, ":" if index is None else str(index))
+            for name, index in zip(names, self.fixed, strict=True)
+        ]
 
 
 def resolve_dims(t: Tensor, dims: DimsSpec) -> tuple[int | None, ...]:
@@ -137,7 +176,7 @@ def select_shown(t: Tensor, dims: DimsSpec, options: PrintOptions) -> Selection:
         _shown_axis(axis, size, summarise, options.edgeitems)
         for axis, size in zip(free_axes, sub.shape, strict=True)
     )
-    return Selection(t, fixed, sub, axes)
+    return Selection(t, fixed, sub, axes, names_of(t))
 
 
 def read_shown(selection: Selection) -> Values:

@@ -18,6 +18,7 @@ import numpy as np
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from lazytensor.printer.axisnames import AxisNames, names_of, shape_text
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.header import chain_names, format_statistics, statistics_plan
 from lazytensor.printer.numberformat import format_values
@@ -68,7 +69,8 @@ def summary_text(t: Tensor, options: PrintOptions | None = None) -> Text:
     """
     options = current_options() if options is None else options
     space = Text(" ")
-    parts = [Text("tensor", style=DIM), Text(str(t.shape), style=SHAPE), Text(str(t.dtype), style=DTYPE)]
+    shape = shape_text(t.shape, names_of(t))
+    parts = [Text("tensor", style=DIM), Text(shape, style=SHAPE), Text(str(t.dtype), style=DTYPE)]
     if len(t.shape) == 0:
         parts.append(_value_text(t, options))
     else:
@@ -183,12 +185,13 @@ class StatsReport:
     dtype: np.dtype[Any]
     count: int
     entries: tuple[tuple[str, str], ...]
+    names: AxisNames | None = None
 
     @classmethod
     def of(cls, t: Tensor, options: PrintOptions | None = None) -> StatsReport:
         options = current_options() if options is None else options
         entries = streamed_statistics(t, options.precision)
-        return cls(tuple(t.shape), t.dtype, t.numel(), tuple(entries))
+        return cls(tuple(t.shape), t.dtype, t.numel(), tuple(entries), names_of(t))
 
     def __getitem__(self, name: str) -> str:
         return dict(self.entries)[name]
@@ -197,7 +200,7 @@ class StatsReport:
         dot = Text(" · ", style=DIM)
         first = Text.assemble(
             "stats of shape ",
-            (str(self.shape), SHAPE),
+            (shape_text(self.shape, self.names), SHAPE),
             dot,
             (str(self.dtype), DTYPE),
             dot,
