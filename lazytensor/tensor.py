@@ -199,7 +199,7 @@ class AbstractTensor(abc.ABC):
         ):
             return None
         below = getattr(self, "wrapped", None)
-        known = None if below is None else below.__dict__.get("_fused_values")
+        known = None if below is None else AbstractTensor._fused_values.peek(below)
         derived = None if known is None else self.view_of(known)
         if isinstance(derived, np.ndarray) and derived.base is not None:
             return derived
@@ -1985,6 +1985,10 @@ class BaseTensor(AbstractTensor):
         raise TypeError(f"a {self.layer_name} base is not a dask collection")
 
 
+_FUSED_VALUES: once[Buffer | None] = AbstractTensor._fused_values
+"""The cached fused values, as the descriptor: constructors that hold them already prime it."""
+
+
 @attrs.frozen(eq=False, repr=False, slots=False)
 class StorageTensor(BaseTensor):
     """The bottom of every stack: a flat 1-D numpy buffer and a shape, row-major from offset 0.
@@ -2017,14 +2021,14 @@ class StorageTensor(BaseTensor):
             )
 
     def __attrs_post_init__(self) -> None:
-        self.__dict__["_fused_values"] = self.buffer.reshape(self._shape)
+        _FUSED_VALUES.prime(self, self.buffer.reshape(self._shape))
 
     def __getstate__(self) -> dict[str, Any]:
         """The state to pickle: the buffer and the rest, never the cached view of the buffer (pickled
         on its own it would come back as a copy, stale at the first write)."""
         state = dict(self.__dict__)
-        state.pop("_fused_values", None)
-        state.pop("_lazy_values", None)
+        _FUSED_VALUES.omit(state)
+        AbstractTensor._lazy_values.omit(state)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -2042,7 +2046,8 @@ class StorageTensor(BaseTensor):
     def _trusted(cls, array: Buffer) -> StorageTensor:
         """A storage tensor over a C-contiguous array, skipping the checks it passes by construction."""
         t = object.__new__(cls)
-        t.__dict__.update(buffer=array.reshape(-1), _shape=array.shape, _fused_values=array)
+        t.__dict__.update(buffer=array.reshape(-1), _shape=array.shape)
+        _FUSED_VALUES.prime(t, array)
         return t
 
     @once
@@ -2106,12 +2111,12 @@ class StorageTensor(BaseTensor):
 
     @property
     def requires_grad(self) -> bool:
-        state = self.__dict__.get("grad_state")  # without one, nothing has asked for a gradient yet
+        state = _GRAD_STATE.peek(self)  # without one, nothing has asked for a gradient yet
         return state is not None and state.requires_grad
 
     @property
     def grad(self) -> StorageTensor | None:
-        state = self.__dict__.get("grad_state")
+        state = _GRAD_STATE.peek(self)
         return None if state is None else state.grad
 
     @grad.setter
@@ -2155,7 +2160,7 @@ class StorageTensor(BaseTensor):
 
     @property
     def retains_grad(self) -> bool:
-        state = self.__dict__.get("grad_state")
+        state = _GRAD_STATE.peek(self)
         return state is not None and state.retains and state.node is not None
 
     def retain_grad(self) -> None:
@@ -2224,6 +2229,9 @@ class StorageTensor(BaseTensor):
         detached.grad_state.version = self.grad_state.version  # one buffer, one count of writes
         return detached
 
+
+_GRAD_STATE: once[GradState] = StorageTensor.grad_state
+"""The gradient state's descriptor: `peek` tells whether one was made, without making it."""
 
 _frozen_setattr = StorageTensor.__setattr__
 

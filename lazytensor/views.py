@@ -8,10 +8,10 @@ Every wrapper answers the same four questions, in the same order:
 - `layout`: can my whole stack be one strided map onto storage? (`Layout` or None)
 
 and says what differs per kind of wrapper: its numpy equivalent, its parameters
-(`describe`), whether a write can go through it (`read_only_reason`). Shape and
-layout are derived once, at construction, from the layer below, whose own are
-already known: so a stack of any depth is built, read and written with loops,
-never recursion.
+(`describe`), whether a write can go through it (`read_only_reason`). Base, shape
+and layout are derived on first use and kept (`once.stacked`): making a view costs
+only its fields, and the first read of a deep stack derives upward in a loop, so a
+stack of any depth is built, read and written without recursion.
 
 The functions at the end (`permute`, `reshape`, `getitem`, ...) turn user
 arguments into validated wrappers; `AbstractTensor`'s methods call them.
@@ -33,7 +33,7 @@ from lazytensor import autograd, evaluate, indexing, scatter
 from lazytensor.buffers import check_fits
 from lazytensor.indexing import Range, Spec
 from lazytensor.layout import IndexArray, Layout
-from lazytensor.once import once
+from lazytensor.once import once, stacked
 from lazytensor.positions import (
     Shape,
     infer_shape,
@@ -65,13 +65,6 @@ class View(AbstractTensor):
         validator=attrs.validators.instance_of(AbstractTensor)  # type: ignore[type-abstract]
     )
 
-    def __attrs_post_init__(self) -> None:
-        # derive base, shape and layout now, while the layer below has its own: never a recursion
-        self.__dict__["base"] = self.wrapped.base
-        self.shape  # noqa: B018
-        if self.layout is None:
-            self.__dict__["_fused_values"] = None  # no strided view to make: `values()` reads
-
     @abc.abstractmethod
     def translate(self, pos: Shape) -> Shape:
         """The position one layer down of the (valid, non-negative) position `pos`."""
@@ -84,8 +77,8 @@ class View(AbstractTensor):
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         """What numpy computes for this one layer, applied to the evaluated tensor below it."""
 
-    @once
-    def base(self) -> BaseTensor:  # set at construction, as the layer below's
+    @stacked
+    def base(self) -> BaseTensor:
         return self.wrapped.base
 
     @property
@@ -103,7 +96,6 @@ class View(AbstractTensor):
         arguments, or they come from a valid wrapper): no converters, no validators, just the fields."""
         view = object.__new__(cls)
         view.__dict__.update(zip(_field_names(cls), (wrapped, *params), strict=True))
-        view.__attrs_post_init__()
         return view
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -171,7 +163,7 @@ class TransposedTensor(View):
                 f"of a tensor of shape {self.wrapped.shape}"
             )
 
-    @once
+    @stacked
     def shape(self) -> Shape:
         below = self.wrapped.shape
         return tuple([below[axis] for axis in self.axes])
@@ -202,7 +194,7 @@ class TransposedTensor(View):
     def describe(self) -> str:
         return f"axes {self.axes}"
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.permute(self.axes)
@@ -287,7 +279,7 @@ class ReshapedTensor(View):
     def describe(self) -> str:
         return f"new shape {self._shape}"
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.try_reshape(self._shape)
@@ -383,7 +375,7 @@ class SlicedTensor(View):
             else:
                 indexing.normalize_indices(spec, axis, size, negatives=False)
 
-    @once
+    @stacked
     def shape(self) -> Shape:
         return tuple(
             [
@@ -440,7 +432,7 @@ class SlicedTensor(View):
     def describe(self) -> str:
         return "key [" + ", ".join(_spec_text(spec) for spec in self.specs) + "]"
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         """One pass over the axes: an int moves the offset and drops its axis, a range (or a list
         that is an arithmetic progression, step 0 included) moves the offset and scales the stride."""
@@ -515,7 +507,7 @@ class ExpandedTensor(View):
             for indices, old in zip(index_arrays[self._lead :], below, strict=True)
         )
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.expand(self._shape)
@@ -661,31 +653,19 @@ class IndexedTensor(View):
             if array is not None:
                 indexing.normalize_indices(array, axis, size, negatives=False)
 
-    def __attrs_post_init__(self) -> None:
-        lone = _lone_list_of(self.indices)
-        if lone is None:
-            self.__dict__["_lone_list"] = None
-            super().__attrs_post_init__()
-        else:
-            self._derive_gather(*lone)
-
-    def _derive_gather(self, axis: int, array: IndexArray) -> None:
-        """Base, shape, lone list and layout of one 1-D list on one axis (`h[src]`, the commonest
-        gather) set directly, without the general derivation's broadcasting (which gives the same);
-        the block is derived only when a position or the description asks for it."""
-        below = self.wrapped
+    def _gather_shape(self, axis: int, array: IndexArray) -> Shape:
+        """The shape of one 1-D list on one axis (`h[src]`, the commonest gather), without the
+        general derivation's broadcasting (which gives the same)."""
+        below = self.wrapped.shape
         start = 0 if self.block_first else axis
-        kept = (*below.shape[:axis], *below.shape[axis + 1 :])
-        self.__dict__.update(
-            base=below.base,
-            _lone_list=(axis, array),
-            shape=(*kept[:start], array.shape[0], *kept[start:]),
-        )
-        if progression(array) is None or below.layout is None:
-            # most lists (edge sources, samples) are no progression: no layout, so no strided view
-            self.__dict__.update(layout=None, _fused_values=None)
-        else:
-            self.layout  # noqa: B018  (a strided one: the general derivation)
+        kept = (*below[:axis], *below[axis + 1 :])
+        return (*kept[:start], array.shape[0], *kept[start:])
+
+    def _block_shape(self) -> Shape:
+        """The shape by the general derivation: the kept axes around the broadcast block."""
+        kept = [size for size, array in zip(self.wrapped.shape, self.indices, strict=True) if array is None]
+        block = self._block
+        return (*kept[: block.start], *block.shape, *kept[block.start :])
 
     @once
     def _block(self) -> Block:
@@ -698,11 +678,10 @@ class IndexedTensor(View):
         start = 0 if self.block_first else adjacent_start
         return Block(axes, arrays, arrays[0].shape, start, adjacent_start)
 
-    @once
+    @stacked
     def shape(self) -> Shape:
-        kept = [size for size, array in zip(self.wrapped.shape, self.indices, strict=True) if array is None]
-        block = self._block
-        return (*kept[: block.start], *block.shape, *kept[block.start :])
+        lone = self._lone_list
+        return self._block_shape() if lone is None else self._gather_shape(*lone)
 
     def _split(self, pos: Sequence[Any]) -> tuple[Sequence[Any], Sequence[Any]]:
         """A position of this view as (block position, kept-axis positions)."""
@@ -763,8 +742,15 @@ class IndexedTensor(View):
         first = ", block first" if self._block.start != self._block.adjacent_start else ""
         return "indices [" + ", ".join(entries) + "]" + first
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
+        lone = self._lone_list
+        if lone is not None and progression(lone[1]) is None:
+            return None  # most lists (edge sources, samples) are no progression: no layout
+        return self._affine_layout()
+
+    def _affine_layout(self) -> Layout | None:
+        """The layout by the general derivation: each index array's affine fit, when it has one."""
         below = self.wrapped.layout
         if below is None:
             return None
