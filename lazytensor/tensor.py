@@ -11,7 +11,6 @@ that pair is the package's one mutual import, made at the bottom of this file.
 from __future__ import annotations
 
 import abc
-import contextlib
 import copy
 import functools
 import operator
@@ -723,8 +722,10 @@ class AbstractTensor(abc.ABC):
         if _is_element_key(key, len(self.shape)):
             fused = self._fused_values
             if fused is not None and not self.requires_grad:
-                with contextlib.suppress(OverflowError):  # past C's ints: our parser names the index
+                try:  # free unless raised, where `contextlib.suppress` costs a third of the read
                     return fused[key]  # an element of a fused stack: numpy's own indexing and checks
+                except OverflowError:  # past C's ints: our parser names the index
+                    pass
         if self.requires_grad and autograd.is_grad_enabled():
             return views.index_view(self, key)
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
@@ -2328,6 +2329,17 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     >>> apply(optable.ADD, lt.tensor([1, 2]), 10).tolist()
     [11, 12]
     """
+    ufunc = entry.ufunc
+    if ufunc is not None and not params:  # the common case first: a ufunc on values in memory
+        inputs = _resident_values(operands)
+        if inputs is not None:
+            try:
+                out = ufunc(*inputs, order="C")  # the kernel's own call: same values, dtype, order
+            except Exception:  # whatever it is, the general path below raises it again, with its message
+                pass
+            else:
+                if type(out) is np.ndarray:  # a new C array (not a 0-d result, which is a scalar)
+                    return StorageTensor._trusted(out)
     bases: list[BaseTensor | None] = []  # each operand's base; None for one that is not a tensor
     for x in operands:
         tensor = _TENSOR_TYPES.get(type(x))  # `is_tensor_type`'s cache, read inline: the hottest line
@@ -2356,6 +2368,32 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     result.grad_state.requires_grad = True
     result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
     return result
+
+
+_PLAIN_OPERANDS = frozenset({int, float, complex, np.ndarray, np.float64, np.int64})
+"""Operand types a ufunc takes as they are, exactly as `values_of` passes them (bool is left to the
+general path, which types it)."""
+
+
+def _resident_values(operands: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The values `apply` hands a ufunc when that is all there is to do: every tensor operand a fused
+    view of memory whose base no gradient watches, every other a number or an array; else None."""
+    values = []
+    for x in operands:
+        kind = type(x)
+        if kind in _PLAIN_OPERANDS:
+            values.append(x)
+            continue
+        if not _TENSOR_TYPES.get(kind):  # not a tensor, or a class not met yet: the general path
+            return None
+        fused = x._fused_values
+        if fused is None:
+            return None
+        state = _GRAD_STATE.peek(x.base)
+        if state is not None and state.requires_grad:
+            return None
+        values.append(fused)
+    return tuple(values)
 
 
 _USER_ERRORS = (TypeError, ValueError, IndexError)
