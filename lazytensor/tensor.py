@@ -2384,7 +2384,8 @@ def _resident_values(operands: tuple[Any, ...]) -> tuple[Any, ...] | None:
         if kind in _PLAIN_OPERANDS:
             values.append(x)
             continue
-        if not _TENSOR_TYPES.get(kind):  # not a tensor, or a class not met yet: the general path
+        tensor = _TENSOR_TYPES.get(kind)  # `is_tensor_type`'s cache, read inline
+        if not (is_tensor_type(kind) if tensor is None else tensor):
             return None
         fused = x._fused_values
         if fused is None:

@@ -953,9 +953,25 @@ def _adopted(spec: Spec) -> IndexArray | None:
     return indexing.read_only_window(np.array(spec, dtype=np.intp) if isinstance(spec, int) else spec)
 
 
+def _common_view(t: AbstractTensor, key: Any) -> AbstractTensor | None:
+    """The view of the commonest keys (ints and slices; one list of ints) made straight from the key,
+    or None for any other key. The same wrappers `_numpy_view` makes from the parsed key."""
+    shape = t.shape
+    specs = indexing.basic_specs(key, shape)
+    if specs is not None:
+        return SlicedTensor.trusted(t, specs)
+    indices = indexing.lone_list(key, shape)
+    if indices is not None:
+        return IndexedTensor.trusted(
+            t, (indexing.read_only_window(indices), *[None] * (len(shape) - 1)), False
+        )
+    return None
+
+
 def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     """The view `t[key]` by numpy's rules (a 0-d view for an all-int key)."""
-    return _numpy_view(t, indexing.parse(key, t.shape))
+    common = _common_view(t, key)
+    return _numpy_view(t, indexing.parse(key, t.shape)) if common is None else common
 
 
 def setitem(t: AbstractTensor, key: Any, value: Any) -> None:
@@ -970,6 +986,9 @@ def setitem(t: AbstractTensor, key: Any, value: Any) -> None:
 
 def getitem(t: AbstractTensor, key: Any) -> Any:
     """`t[key]`: the element for an all-int key, else a view."""
+    common = _common_view(t, key)
+    if common is not None:
+        return common
     parsed = indexing.parse(key, t.shape)
     if parsed.is_element:
         return t.base.read_one(evaluate.locate(t, parsed.element_position()))

@@ -13,10 +13,12 @@ import importlib
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import lazytensor as lt
+from lazytensor import indexing, optable
 from lazytensor.views import IndexedTensor
 
 tensor_module = importlib.import_module("lazytensor.tensor")  # `lt.tensor` is the function
@@ -138,3 +140,141 @@ def test_an_operation_on_a_lazy_result_records_nothing_and_asks_nothing(monkeypa
     w = lt.ones(3, requires_grad=True)
     assert (result * w).requires_grad
     assert calls == [True]
+
+
+# -- apply: a ufunc on resident operands is one call ------------------------------------------------
+
+_UFUNC_ENTRIES = sorted(
+    (entry for entry in optable.TABLE.values() if entry.ufunc is not None), key=lambda entry: entry.name
+)
+_DTYPES = ("int64", "float64", "bool", "int8", "complex128", "object")
+
+
+@st.composite
+def operand_pairs(draw: st.DrawFn) -> tuple[Any, Any]:
+    """Two operands of a ufunc: tensors (storage or a transposed view) of random shapes that may not
+    broadcast, numbers, arrays; random dtypes, zeros included (division by zero)."""
+
+    def one() -> Any:
+        kind = draw(st.sampled_from(["storage", "transposed", "number", "array"]))
+        if kind == "number":
+            return draw(st.sampled_from([0, 2, -3, 1.5, 0.0, 2j]))
+        shape = tuple(draw(st.lists(st.integers(0, 3), max_size=3)))
+        dtype = draw(st.sampled_from(_DTYPES))
+        values = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape) % 3
+        values = np.asarray(values).astype(dtype)
+        if kind == "array":
+            return values
+        t = lt.tensor(values.T.copy()).T if kind == "transposed" else lt.tensor(values)
+        return t
+
+    return one(), one()
+
+
+def _outcome(call: Any) -> tuple[str, Any]:
+    try:
+        with np.errstate(all="ignore"):
+            result = call()
+    except Exception as error:  # the same error, type and message, is the point
+        return type(error).__name__, str(error)
+    return "result", (type(result).__name__, result.dtype, result.shape, repr(result.tolist()))  # nan == nan
+
+
+@given(st.sampled_from(_UFUNC_ENTRIES), operand_pairs())
+def test_the_ufunc_fast_path_gives_what_the_general_path_gives(entry: Any, operands: tuple[Any, Any]) -> None:
+    arity = 1 if entry.shapes == "same" else 2
+    args = operands[:arity]
+    fast = _outcome(lambda: tensor_module.apply(entry, *args))
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(tensor_module, "_resident_values", lambda operands: None)
+        general = _outcome(lambda: tensor_module.apply(entry, *args))
+    assert fast == general
+
+
+def test_the_fast_path_is_taken_and_leaves_gradients_to_the_general_path() -> None:
+    t = lt.arange(6.0).reshape(2, 3)
+    assert tensor_module._resident_values((t, t.T.T, 2, 1.5)) is not None
+    w = lt.ones(2, 3, requires_grad=True)
+    assert tensor_module._resident_values((t, w)) is None  # a watched base: the general path records
+    assert tensor_module._resident_values((t, [1, 2, 3])) is None  # a list: typed by the general path
+    assert tensor_module._resident_values((t[[0, 1, 0]],)) is None  # no fused values to hand over
+    assert (t + w).requires_grad and not (t + t).requires_grad
+
+
+# -- indexing: the commonest keys skip the general parser ------------------------------------------
+
+
+@st.composite
+def basic_keys(draw: st.DrawFn) -> tuple[tuple[int, ...], Any]:
+    """A shape and a key of Python ints (some out of bounds) and slices, sometimes longer than the
+    shape, sometimes a bare int or slice."""
+    shape = tuple(draw(st.lists(st.integers(0, 4), max_size=3)))
+    count = draw(st.integers(0, len(shape) + 1))
+    entries: list[Any] = []
+    for _ in range(count):
+        if draw(st.booleans()):
+            entries.append(draw(st.integers(-6, 6)))
+        else:
+            bound = st.none() | st.integers(-6, 6)
+            entries.append(slice(draw(bound), draw(bound), draw(st.none() | st.sampled_from([1, 2, -1, -3]))))
+    if count == 1 and draw(st.booleans()):
+        return shape, entries[0]
+    return shape, tuple(entries)
+
+
+def _parsed(call: Any) -> tuple[str, Any]:
+    try:
+        return "specs", call()
+    except Exception as error:
+        return type(error).__name__, str(error)
+
+
+@given(basic_keys())
+def test_basic_specs_are_the_parsers_specs_with_its_errors(case: tuple[tuple[int, ...], Any]) -> None:
+    shape, key = case
+    fast = _parsed(lambda: indexing.basic_specs(key, shape))
+    general = _parsed(lambda: indexing.parse(key, shape))
+    if fast == ("specs", None):  # not a key the shortcut takes: an element, or too many entries
+        return
+    if fast[0] == "specs":
+        assert general[0] == "specs" and not general[1].is_element and not general[1].new_axes
+        assert fast[1] == general[1].specs
+    else:
+        assert fast == general
+
+
+@given(basic_keys())
+def test_a_basic_key_reads_what_numpy_reads(case: tuple[tuple[int, ...], Any]) -> None:
+    shape, key = case
+    array = np.arange(int(np.prod(shape))).reshape(shape)
+    expected = _parsed(lambda: array[key])
+    got = _parsed(lambda: lt.tensor(array)[key])
+    assert got[0] == expected[0]
+    if got[0] == "specs":
+        np.testing.assert_array_equal(np.asarray(got[1]), expected[1])
+
+
+@given(
+    st.lists(st.integers(0, 4), min_size=1, max_size=3).map(tuple),
+    st.lists(st.integers(-6, 6), max_size=5) | st.lists(st.booleans(), max_size=4),
+)
+def test_a_lone_list_is_the_parsers_index_array_with_its_errors(
+    shape: tuple[int, ...], key: list[Any]
+) -> None:
+    fast = _parsed(lambda: indexing.lone_list(key, shape))
+    general = _parsed(lambda: indexing.parse(key, shape))
+    if fast[0] == "specs" and fast[1] is None:
+        assert key == [] or all(type(k) is bool for k in key)  # a mask, or no type to go by
+        return
+    if fast[0] == "specs":
+        assert general[0] == "specs"
+        np.testing.assert_array_equal(fast[1], general[1].specs[0])
+        assert fast[1].dtype == general[1].specs[0].dtype
+    else:
+        assert fast == general
+    array = np.arange(int(np.prod(shape))).reshape(shape)
+    expected = _parsed(lambda: array[key])
+    got = _parsed(lambda: lt.tensor(array)[key].numpy())
+    assert got[0] == expected[0]
+    if got[0] == "specs":
+        np.testing.assert_array_equal(got[1], expected[1])
