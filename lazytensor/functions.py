@@ -182,29 +182,6 @@ def nonzero(t: Operand) -> tuple[StorageTensor, ...]:
     return tuple(StorageTensor.from_array(i) for i in nonzero_positions(values))
 
 
-def sort(
-    t: Operand,
-    dim: int | None = UNSET,
-    kind: str | None = None,
-    *,
-    axis: int | None = UNSET,
-    stable: bool | None = None,
-    descending: bool = False,
-) -> StorageTensor:
-    """A sorted copy along `dim` or `axis` (None: flattened first), as numpy's `np.sort`;
-    `stable=True` keeps equal elements in order, `descending=True` puts the largest first;
-    differentiable (each gradient goes back to the element that landed there). `t.sort()` sorts in
-    place.
-
-    >>> import lazytensor as lt
-    >>> t = lt.tensor([[3, 1, 2], [9, 7, 8]])
-    >>> lt.sort(t).tolist(), lt.sort(t, axis=None).tolist(), lt.sort(t, descending=True).tolist()[0]
-    ([[1, 2, 3], [7, 8, 9]], [1, 2, 3, 7, 8, 9], [3, 2, 1])
-    """
-    params = keywords.sorting("sort", _shape(t), dim, axis, kind, stable, descending)
-    return apply(optable.SORT, t, **params)
-
-
 def _shape(x: Operand) -> tuple[int, ...]:
     return tuple(x.shape) if isinstance(x, AbstractTensor) else np.shape(x)
 
@@ -250,19 +227,6 @@ def concatenate(
     parts = list(arrays) if joined is not None else [_flattened(x) for x in arrays]
     result = apply_to_sequence(optable.CAT, parts, dim=0 if joined is None else joined)
     return result if dtype is None else result.astype(dtype)
-
-
-def stack(tensors: Sequence[Operand], dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
-    """The tensors, all of one shape, stacked along a new axis `dim` or `axis`, in new storage.
-
-    >>> import lazytensor as lt
-    >>> lt.stack([lt.tensor([1, 2]), lt.tensor([3, 4])], dim=1).tolist()
-    [[1, 3], [2, 4]]
-    >>> lt.stack([[1], [2]], axis=1).tolist()
-    [[1, 2]]
-    """
-    joined = keywords.join_axis("stack", _sequence("stack", tensors), dim, axis, new_axis=True)
-    return apply_to_sequence(optable.STACK, tensors, dim=joined)
 
 
 def equal(a: Operand, b: Operand) -> StorageTensor:
