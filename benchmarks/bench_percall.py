@@ -61,11 +61,11 @@ def number_for(fn: Callable[[], object]) -> int:
     return number
 
 
-def measure(tensors: dict[str, Any], samples: int) -> dict[str, dict[str, float]]:
+def measure(tensors: dict[str, Any], rows: list[Row], samples: int) -> dict[str, dict[str, float]]:
     """For every row and library, the best µs per call of `samples` interleaved samples."""
-    best: dict[str, dict[str, float]] = {row.name: {} for row in ROWS}
+    best: dict[str, dict[str, float]] = {row.name: {} for row in rows}
     calls = {
-        (row.name, lib): (lambda call=row.call, t=t: call(t)) for row in ROWS for lib, t in tensors.items()
+        (row.name, lib): (lambda call=row.call, t=t: call(t)) for row in rows for lib, t in tensors.items()
     }
     numbers = {key: number_for(fn) for key, fn in calls.items()}
     for _ in range(samples):
@@ -91,7 +91,11 @@ def cell(ratio: float | None, goal: float | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=15, help="interleaved samples per cell (best kept)")
+    parser.add_argument(
+        "--only", action="append", help="time only this row (repeatable), e.g. --only 't + t'"
+    )
     args = parser.parse_args(argv)
+    rows = [row for row in ROWS if not args.only or row.name in args.only]
     values = np.random.default_rng(0).random((10, 10))
     tensors: dict[str, Any] = {"numpy": values.copy()}
     if torch is None:
@@ -100,12 +104,12 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(1)
         tensors["torch"] = torch.from_numpy(values.copy())
     tensors["lazytensor"] = lt.from_numpy(values.copy())
-    best = measure(tensors, args.samples)
+    best = measure(tensors, rows, args.samples)
     torch_head = f"{'torch µs':>9} " if torch is not None else ""
     ratio_head = f"{'lt / torch':>21} " if torch is not None else ""
     print(f"{'call':<18} {'numpy µs':>9} {torch_head}{'lt µs':>9}  {ratio_head}{'lt / numpy':>21}")
     missed = 0
-    for row in ROWS:
+    for row in rows:
         times = best[row.name]
         ours, numpy_time = times["lazytensor"], times["numpy"]
         vs_numpy = ours / numpy_time

@@ -188,7 +188,14 @@ class AbstractTensor(abc.ABC):
         an array-like base, whose values are read afresh each time, for a memory map (each read checks
         its file first), and for a shape of more than 2**63 bytes, which numpy cannot view (its
         elements are read through the layout). Only a view of storage is kept: a copy (a numpy
-        scalar, say) would go stale at the next write to the base."""
+        scalar, say) would go stale at the next write to the base. A view numpy derives from the
+        one below needs no layout: that one passed these checks, over the same base."""
+        below = getattr(self, "wrapped", None)
+        known = None if below is None else _FUSED_VALUES.peek(below)
+        if known is not None:
+            derived = self.view_of(known)
+            if isinstance(derived, np.ndarray) and derived.base is not None:
+                return derived
         layout = self.layout
         if (
             layout is None
@@ -197,11 +204,6 @@ class AbstractTensor(abc.ABC):
             or not evaluate.numpy_can_view(layout, self.dtype.itemsize)
         ):
             return None
-        below = getattr(self, "wrapped", None)
-        known = None if below is None else AbstractTensor._fused_values.peek(below)
-        derived = None if known is None else self.view_of(known)
-        if isinstance(derived, np.ndarray) and derived.base is not None:
-            return derived
         return evaluate.read(self)
 
     def view_of(self, below: Buffer) -> Buffer | None:

@@ -20,7 +20,6 @@ arguments into validated wrappers; `AbstractTensor`'s methods call them.
 from __future__ import annotations
 
 import abc
-import functools
 import math
 import operator
 from collections.abc import Sequence
@@ -48,10 +47,16 @@ from lazytensor.tensor import AbstractTensor, BaseTensor, Buffer
 IndexArrays = tuple[IndexArray, ...]
 
 
-@functools.cache
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(cls: type) -> tuple[str, ...]:
-    """The attribute names of a wrapper class's fields, `wrapped` first."""
-    return tuple(field.name for field in attrs.fields(cls))
+    """The attribute names of a wrapper class's fields, `wrapped` first (a dict lookup after the first
+    call per class: `functools.cache` costs more than the rest of making a view)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(field.name for field in attrs.fields(cls))
+    return names
 
 
 _ZERO: IndexArray = np.zeros((), dtype=np.intp)
@@ -93,9 +98,11 @@ class View(AbstractTensor):
     @classmethod
     def trusted(cls, wrapped: AbstractTensor, *params: Any) -> Self:
         """A wrapper whose parameters are valid by construction (a factory below checked the user's
-        arguments, or they come from a valid wrapper): no converters, no validators, just the fields."""
+        arguments, or they come from a valid wrapper): no converters, no validators, just the fields,
+        one parameter for each, in order (defaults too)."""
         view = object.__new__(cls)
-        view.__dict__.update(zip(_field_names(cls), (wrapped, *params), strict=True))
+        names = _FIELD_NAMES.get(cls) or _field_names(cls)  # `_field_names` read inline: a hot path
+        view.__dict__.update(zip(names, (wrapped, *params)))  # noqa: B905 (one per field, by contract)
         return view
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -515,7 +522,11 @@ class ExpandedTensor(View):
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return np.broadcast_to(below, self._shape)
 
-    def view_of(self, below: Buffer) -> Buffer:
+    def view_of(self, below: Buffer) -> Buffer | None:
+        """numpy's broadcast view, unless the shape holds more bytes than numpy can address."""
+        layout = self.layout
+        if layout is None or not evaluate.numpy_can_view(layout, below.itemsize):
+            return None
         return np.broadcast_to(below, self._shape)
 
     def describe(self) -> str:
@@ -791,9 +802,17 @@ def permute(t: AbstractTensor, axes: Sequence[int]) -> TransposedTensor:
     return TransposedTensor.trusted(t, normalized)
 
 
+_REVERSED: dict[int, Shape] = {}
+"""Every axis reversed, per number of axes: `t.T` is common enough to make the tuple once."""
+
+
 def reverse_axes(t: AbstractTensor) -> TransposedTensor:
     """`t.T`: every axis reversed."""
-    return TransposedTensor.trusted(t, tuple(range(t.ndim - 1, -1, -1)))
+    ndim = len(t.shape)
+    axes = _REVERSED.get(ndim)
+    if axes is None:
+        axes = _REVERSED[ndim] = tuple(range(ndim - 1, -1, -1))
+    return TransposedTensor.trusted(t, axes)
 
 
 def swapaxes(t: AbstractTensor, dim0: int, dim1: int) -> TransposedTensor:
