@@ -905,6 +905,10 @@ class AbstractTensor(abc.ABC):
         >>> t.sum(1).tolist(), t.sum(axis=0, keepdims=True).tolist(), t.sum(dtype="float32").dtype
         ([3, 12], [[3, 5, 7]], dtype('float32'))
         """
+        if dim is UNSET and keepdim is UNSET and axis is UNSET and keepdims is UNSET:
+            whole = None if dtype is not None or out is not None else _whole_sum(self)
+            if whole is not None:
+                return whole
         call = keywords.reduction("sum", self.shape, dim, keepdim, _is_tensor, axis, keepdims, dtype, out)
         return self._reduced(optable.SUM, call)
 
@@ -2397,6 +2401,19 @@ def _resident_values(operands: tuple[Any, ...]) -> tuple[Any, ...] | None:
             return None
         values.append(fused)
     return tuple(values)
+
+
+def _whole_sum(t: AbstractTensor) -> StorageTensor | None:
+    """`t.sum()` as one `np.add.reduce`, what the general path computes, for a tensor whose values are
+    a fused view of memory that no gradient watches; None for the rest: object arrays (whose sum the
+    general path keeps an object), repeats (stride 0, summed once and multiplied), gradients."""
+    fused = t._fused_values
+    if fused is None or fused.dtype.hasobject or 0 in fused.strides:
+        return None
+    state = _GRAD_STATE.peek(t.base)
+    if state is not None and state.requires_grad:
+        return None
+    return StorageTensor._trusted(np.asarray(np.add.reduce(fused, axis=None)))
 
 
 _USER_ERRORS = (TypeError, ValueError, IndexError)

@@ -278,3 +278,58 @@ def test_a_lone_list_is_the_parsers_index_array_with_its_errors(
     assert got[0] == expected[0]
     if got[0] == "specs":
         np.testing.assert_array_equal(got[1], expected[1])
+
+
+# -- t.sum() of a fused tensor is one reduce --------------------------------------------------------
+
+
+@st.composite
+def summed(draw: st.DrawFn) -> lt.AbstractTensor:
+    """A tensor of a random dtype and shape (0-d, size 0 too), as storage, a transposed or sliced view,
+    or an expand (whose repeats the general path sums once)."""
+    shape = tuple(draw(st.lists(st.integers(0, 4), max_size=3)))
+    dtype = draw(
+        st.sampled_from(
+            ["bool", "int8", "uint8", "int64", "float16", "float32", "float64", "complex64", "object"]
+        )
+    )
+    floats = st.floats(-1e3, 1e3, allow_nan=False, width=16)
+    values = np.array(draw(st.lists(floats, min_size=int(np.prod(shape)), max_size=int(np.prod(shape)))))
+    t = lt.tensor(values.reshape(shape).astype(dtype))
+    kind = draw(st.sampled_from(["storage", "transposed", "sliced", "expanded"]))
+    if kind == "transposed":
+        return t.T
+    if kind == "sliced" and t.ndim:
+        return t[::-1]
+    if kind == "expanded":
+        return t.expand(3, *shape)
+    return t
+
+
+@given(summed())
+def test_the_whole_sum_fast_path_gives_what_the_general_path_gives(t: lt.AbstractTensor) -> None:
+    fast = _outcome(t.sum)
+    general = _outcome(lambda: tensor_module.apply(optable.SUM, t, dim=None, keepdim=False))
+    assert fast == general
+    if not t.dtype.hasobject:  # numpy's dtype too (numpy sums an object array to a bare value)
+        assert np.asarray(t.numpy()).sum().dtype == t.sum().dtype
+
+
+def test_the_whole_sum_leaves_gradients_and_arguments_to_the_general_path() -> None:
+    w = lt.ones(2, 3, requires_grad=True)
+    assert tensor_module._whole_sum(w) is None and tensor_module._whole_sum(w.T) is None
+    total = w.sum()
+    assert total.requires_grad
+    total.backward()
+    assert w.grad is not None and w.grad.tolist() == [[1.0] * 3] * 2
+    t = lt.arange(6).reshape(2, 3)
+    assert tensor_module._whole_sum(t) is not None
+    assert t.sum(dtype="float32").dtype == np.float32 and t.sum(keepdims=True).shape == (1, 1)
+
+
+def test_the_whole_sum_of_an_expand_sums_the_repeats_once_as_the_general_path_does() -> None:
+    """Repeats summed once and multiplied round differently from summing every repeat: the fast path
+    leaves an expand to the general path, so `t.sum()` does not depend on which path ran."""
+    t = lt.tensor([0.1, 0.2, 0.3]).expand(3, 3)
+    assert t.sum().item() == 3 * (0.1 + 0.2 + 0.3)  # 1.8000000000000003; summing all nine gives 1.8
+    assert t.sum().item() == tensor_module.apply(optable.SUM, t, dim=None, keepdim=False).item()
