@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 import lazytensor as lt
-from lazytensor.seed import next_position, position_to_index
+from lazytensor.tenxor import next_position, position_to_index
 
 
 def best(fn: Callable[[], Any], repeat: int = 15, number: int = 3) -> float:

@@ -127,14 +127,14 @@ def part_one() -> None:
     print(error_of(lambda: lt.zeros(4, 3).squeeze(0)))
 
     step("position_to_index([1, 2, 3], [5, 6, 7])")
-    print(lt.seed.position_to_index([1, 2, 3], [5, 6, 7]))
+    print(lt.tenxor.position_to_index([1, 2, 3], [5, 6, 7]))
 
     step("index_to_position(59, [5, 6, 7])")
-    print(lt.seed.index_to_position(59, [5, 6, 7]))
+    print(lt.tenxor.index_to_position(59, [5, 6, 7]))
 
     step("next_position([1, 2, 6], [5, 6, 7])")
     p = [1, 2, 6]
-    more = lt.seed.next_position(p, [5, 6, 7])
+    more = lt.tenxor.next_position(p, [5, 6, 7])
     print(p, more)
 
     step("scanning every position of shape [2, 2, 2]")
@@ -142,9 +142,9 @@ def part_one() -> None:
     has_more, idx = True, 0
     while has_more:
         print(f"Index {idx} corresponds to position {pos} for shape {shape}")
-        assert pos == lt.seed.index_to_position(idx, shape)
-        assert idx == lt.seed.position_to_index(pos, shape)
-        has_more = lt.seed.next_position(pos, shape)
+        assert pos == lt.tenxor.index_to_position(idx, shape)
+        assert idx == lt.tenxor.position_to_index(pos, shape)
+        has_more = lt.tenxor.next_position(pos, shape)
         idx += 1
     print(f"First position out of bounds for shape {shape} is {pos}")
 
@@ -155,7 +155,7 @@ def part_one() -> None:
         print(f"dim {dim}: shape {list(summed.shape)} values {summed.reshape(-1).tolist()}")
 
     step("broadcast_shapes([5, 1, 3], [7, 1, 4, 3])")
-    print(lt.seed.broadcast_shapes([5, 1, 3], [7, 1, 4, 3]))
+    print(lt.tenxor.broadcast_shapes([5, 1, 3], [7, 1, 4, 3]))
 
     step("tpoint(Tenxor([1, 2, 3], (3, 1)), Tenxor([1, 2, 3], (1, 3)), *)")
     # (The post's matrix picture of this product has 4 6 8 in its middle row; the values
@@ -282,7 +282,7 @@ def part_two() -> None:
     has_more = True
     while has_more:
         print(f"position {subset_pos} maps to {list(sliced.translate(tuple(subset_pos)))}")
-        has_more = lt.seed.next_position(subset_pos, list(sliced.shape))
+        has_more = lt.tenxor.next_position(subset_pos, list(sliced.shape))
 
     step("tmatmul([[1, 2, 3], [2, 4, 6]], [[1, 4], [2, 5], [3, 6]])")
     left = lt.tensor([1, 2, 3, 2, 4, 6]).reshape(2, 3)

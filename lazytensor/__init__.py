@@ -6,8 +6,10 @@ constants and dtypes are here, `linalg` and `fft` are its extensions, and every 
 """
 
 import math
+import warnings
+from types import ModuleType
 
-from lazytensor import fft, linalg, nn, optim, seed
+from lazytensor import fft, linalg, nn, optim, tenxor
 from lazytensor.array_api import (
     all,
     any,
@@ -346,7 +348,6 @@ __all__ = [
     "round",
     "save",
     "searchsorted",
-    "seed",
     "segment_max",
     "segment_sum",
     "set_printoptions",
@@ -368,6 +369,7 @@ __all__ = [
     "tanh",
     "tensor",
     "tensordot",
+    "tenxor",
     "tile",
     "to_string",
     "tpoint",
@@ -394,3 +396,25 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+
+def __getattr__(name: str) -> ModuleType:
+    """`lt.seed`, the old name of `lt.tenxor` (the seeds' helpers), for one release: the same module,
+    with a DeprecationWarning, since `seed` reads as the random functions' `seed=` argument.
+
+    >>> import warnings
+    >>> import lazytensor as lt
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     old = lt.seed
+    >>> old is lt.tenxor, caught[0].category.__name__
+    (True, 'DeprecationWarning')
+    """
+    if name == "seed":
+        warnings.warn(
+            "lt.seed is deprecated and will be removed in the next release: use lt.tenxor",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return tenxor
+    raise AttributeError(f"module 'lazytensor' has no attribute {name!r}")

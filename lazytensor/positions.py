@@ -107,7 +107,7 @@ def padded_broadcast(
 ) -> tuple[list[int], list[int], list[int]]:
     """Pad two shapes with leading 1s to equal length and broadcast them: `(padded_a, padded_b, result)`.
 
-    This is the seeds' `broadcast_shapes` (`lt.seed.broadcast_shapes`); numpy's name means
+    This is the seeds' `broadcast_shapes` (`lt.tenxor.broadcast_shapes`); numpy's name means
     `broadcast_shape` below.
 
     >>> padded_broadcast([5, 1, 3], [7, 1, 4, 3])

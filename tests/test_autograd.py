@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 
 import numpy as np
@@ -236,3 +237,63 @@ def test_operator_syntax_methods_and_ufuncs_record_gradients() -> None:
         return np.exp(-h.mean(0)).softmax(0).log() + lt.where(h.max(1) > 1, h.max(1), h.min(1)).tanh()
 
     check(model, normal(2, 3), normal(3, 2))
+
+
+# -- the backward walk: retain_graph, shared operands, complex views, operands without gradients ---------
+
+
+def test_a_second_backward_names_retain_graph() -> None:
+    w = lt.ones(2, requires_grad=True)
+    y = (w * 2).sum()
+    y.backward()
+    expected = "after the first backward; pass retain_graph=True to the first backward() to keep them"
+    with pytest.raises(RuntimeError, match=r"were freed " + re.escape(expected) + "$"):
+        y.backward()
+
+
+def test_a_tensor_used_directly_and_through_another_gets_one_backward_step() -> None:
+    """`x` is used by `c` directly and through `a`: the backward pass must reach `x` once, after
+    both, or `x`'s own backward rule would run twice (its saved values are freed after one run)."""
+    w = lt.tensor([1.0, 2.0], requires_grad=True)
+    x = w * 3
+    a = x * 2
+    c = x + a  # c = 9 w
+    c.sum().backward()
+    np.testing.assert_allclose(w.grad.numpy(), [9.0, 9.0])
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_gradients_flow_through_views(dtype: type) -> None:
+    w = lt.tensor(np.array([1 + 1j, 2, 3], dtype=dtype), requires_grad=True)
+    (w[[0, 2, 2]] * (2 + 1j)).sum().backward()
+    assert w.grad.dtype == dtype
+    np.testing.assert_allclose(w.grad.numpy(), [2 + 1j, 0, 4 + 2j])
+    # positions that receive nothing at the end, an imaginary part other than 1
+    v = lt.tensor(np.zeros(4, dtype=dtype), requires_grad=True)
+    (v[[0, 0, 1]] * (2 + 3j)).sum().backward()
+    np.testing.assert_allclose(v.grad.numpy(), [4 + 6j, 2 + 3j, 0, 0])
+
+
+def test_a_condition_that_requires_grad_gets_none_and_stops_nothing() -> None:
+    """`where`'s rule gives no gradient to its condition: the backward pass must pass over a tensor
+    that received nothing and go on to the others."""
+    c = lt.tensor([1.0, 0.0, 2.0], requires_grad=True)
+    a = lt.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    lt.where(c, a * 2, 0.0).sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), [2.0, 0.0, 2.0])
+    assert c.grad is None
+    b = lt.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    lt.where(c * 1, 0.0, b * 3).sum().backward()
+    np.testing.assert_array_equal(b.grad.numpy(), [0.0, 3.0, 0.0])
+
+
+def test_an_operand_made_to_require_grad_later_gets_nothing_from_earlier_operations() -> None:
+    """As in PyTorch: `cat` recorded `x` as not needing a gradient, so `x` (made a trainable leaf
+    afterwards) gets only what later operations send it, though `cat`'s rule splits for every operand."""
+    w = lt.ones(2, requires_grad=True)
+    x = lt.ones(2)
+    joined = lt.cat([w, x])
+    x.requires_grad_(True)
+    (joined.sum() + (x * 3).sum()).backward()
+    assert w.grad.tolist() == [1.0, 1.0]
+    assert x.grad.tolist() == [3.0, 3.0]

@@ -222,3 +222,8 @@ def test_storage_tensor_of_a_buffer_that_is_not_1d_names_its_shape() -> None:
         lt.StorageTensor(np.zeros((2, 3)), (2, 3))
     with pytest.raises(ValueError, match=r"got one of shape \(\)"):
         lt.StorageTensor(np.array(1.0), ())
+
+
+def test_a_range_starting_one_past_the_end_does_not_fit() -> None:
+    with pytest.raises(IndexError, match=r"^range 3:1:-1 does not fit axis 0 with size 3$"):
+        lt.SlicedTensor(lt.arange(3), (Range(3, -1, 2),))

@@ -176,3 +176,10 @@ def test_explain_escapes_a_value_and_containers_escape_items_and_keys() -> None:
     summary = container_summary({Hostile(): t, "b": t, "c": Hostile()})
     assert summary is not None
     assert_escaped(summary.plain)
+
+
+def test_control_characters_in_data_are_shown_escaped() -> None:
+    values = np.array(["\x1b[2J\x1b[Hhi", "ok\x07", "\x1b]0;title\x07", "two\nlines"])
+    text = lt.to_string(lt.tensor(values))
+    assert "\x1b" not in text and "\x07" not in text
+    assert "\\x1b[2J\\x1b[Hhi" in text and "\\x1b]0;title\\x07" in text and "two\\nlines" in text

@@ -186,3 +186,45 @@ def test_unbind_and_split_into_more_views_than_memory_holds_are_refused_at_once(
         e.split(1)
     assert [p.shape for p in e.split(2**39)] == [(2**39, 3), (2**39, 3)]
     assert len(e.unbind(1)) == 3
+
+
+# -- 10^12 rows: whole reads refuse at once, reductions read only the base ----------------------------
+
+
+ROWS = 10**12
+
+
+def _rows() -> lt.AbstractTensor:
+    return lt.tensor([1.0, 2.0, 3.0]).expand(ROWS, 3)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda e: e.tolist(),
+        lambda e: e.clone(),
+        lambda e: e.contiguous(),
+        lambda e: e.astype(np.int32),
+        lambda e: e.T.reshape(-1).numpy(),
+    ],
+    ids=["tolist", "clone", "contiguous", "astype", "unfused read"],
+)
+def test_anything_bigger_than_memory_refuses_at_once_naming_the_size(make: object) -> None:
+    with pytest.raises(MemoryError, match=r"3,000,000,000,000 elements\), more than this machine's"):
+        make(_rows())  # type: ignore[operator]
+
+
+def test_reductions_over_expanded_axes_read_only_the_base() -> None:
+    e = _rows()
+    assert e.sum().item() == 6.0 * ROWS and e.sum(0).tolist() == [ROWS, 2.0 * ROWS, 3.0 * ROWS]
+    assert e.mean().item() == 2.0 and e.max().item() == 3.0 and e.min(0).tolist() == [1.0, 2.0, 3.0]
+    assert e.var(0).tolist() == [0.0, 0.0, 0.0] and e.std().item() == pytest.approx(np.std([1.0, 2.0, 3.0]))
+    above = (lt.tensor([1.0, 2.0, 3.0]) > 2).expand(ROWS, 3)
+    assert e.all().item() and above.any(0).tolist() == [False, False, True]
+    small = lt.tensor([[1, 2], [3, 4]]).expand(3, 2, 2)
+    expected = np.broadcast_to(np.array([[1, 2], [3, 4]]), (3, 2, 2))
+    for dim in (None, 0, (0, 2), 1):
+        for name in ("sum", "prod", "mean", "max", "min", "var", "std"):
+            got = getattr(small, name)(dim=dim, keepdim=True).numpy()
+            want = getattr(np, name)(expected, axis=dim, keepdims=True)
+            assert got.shape == want.shape and np.allclose(got, want), (name, dim)

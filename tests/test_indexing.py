@@ -140,7 +140,7 @@ def test_seed_slice_specs() -> None:
     view = t.slice([[3, 4], None, slice(3, 0, -1)])
     assert view.shape == (2, 2, 2)
     positions = [list(p) for p in np.ndindex(*view.shape)]
-    mapped = [lt.seed.index_to_position(view.locate(p), [5, 2, 3]) for p in positions]
+    mapped = [lt.tenxor.index_to_position(view.locate(p), [5, 2, 3]) for p in positions]
     assert mapped == [
         [3, 0, 2], [3, 0, 1], [3, 1, 2], [3, 1, 1],
         [4, 0, 2], [4, 0, 1], [4, 1, 2], [4, 1, 1],
@@ -251,3 +251,63 @@ def test_usable_hands_numpy_the_base_only_when_it_is_the_same_array(make: Any, h
     np.testing.assert_array_equal(got, indices)
     assert (got is indices.base) == hands_base
     assert got is indices or hands_base
+
+
+# -- oindex writes and refusals, slice specs of index-likes ------------------------------------------
+
+
+def test_oindex_writes_touch_only_the_selected_positions() -> None:
+    t = lt.arange(12).reshape(3, 4)
+    ref = np.arange(12).reshape(3, 4)
+    t.oindex[[0, 2], [1, 3]] = -1
+    ref[np.ix_([0, 2], [1, 3])] = -1
+    np.testing.assert_array_equal(t.numpy(), ref)
+    # a None in the key adds an axis of size 1 to the selection, as in reads
+    t.oindex[None, [1], [0, 2]] = np.array([[[7, 8]]])
+    ref[np.ix_([1], [0, 2])] = [[7, 8]]
+    np.testing.assert_array_equal(t.numpy(), ref)
+
+
+class _IndexLike:
+    """Not an int, but usable as one (`__index__`), as numpy accepts."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_slice_specs_accept_index_likes_and_name_bad_specs() -> None:
+    t = lt.arange(6).reshape(3, 2)
+    ref = np.arange(6).reshape(3, 2)
+    np.testing.assert_array_equal(t.slice([_IndexLike(1)]).numpy(), ref[1:2])
+    np.testing.assert_array_equal(t.slice([None, _IndexLike(-1)]).numpy(), ref[:, 1:2])
+    with pytest.raises(IndexError, match=r"^3 slice specs for a tensor of shape \(3, 2\)$"):
+        t.slice([None, None, None])
+    with pytest.raises(IndexError, match=r"^index 2 is out of bounds for axis 1 with size 2$"):
+        t.slice([None, 2])
+    with pytest.raises(IndexError, match=r"^index 5 is out of bounds for axis 1 with size 2$"):
+        t.slice([None, [0, 5]])
+    with pytest.raises(IndexError, match=r"^slice spec for axis 0 must be a list of ints, got \[\[0, 1\]\]$"):
+        t.slice([[[0, 1]]])
+    with pytest.raises(IndexError, match=r"^slice spec for axis 0 must be a list of ints, got \[0.5\]$"):
+        t.slice([[0.5]])
+
+
+def test_oindex_refuses_keys_that_are_not_1d_with_its_own_message() -> None:
+    t = lt.arange(60).reshape(3, 4, 5)
+    with pytest.raises(IndexError, match=r"^oindex takes 1-D index lists or masks, got shape \(1, 2\)$"):
+        t.oindex[[[0, 1]]]
+    with pytest.raises(IndexError, match=r"^oindex takes 1-D index lists or masks, got shape \(3, 4\)$"):
+        t.oindex[np.ones((3, 4), dtype=bool)]
+    with pytest.raises(IndexError, match=r"^oindex takes 1-D index lists or masks, got shape \(2, 1\)$"):
+        t.oindex[0, [[1], [2]]]
+
+
+def test_huge_steps_and_indices_are_handled_as_numpy_would_or_named() -> None:
+    t = lt.arange(60).reshape(4, 3, 5)
+    assert t[:: 4 * 10**17].tolist() == np.arange(60).reshape(4, 3, 5)[:: 4 * 10**17].tolist()
+    for key in (10**19, (1, 10**19, 0)):
+        with pytest.raises(IndexError, match="index 10000000000000000000 is out of bounds"):
+            t[key]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 
 import numpy as np
 import pytest
@@ -230,3 +231,17 @@ def test_in_place_with_an_overlapping_operand_reads_before_writing() -> None:
     u[1:] += u[:-1]
     b[1:] += b[:-1]
     assert u.tolist() == b.tolist()
+
+
+def test_in_place_results_cast_by_the_same_kind_rule() -> None:
+    t = lt.zeros(3, dtype=np.float32)
+    t += np.ones(3)  # float64 into float32: same kind, allowed as in numpy
+    assert t.dtype == np.float32 and t.tolist() == [1.0, 1.0, 1.0]
+    i = lt.zeros(3, dtype=np.int32)
+    i += np.ones(3, dtype=np.int64)
+    assert i.tolist() == [1, 1, 1]
+    message = (
+        "Cannot cast ufunc 'add' output from dtype('float64') to dtype('int64') with casting rule 'same_kind'"
+    )
+    with pytest.raises(TypeError, match="^" + re.escape(message) + "$"):
+        lt.zeros(3, dtype=np.int64).__iadd__(np.ones(3))

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import reshape_targets, shapes
 
+import lazytensor as lt
 from lazytensor import Layout
 from lazytensor.positions import open_grid
 
@@ -140,3 +141,38 @@ def test_span_and_contiguity() -> None:
     assert layout.span() == (0, 5)
     assert not layout.is_contiguous()
     assert Layout((1, 3), (99, 1), 2).is_contiguous()  # size-1 axes do not count
+
+
+# -- edges: index_batch's arity, empty layouts, expand's axes ------------------------------------------
+
+
+def test_index_batch_needs_one_index_array_per_axis() -> None:
+    """A layout refuses too few index arrays instead of silently ignoring the missing axes."""
+    layout = lt.Layout.contiguous((2, 3))
+    with pytest.raises(ValueError):
+        layout.index_batch([np.arange(2)])
+    assert layout.index_batch([np.arange(2)[:, None], np.arange(3)]).tolist() == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_an_empty_layout_is_contiguous_whatever_its_strides() -> None:
+    """numpy calls an empty array C-contiguous; an empty slice of a reversed view is one too."""
+    assert lt.Layout((0, 3), (-3, 1), 3).is_contiguous()
+    t = lt.arange(6).reshape(2, 3)[::-1][:0]
+    assert t.shape == (0, 3) and t.is_contiguous()
+    assert np.arange(6).reshape(2, 3)[::-1][:0].flags.c_contiguous
+    assert not lt.Layout((2, 3), (-3, 1), 3).is_contiguous()
+
+
+def test_an_empty_step_keeps_the_offset_it_started_from() -> None:
+    """Taking no index along an axis moves nowhere: the offset stays, so it never points past storage."""
+    layout = lt.Layout.contiguous((4, 3), offset=2)
+    assert layout.step(0, 3, -1, 0).offset == 2
+    assert layout.step(1, 2, 1, 0).offset == 2
+    assert lt.arange(12).reshape(4, 3)[:, 2:2].layout.offset == 0
+
+
+def test_expand_needs_at_least_the_axes_it_has() -> None:
+    """A layout cannot be expanded to fewer axes: it raises rather than dropping strides."""
+    with pytest.raises(ValueError):
+        lt.Layout.contiguous((2, 3)).expand((3,))
+    assert lt.Layout.contiguous((1, 3)).expand((2, 4, 3)).strides == (0, 0, 1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -13,13 +15,13 @@ from lazytensor.positions import as_shape, broadcast_shape, infer_shape, normali
 
 
 def test_seed_position_to_index_and_back() -> None:
-    assert lt.seed.position_to_index([1, 2, 3], [5, 6, 7]) == 59
-    assert lt.seed.index_to_position(59, [5, 6, 7]) == [1, 2, 3]
+    assert lt.tenxor.position_to_index([1, 2, 3], [5, 6, 7]) == 59
+    assert lt.tenxor.index_to_position(59, [5, 6, 7]) == [1, 2, 3]
 
 
 def test_seed_next_position() -> None:
     p = [1, 2, 6]
-    assert lt.seed.next_position(p, [5, 6, 7])
+    assert lt.tenxor.next_position(p, [5, 6, 7])
     assert p == [1, 3, 0]
 
 
@@ -27,16 +29,45 @@ def test_seed_walk_visits_every_index_in_order() -> None:
     pos, shape, idx = [0, 0, 0], [2, 2, 2], 0
     has_more = True
     while has_more:
-        assert pos == lt.seed.index_to_position(idx, shape)
-        assert idx == lt.seed.position_to_index(pos, shape)
-        has_more = lt.seed.next_position(pos, shape)
+        assert pos == lt.tenxor.index_to_position(idx, shape)
+        assert idx == lt.tenxor.position_to_index(pos, shape)
+        has_more = lt.tenxor.next_position(pos, shape)
         idx += 1
     assert idx == 8
     assert pos == [2, 0, 0]  # the first position out of bounds
 
 
 def test_seed_broadcast_shapes() -> None:
-    assert lt.seed.broadcast_shapes([5, 1, 3], [7, 1, 4, 3]) == ([1, 5, 1, 3], [7, 1, 4, 3], [7, 5, 4, 3])
+    assert lt.tenxor.broadcast_shapes([5, 1, 3], [7, 1, 4, 3]) == ([1, 5, 1, 3], [7, 1, 4, 3], [7, 5, 4, 3])
+
+
+def test_the_seeds_helpers_are_the_lt_tenxor_namespace() -> None:
+    assert "tenxor" in lt.__all__ and "seed" not in lt.__all__
+    assert sorted(lt.tenxor.__all__) == [
+        "broadcast_shapes",
+        "index_to_position",
+        "next_position",
+        "position_to_index",
+    ]
+    pos = lt.tenxor.index_to_position(59, [5, 6, 7])
+    assert lt.tenxor.next_position(pos, [5, 6, 7]) and pos == [1, 2, 4]
+
+
+def test_lt_seed_is_lt_tenxor_for_one_release_and_warns_naming_it() -> None:
+    with pytest.warns(DeprecationWarning, match=r"^lt\.seed is deprecated .*: use lt\.tenxor$"):
+        old = lt.seed
+    assert old is lt.tenxor
+    with pytest.warns(DeprecationWarning, match=r"use lt\.tenxor"):
+        from lazytensor import seed
+    assert seed is lt.tenxor and seed.position_to_index([1, 2, 3], [5, 6, 7]) == 59
+
+
+def test_other_missing_names_are_attribute_errors_without_warnings() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError, match=r"^module 'lazytensor' has no attribute 'seeds'$"):
+            lt.seeds  # noqa: B018
+        assert not hasattr(lt, "tenxors")
 
 
 def test_seed_tview_shapes() -> None:
@@ -60,8 +91,10 @@ def test_seed_go_strides_and_at() -> None:
 def test_index_round_trip(shape, data) -> None:
     n = int(np.prod(shape))
     idx = data.draw(st.integers(0, n - 1))
-    pos = lt.seed.index_to_position(idx, shape)
-    assert lt.seed.position_to_index(pos, shape) == idx == np.ravel_multi_index(pos, shape) if shape else True
+    pos = lt.tenxor.index_to_position(idx, shape)
+    assert (
+        lt.tenxor.position_to_index(pos, shape) == idx == np.ravel_multi_index(pos, shape) if shape else True
+    )
 
 
 @given(shapes(), shapes())
@@ -70,14 +103,14 @@ def test_broadcast_shapes_match_numpy(a, b) -> None:
         expected = np.broadcast_shapes(a, b)
     except ValueError:
         with pytest.raises(ValueError, match="cannot be broadcast"):
-            lt.seed.broadcast_shapes(a, b)
+            lt.tenxor.broadcast_shapes(a, b)
         return
-    assert tuple(lt.seed.broadcast_shapes(a, b)[2]) == expected == broadcast_shape(a, b)
+    assert tuple(lt.tenxor.broadcast_shapes(a, b)[2]) == expected == broadcast_shape(a, b)
 
 
 def test_errors_name_the_bad_values() -> None:
     with pytest.raises(IndexError, match="index 5 is out of bounds for axis 1 with size 5"):
-        lt.seed.position_to_index([0, 5], [2, 5])
+        lt.tenxor.position_to_index([0, 5], [2, 5])
     with pytest.raises(np.exceptions.AxisError, match="axis 3 is out of bounds for a tensor of 2 axes"):
         normalize_dim(3, 2)
     with pytest.raises(ValueError, match="repeated axis"):
@@ -86,3 +119,45 @@ def test_errors_name_the_bad_values() -> None:
         infer_shape((-1, -1), 4)
     with pytest.raises(TypeError, match="sequence of ints"):
         as_shape((2.5,))
+
+
+def test_index_to_position_refuses_the_index_one_past_the_end() -> None:
+    """The index equal to the element count is outside, and the message names index and shape."""
+    with pytest.raises(IndexError, match=r"index 6 is out of bounds for shape \(2, 3\) of 6 elements"):
+        lt.tenxor.index_to_position(6, [2, 3])
+    with pytest.raises(IndexError, match="index -1"):
+        lt.tenxor.index_to_position(-1, [2, 3])
+    assert lt.tenxor.index_to_position(5, [2, 3]) == [1, 2]
+
+
+def test_next_position_walks_every_shape_in_numpy_order() -> None:
+    """next_position visits np.ndindex's positions, carries over several axes, and stops at the end."""
+    for shape in [(3,), (2, 3), (3, 1, 2), (2, 2, 3, 7)]:
+        pos = [0] * len(shape)
+        seen = [tuple(pos)]
+        while lt.tenxor.next_position(pos, shape):
+            seen.append(tuple(pos))
+        assert seen == list(np.ndindex(*shape)), shape
+    one = [1]
+    assert lt.tenxor.next_position(one, [3]) and one == [2]
+    assert not lt.tenxor.next_position(one, [3])
+    assert not lt.tenxor.next_position([], [])  # a 0-d tensor has one position: no next one
+    carry = [0, 0, 2, 6]
+    assert lt.tenxor.next_position(carry, [2, 2, 3, 7]) and carry == [0, 1, 0, 0]
+
+
+def test_bad_positions_are_refused_with_a_message_naming_them() -> None:
+    """get/locate with the wrong number of indices or an index equal to the size raise IndexError."""
+    t = lt.arange(6).reshape(2, 3)
+    with pytest.raises(IndexError, match=r"position \[1\] has 1 indices, shape \(2, 3\) has 2 axes"):
+        t.get((1,))
+    with pytest.raises(IndexError, match=r"position \[1, -1, 0\] has 3 indices, shape \(2, 3\) has 2 axes"):
+        t.locate((1, -1, 0))
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 1 with size 3"):
+        t.get((0, 3))  # index == size would read element (1, 0) if let through
+    with pytest.raises(IndexError, match="index -3 is out of bounds for axis 0 with size 2"):
+        t.get((-3, 0))
+    with pytest.raises(IndexError, match=r"position \[0, 0, 0\] has 3 indices, shape \(2, 3\) has 2 axes"):
+        lt.tenxor.position_to_index([0, 0, 0], [2, 3])
+    with pytest.raises(IndexError, match="index 2 is out of bounds for axis 0 with size 2"):
+        lt.tenxor.position_to_index([2, 0], [2, 3])

@@ -152,3 +152,11 @@ def test_on_a_terminal_maxlines_is_its_height(monkeypatch: pytest.MonkeyPatch) -
     assert print_options.max_lines(print_options.current_options()) == 30
     t = lt.arange(240).reshape(20, 3, 4)
     assert len(lt.to_string(t).split("\n")) <= 30
+
+
+def test_the_printer_never_cuts_a_number_or_a_string() -> None:
+    text = lt.to_string(lt.tensor([123456, 7, 99999999]), linewidth=4)
+    assert "123456" in text.split("\n") or " 123456" in text  # whole, however narrow the line
+    assert "99999999" in text
+    wide = lt.to_string(lt.tensor(np.array(["a" * 50, "b" * 60])), linewidth=30)
+    assert "b" * 60 in wide and "a" * 50 in wide

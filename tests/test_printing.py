@@ -448,3 +448,8 @@ def test_jupyter_bundle_has_plain_text_and_html() -> None:
     bundle = lt.arange(4)._repr_mimebundle_()
     assert bundle["text/plain"] == repr(lt.arange(4))  # narrow enough to be the same at 80 and 120
     assert bundle["text/html"].startswith('<div class="lt-out">') and "shape" in bundle["text/html"]
+
+
+def test_separators_text_bigger_than_memory_refuses_at_once() -> None:
+    with pytest.raises(MemoryError, match=r"separators text of shape \(100000000, 10\) needs"):
+        lt.to_string(lt.zeros(10).expand(10**8, 10), style="separators")

@@ -175,3 +175,115 @@ def test_numpy_reduction_functions_accept_tensors() -> None:
     np.testing.assert_allclose(out, ref.sum(axis=0))
     with pytest.raises(TypeError, match="out must be a tensor, got ndarray"):
         t.sum(out=np.zeros(2))
+
+
+# -- expanded axes, object and integer dtypes, the mean of nothing ------------------------------------
+
+
+_EXPANSIONS = [  # (values, expanded shape, reduction axes): stride-0 axes of sizes 2 and 3
+    (np.array([1.5, -2.0, 4.0]), (2, 3), None),
+    (np.array([1.5, -2.0, 4.0]), (3, 3), 0),
+    (np.array([[1, 2, 3]]), (2, 3, 3), (0, 1)),
+    (np.array([[1, 2, 3]]), (2, 3, 3), 1),
+    (np.array([[1, 2, 3]]), (2, 3, 3), (0, 2)),
+    (np.array([[2], [3]]), (2, 2, 3), (0, 2)),
+]
+
+
+@pytest.mark.parametrize(("values", "shape", "dim"), _EXPANSIONS)
+@pytest.mark.parametrize("name", ["sum", "prod", "mean", "var", "std", "max", "min", "all", "any"])
+def test_reductions_over_expanded_axes_match_numpy(
+    values: np.ndarray, shape: tuple[int, ...], dim: int | tuple[int, ...] | None, name: str
+) -> None:
+    t = lt.tensor(values).expand(*shape)
+    ref = np.broadcast_to(values, shape).copy()
+    got = getattr(t, name)(dim).numpy()
+    want = np.asarray(getattr(np, name)(ref, axis=dim))
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want)
+    kept = getattr(t, name)(dim, keepdim=True).numpy()
+    np.testing.assert_allclose(kept, np.asarray(getattr(np, name)(ref, axis=dim, keepdims=True)))
+
+
+def test_a_sum_over_10_to_the_12_repeats_costs_what_the_base_costs() -> None:
+    """The reduction docstring's promise: an expanded axis is summed as one copy times its size
+    (the whole expansion would be 3·10^12 additions)."""
+    t = lt.tensor([1.0, 2.0, 3.0]).expand(10**12, 3)
+    assert t.sum().item() == 6.0 * 10**12
+    assert t.sum(0).tolist() == [1.0e12, 2.0e12, 3.0e12]
+    assert t.mean().item() == 2.0
+    signs = lt.tensor([1.0, -1.0, 0.5]).expand(10**12 + 1, 3)
+    assert signs.prod(0).tolist() == [1.0, -1.0, 0.0]  # (-1) ** odd, 0.5 ** (10^12 + 1) underflows
+
+
+def test_object_reductions_stay_object() -> None:
+    t = lt.tensor([1, 2, 3], dtype=object)
+    for name in ("sum", "prod", "max", "min"):
+        result = getattr(t, name)()
+        assert result.dtype == object, name
+        assert result.item() == getattr(np, name)(np.array([1, 2, 3], dtype=object))
+    fractions = lt.tensor([Fraction(1, 2), 0], dtype=object)
+    assert fractions.all().dtype == np.bool_ and not fractions.all().item()
+    assert fractions.any().dtype == np.bool_ and fractions.any().item()
+    assert lt.tensor([Fraction(1, 2), Fraction(1, 3)], dtype=object).var().item() == Fraction(1, 144)
+
+
+def test_integer_means_accumulate_in_float64_as_numpy() -> None:
+    ref = np.array([2**62, 2**62, 2**62, 2**62], dtype=np.int64)  # the int64 sum would overflow
+    assert lt.tensor(ref).mean().item() == np.mean(ref)
+    ref_u = np.array([2**63, 2**63], dtype=np.uint64)
+    assert lt.tensor(ref_u).mean().item() == np.mean(ref_u)
+    assert lt.tensor(ref).var().item() == np.var(ref)
+
+
+def test_the_mean_of_nothing_is_nan_without_warnings() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(lt.zeros(0).mean().item())
+        assert np.isnan(lt.zeros(2, 0).mean(1).numpy()).all()
+        assert np.isnan(lt.zeros(0, dtype=np.int64).mean().item())
+
+
+# -- softmax: shifts and dtypes ---------------------------------------------------------------------
+
+
+def _naive_softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    shifted = x - x.max(axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return np.asarray(e / e.sum(axis=axis, keepdims=True))
+
+
+def test_softmax_shifts_each_row_by_its_own_maximum() -> None:
+    ref = np.array([[1000.0, 999.0], [-1000.0, -1001.0]])
+    np.testing.assert_allclose(lt.tensor(ref).softmax(1).numpy(), _naive_softmax(ref, 1))
+    np.testing.assert_allclose(
+        lt.tensor(ref).log_softmax(1).numpy(), np.log(_naive_softmax(ref, 1)), rtol=1e-12
+    )
+    # an axis of one element: softmax 1, log_softmax 0, even for huge values
+    assert lt.tensor([[1000.0]]).softmax(1).tolist() == [[1.0]]
+    assert lt.tensor([[1000.0]]).log_softmax(1).tolist() == [[0.0]]
+
+
+def test_softmax_dtypes_follow_the_input() -> None:
+    assert lt.tensor([1.0, 2.0], dtype=np.float32).softmax(0).dtype == np.float32
+    assert lt.tensor([1, 2]).softmax(0).dtype == np.float64
+    # small integers are widened before the shift: int8 -100 - 100 must not wrap around
+    ref = np.array([-100, 100], dtype=np.int8)
+    np.testing.assert_allclose(lt.tensor(ref).softmax(0).numpy(), _naive_softmax(ref.astype(float), 0))
+    np.testing.assert_allclose(lt.tensor(ref).log_softmax(0).numpy(), [-200.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(
+        lt.tensor([True, False]).softmax(0).numpy(), _naive_softmax(np.array([1.0, 0.0]), 0)
+    )
+
+
+# -- argsort -----------------------------------------------------------------------------------------
+
+
+def test_argsort_takes_the_axis_and_the_kind() -> None:
+    ref = np.array([[3, 1, 2], [0, 5, 4]])
+    np.testing.assert_array_equal(lt.tensor(ref).argsort().numpy(), np.argsort(ref))
+    np.testing.assert_array_equal(lt.tensor(ref).argsort(0).numpy(), np.argsort(ref, axis=0))
+    ties = np.repeat(np.arange(10) % 3, 100)  # long enough that numpy's default sort (here) is not stable
+    np.testing.assert_array_equal(
+        lt.tensor(ties).argsort(kind="stable").numpy(), np.argsort(ties, kind="stable")
+    )

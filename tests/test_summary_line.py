@@ -146,3 +146,8 @@ def test_stats_read_in_chunks_are_the_same_statistics(values: np.ndarray[Any, An
     if values.size % 2 == 0 or values.size % 3 == 0:
         shaped = t.reshape(2, -1).T if values.size % 2 == 0 else t.reshape(3, -1).T  # a gathering view
         assert streamed_statistics(shaped, 4, chunk=chunk) == statistics(np.asarray(shaped.numpy()), 4)
+
+
+def test_statistics_keep_four_significant_digits_at_any_precision() -> None:
+    header = lt.to_string(lt.tensor([89.5, 90.0, 89.0]), precision=0).splitlines()[1]
+    assert "mean 89.5" in header and "std 0.4082" in header

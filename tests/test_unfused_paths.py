@@ -386,3 +386,11 @@ def test_named_stack_writes_and_gradients(name: str) -> None:
         np.testing.assert_array_equal(t.storage, expected)
     got, want = weighted_sum_grad(shape, ops, seed=3)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_single_element_reads_through_a_size_1_axis_over_an_unfused_layer() -> None:
+    ref = np.arange(12).reshape(3, 1, 4)[[2, 0, 1]].squeeze(1)
+    stack = lt.arange(12).reshape(3, 1, 4)[[2, 0, 1]].squeeze(1)  # [2, 0, 1] is no progression: no layout
+    assert stack.wrapped.layout is None
+    for i, j in np.ndindex(*ref.shape):
+        assert stack[i, j] == ref[i, j]

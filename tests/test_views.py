@@ -161,3 +161,117 @@ def test_iteration_len_and_truth() -> None:
     assert bool(lt.tensor([3]))
     with pytest.raises(ValueError, match="ambiguous"):
         bool(t)
+
+
+# -- split and chunk at their edges, describe, numpy_equivalent, detach, the factories' messages -------
+
+
+def test_split_and_chunk_boundaries_match_torch_semantics() -> None:
+    t = lt.arange(5)
+    ref = np.arange(5)
+    assert [p.tolist() for p in t.split(1)] == [[i] for i in range(5)]
+    pieces = t.split([2, 0, 3])
+    assert [p.tolist() for p in pieces] == [[0, 1], [], [2, 3, 4]]
+    # an empty piece describes itself as an empty slice does: normalised to start 0
+    assert pieces[1].describe() == t[2:2].describe() == "key [0:0]"
+    empty = lt.zeros(0, 3)
+    assert [p.shape for p in empty.split(2)] == [(0, 3)]  # one empty piece, as torch.split
+    assert [p.tolist() for p in t.chunk(1)] == [ref.tolist()]
+    assert [p.tolist() for p in t.chunk(5)] == [[i] for i in range(5)]
+    assert [p.tolist() for p in lt.arange(3).chunk(3)] == [[0], [1], [2]]
+
+
+def test_split_and_chunk_refuse_bad_sizes_with_numpy_like_messages() -> None:
+    t = lt.arange(5)
+    with pytest.raises(ValueError, match=r"^split size must be positive, got 0$"):
+        t.split(0)
+    with pytest.raises(TypeError, match=r"^split takes an int size or a sequence of int sizes, got \[1\.5"):
+        t.split([1.5, 3.5])
+    with pytest.raises(ValueError, match="do not add up"):
+        t.split([2, -1, 4])
+    with pytest.raises(TypeError, match=r"^chunk takes an int number of chunks, got 2\.0 \(float\)$"):
+        t.chunk(2.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^chunk needs a positive number of chunks, got 0$"):
+        t.chunk(0)
+
+
+def test_describe_names_each_wrappers_parameters() -> None:
+    t = lt.arange(24).reshape(2, 3, 4)
+    a = lt.arange(20)
+    assert a[2:0:-1].describe() == "key [2:0:-1]"  # the stop 0 is printed: `2::-1` would include 0
+    assert a[3:3].describe() == "key [0:0]"
+    assert lt.SlicedTensor(lt.arange(12).reshape(3, 4), (1, np.array([1, 0]))).describe() == "key [1, [1, 0]]"
+    # index lists of up to 8 entries print whole, longer ones with 3 entries each side
+    assert a[[1, 0, 2, 3, 4, 5, 6, 7]].describe() == "indices [[1, 0, 2, 3, 4, 5, 6, 7]]"
+    assert a[[1, 0, 2, 3, 4, 5, 6, 7, 8]].describe() == "indices [[1, 0, 2, ..., 6, 7, 8]]"
+    sliced = lt.SlicedTensor(a, (np.array([1, 0, 2, 3, 4, 5, 6, 7, 8]),))
+    with np.printoptions(edgeitems=1, threshold=1000):  # numpy's print options change nothing here
+        assert sliced.describe() == "key [[1, 0, 2, ..., 6, 7, 8]]"
+    assert t[:, [0, 2]].describe() == "indices [:, [0, 2], :]"
+    assert t[[0, 1], :, [1, 2]].describe() == "indices [[0, 1], :, [1, 2]]"
+    assert t[..., [0, 1], [1, 2]].describe() == "indices [:, [0, 1], [1, 2]]"
+    assert t[:, [0, 1], ..., [1, 2]].describe() == "indices [:, [0, 1], [1, 2]], block first"
+
+
+def test_numpy_equivalent_of_each_wrapper_is_numpys_operation() -> None:
+    """`numpy_equivalent` is the wrapper protocol's statement of what one layer computes."""
+    ref = np.arange(6).reshape(2, 3)
+    t = lt.tensor(ref)
+    np.testing.assert_array_equal(lt.TransposedTensor(t, (1, 0)).numpy_equivalent(ref), ref.T)
+    cube = np.arange(24).reshape(2, 3, 4)
+    transposed = lt.TransposedTensor(lt.tensor(cube), (2, 0, 1))
+    np.testing.assert_array_equal(transposed.numpy_equivalent(cube), cube.transpose(2, 0, 1))
+    expanded = lt.ExpandedTensor(lt.tensor([1, 2, 3]), (2, 3))
+    np.testing.assert_array_equal(
+        expanded.numpy_equivalent(np.array([1, 2, 3])), np.broadcast_to([1, 2, 3], (2, 3))
+    )
+    assert lt.ExpandedTensor(lt.tensor([1, 2, 3]), (2, 3)).numpy_equivalent(np.array([1, 2, 3])).shape == (
+        2,
+        3,
+    )
+
+
+def test_detach_keeps_the_whole_view_stack() -> None:
+    w = lt.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    view = w.T[1:]
+    detached = view.detach()
+    assert not detached.requires_grad and detached.shares_storage(w)
+    assert detached.shape == (2, 2)
+    np.testing.assert_array_equal(detached.numpy(), np.arange(6.0).reshape(2, 3).T[1:])
+    assert [type(layer).__name__ for layer in detached.layers[:-1]] == ["SlicedTensor", "TransposedTensor"]
+
+
+def test_view_factories_name_bad_arguments() -> None:
+    t = lt.arange(6).reshape(2, 3)
+    with pytest.raises(ValueError, match=r"^cannot expand tensor of shape \(2, 3\) to \(3,\): fewer axes$"):
+        t.expand(3)
+    with pytest.raises(ValueError, match=r"^flatten: start_dim 1 comes after end_dim 0$"):
+        t.flatten(1, 0)
+
+
+def test_argument_mistakes_say_what_was_expected() -> None:
+    t = lt.arange(6)
+    with pytest.raises(TypeError, match=r"an axis must be an int, got 1.5 \(float\)"):
+        t.squeeze(1.5)
+    with pytest.raises(TypeError, match=r"split takes an int size or a sequence of int sizes, got 2\.5"):
+        t.split(2.5)  # type: ignore[arg-type]
+    with pytest.raises(
+        TypeError, match=r"a position of a tensor of shape \(6,\) is a sequence of ints, got 0.5"
+    ):
+        t.explain(0.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"chunk takes an int number of chunks, got 2.5 \(float\)"):
+        t.chunk(2.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"negative dimensions are not allowed: shape \(-1,\)"):
+        lt.zeros(-1)
+    with pytest.raises(ValueError, match=r"the step must not be zero \(start 0, stop 10\)"):
+        lt.arange(0, 10, 0)
+    with pytest.raises(ValueError, match=r"value of shape \(1, 2\) into tensor of shape \(3,\)"):
+        lt.zeros(3)[:] = [[1, 2]]
+
+
+def test_transposed_view_shares_storage_and_writes_through() -> None:
+    t = lt.arange(6).reshape(2, 3)
+    view = t.T
+    view[2, 1] = 50
+    assert view.shares_storage(t)
+    np.testing.assert_array_equal(t.numpy(), [[0, 1, 2], [3, 4, 50]])

@@ -1,9 +1,10 @@
-"""The seed posts' position helpers, kept public under their own namespace (`lt.seed`).
+"""The seed posts' position helpers, kept public under their own namespace (`lt.tenxor`, after the
+seeds' `Tenxor`; `lt.seed`, its old name, read as a random seed and stays an alias for one release).
 
 >>> import lazytensor as lt
->>> lt.seed.position_to_index([1, 2], [3, 4]), lt.seed.index_to_position(6, [3, 4])
+>>> lt.tenxor.position_to_index([1, 2], [3, 4]), lt.tenxor.index_to_position(6, [3, 4])
 (6, [1, 2])
->>> lt.seed.broadcast_shapes([5, 1, 3], [7, 1, 4, 3])
+>>> lt.tenxor.broadcast_shapes([5, 1, 3], [7, 1, 4, 3])
 ([1, 5, 1, 3], [7, 1, 4, 3], [7, 5, 4, 3])
 """
 

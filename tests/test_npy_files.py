@@ -41,7 +41,7 @@ def run_python(code: str, timeout: float = 60) -> subprocess.CompletedProcess[st
     )
 
 
-# -- item 3: a 128-byte file whose elements have no bytes ----------------------------------------
+# -- a 128-byte file whose elements have no bytes ----------------------------------------
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ def test_few_zero_byte_elements_still_load_as_numpy_does(
     assert loaded.shape == expected.shape and loaded.dtype == expected.dtype
 
 
-# -- item 8: a memory-mapped file truncated while a tensor reads it --------------------------------
+# -- a memory-mapped file truncated while a tensor reads it --------------------------------
 
 
 TRUNCATE = """
@@ -144,7 +144,7 @@ def test_a_memory_map_that_keeps_its_size_reads_fresh_values(tmp_path: Path) -> 
     assert t.storage_note == "memory-mapped" and t.layer_name == "Storage"
 
 
-# -- item 9: saving ---------------------------------------------------------------------------------
+# -- saving ---------------------------------------------------------------------------------
 
 
 AS_OWNER = """
@@ -284,7 +284,7 @@ def test_temporary_names_fit_and_differ_per_target() -> None:
     assert len(os.fsencode(temporary_name("ж" * 125 + ".npy"))) <= 255
 
 
-# -- item 10: format 3.0 ------------------------------------------------------------------------
+# -- format 3.0 ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("mmap", [True, False])
