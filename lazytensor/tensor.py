@@ -2335,17 +2335,21 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     >>> apply(optable.ADD, lt.tensor([1, 2]), 10).tolist()
     [11, 12]
     """
-    ufunc = entry.ufunc
-    if ufunc is not None and not params:  # the common case first: a ufunc on values in memory
-        inputs = _resident_values(operands)
-        if inputs is not None:
+    resident = _resident_values(operands)  # the common case first: values in memory, no gradient
+    if resident is not None:
+        ufunc = entry.ufunc
+        if ufunc is None or params:  # what the general path does for them, without its questions
             try:
-                out = ufunc(*inputs, order="C")  # the kernel's own call: same values, dtype, order
-            except Exception:  # whatever it is, the general path below raises it again, with its message
-                pass
-            else:
-                if type(out) is np.ndarray:  # a new C array (not a 0-d result, which is a scalar)
-                    return StorageTensor._trusted(out)
+                return _result(entry.kernel(*resident, **params), resident)
+            except _USER_ERRORS as error:
+                raise error.with_traceback(None) from None
+        try:
+            out = ufunc(*resident, order="C")  # the kernel's own call: same values, dtype, order
+        except Exception:  # whatever it is, the general path below raises it again, with its message
+            pass
+        else:
+            if type(out) is np.ndarray:  # a new C array (not a 0-d result, which is a scalar)
+                return StorageTensor._trusted(out)
     bases: list[BaseTensor | None] = []  # each operand's base; None for one that is not a tensor
     for x in operands:
         tensor = _TENSOR_TYPES.get(type(x))  # `is_tensor_type`'s cache, read inline: the hottest line

@@ -333,3 +333,21 @@ def test_the_whole_sum_of_an_expand_sums_the_repeats_once_as_the_general_path_do
     t = lt.tensor([0.1, 0.2, 0.3]).expand(3, 3)
     assert t.sum().item() == 3 * (0.1 + 0.2 + 0.3)  # 1.8000000000000003; summing all nine gives 1.8
     assert t.sum().item() == tensor_module.apply(optable.SUM, t, dim=None, keepdim=False).item()
+
+
+@given(
+    st.sampled_from([optable.MATMUL, optable.SUM, optable.MEAN, optable.MAX, optable.PROD]),
+    operand_pairs(),
+    st.sampled_from([{}, {"dim": None}, {"dim": 0}, {"dim": -1, "keepdim": True}, {"dim": (0, 1)}]),
+)
+def test_any_kernel_on_resident_operands_gives_what_the_general_path_gives(
+    entry: Any, operands: tuple[Any, Any], params: dict[str, Any]
+) -> None:
+    """Other kernels (matmul, reductions with their parameters) run at once on resident values, as
+    the general path would run them: same values, dtypes, shapes and errors."""
+    args, params = (operands, {}) if entry is optable.MATMUL else (operands[:1], params)
+    fast = _outcome(lambda: tensor_module.apply(entry, *args, **params))
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(tensor_module, "_resident_values", lambda operands: None)
+        general = _outcome(lambda: tensor_module.apply(entry, *args, **params))
+    assert fast == general
