@@ -93,6 +93,10 @@ class stacked(once[T]):
     10000
     """
 
+    def __init__(self, fn: Callable[[Any], T]) -> None:
+        super().__init__(fn)
+        self._rules: dict[type, stacked[Any] | None] = {}
+
     @overload
     def __get__(self, instance: None, owner: type) -> stacked[T]: ...
 
@@ -103,16 +107,28 @@ class stacked(once[T]):
         if instance is None:
             return self
         name = self.name
-        pending = [instance]
+        pending: list[tuple[object, stacked[Any]]] = []
         below = getattr(instance, "wrapped", None)
         while below is not None and name not in below.__dict__:
-            rule = getattr(type(below), name, None)
-            if not isinstance(rule, stacked):
+            rule = self._rule_of(type(below))
+            if rule is None:
                 break  # below knows its value some other way (a property, a base): ask it in turn
-            pending.append(below)
+            pending.append((below, rule))
             below = getattr(below, "wrapped", None)
-        for layer in reversed(pending[1:]):  # bottom first: each finds the value below it computed
-            layer.__dict__[name] = getattr(type(layer), name).fn(layer)
+        for layer, layer_rule in reversed(pending):  # bottom first: each finds the value below computed
+            layer.__dict__[name] = layer_rule.fn(layer)
         value = self.fn(instance)
         instance.__dict__[name] = value
         return value
+
+    def _rule_of(self, cls: type) -> stacked[Any] | None:
+        """The `stacked` value of this name that `cls` has, or None (read from the classes' dicts once
+        per class: `getattr` on a class would call the descriptor)."""
+        rules = self._rules
+        if cls in rules:
+            return rules[cls]
+        found = next(
+            (klass.__dict__[self.name] for klass in cls.__mro__ if self.name in klass.__dict__), None
+        )
+        rule = rules[cls] = found if isinstance(found, stacked) else None
+        return rule
