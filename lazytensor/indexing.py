@@ -57,11 +57,20 @@ class Range:
 
     @classmethod
     def derived(cls, start: int, step: int, count: int) -> Range:
-        """A range from values valid by construction (ints, step ≠ 0, count ≥ 0): no checks."""
+        """A range from values valid by construction (ints, step ≠ 0, count ≥ 0): no checks. A range
+        is immutable, so the ones met recently are shared (setting a frozen class's three fields
+        costs more than finding them)."""
+        key = (start, step, count)
+        made = _RANGES.get(key)
+        if made is not None:
+            return made
         made = object.__new__(cls)
         object.__setattr__(made, "start", start)
         object.__setattr__(made, "step", step)
         object.__setattr__(made, "count", count)
+        if len(_RANGES) >= _RANGES_KEPT:
+            _RANGES.clear()  # a bound, not a policy: a loop over fresh slices refills what it needs
+        _RANGES[key] = made
         return made
 
     def is_full(self, size: int) -> bool:
@@ -87,6 +96,10 @@ class Range:
 
 
 Spec = int | Range | IndexArray
+
+_RANGES: dict[tuple[int, int, int], Range] = {}
+_RANGES_KEPT = 4096
+"""How many ranges `Range.derived` keeps for sharing, at most."""
 
 
 def normalize_indices(
