@@ -120,6 +120,7 @@ def test_readers_and_kernels_never_import_the_tensor_classes_at_run_time() -> No
     lower += ["scatter", "indexing", "layout", "positions", "dtypes", "buffers", "once"]
     lower += ["array_kernels", "array_dtypes", "chunkforms"]
     lower += [module.removeprefix("lazytensor.") for module in _MODULES if ".printer" in module]
+    lower += [module.removeprefix("lazytensor.") for module in _MODULES if ".surface" in module]
     for name in lower:
         assert not graph[f"lazytensor.{name}"] & {"lazytensor.tensor", "lazytensor.views"}, name
 
