@@ -107,8 +107,11 @@ class stacked(once[T]):
         if instance is None:
             return self
         name = self.name
-        pending: list[tuple[object, stacked[Any]]] = []
         below = getattr(instance, "wrapped", None)
+        if below is None or name in below.__dict__ or self._rules.get(type(below), self) is None:
+            value = instance.__dict__[name] = self.fn(instance)  # the commonest read: nothing to walk
+            return value
+        pending: list[tuple[object, stacked[Any]]] = []
         while below is not None and name not in below.__dict__:
             rule = self._rule_of(type(below))
             if rule is None:
