@@ -823,7 +823,8 @@ def swapaxes(t: AbstractTensor, dim0: int, dim1: int) -> TransposedTensor:
 
 
 def reshape(t: AbstractTensor, shape: Sequence[int]) -> ReshapedTensor:
-    return ReshapedTensor.trusted(t, infer_shape(shape, t.numel(), t.shape))
+    below = t.shape
+    return ReshapedTensor.trusted(t, infer_shape(shape, numel(below), below))
 
 
 def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> ReshapedTensor:

@@ -351,3 +351,11 @@ def test_any_kernel_on_resident_operands_gives_what_the_general_path_gives(
         patched.setattr(tensor_module, "_resident_values", lambda operands: None)
         general = _outcome(lambda: tensor_module.apply(entry, *args, **params))
     assert fast == general
+
+
+def test_shared_ranges_are_the_ranges_asked_for_and_their_store_stays_bounded() -> None:
+    made = [indexing.Range.derived(start, 2, 3) for start in range(indexing._RANGES_KEPT + 10)]
+    assert [(r.start, r.step, r.count) for r in made[:3]] == [(0, 2, 3), (1, 2, 3), (2, 2, 3)]
+    assert len(indexing._RANGES) <= indexing._RANGES_KEPT
+    assert indexing.Range.derived(5, 2, 3) == indexing.Range(5, 2, 3)
+    assert indexing.Range.derived(5, 2, 3) is indexing.Range.derived(5, 2, 3)  # shared while kept
