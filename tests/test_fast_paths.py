@@ -1,10 +1,12 @@
 """The shortcuts on the hottest paths agree with the general code they skip.
 
-A gather by one 1-D list (`h[src]`, every message-passing step) derives its view in
-one pass instead of the general broadcast; results of operations make their
-gradient bookkeeping only when asked. Each shortcut is checked here against the
-general derivation and against numpy, on random shapes (0-d aside: a list needs an
-axis), size-0 and size-1 axes, progressions (which keep a layout) and scattered lists.
+A gather by one 1-D list (`h[src]`, every message-passing step) derives its shape
+without the general broadcast; results of operations make their gradient bookkeeping
+only when asked; `apply` runs a kernel at once on operands in memory that no gradient
+watches; the commonest keys (ints and slices, one list of ints) skip the parser; `t.sum()`
+is one reduce. Each shortcut is checked here against the general path it skips (values,
+dtypes, shapes and errors) and against numpy, on random shapes (0-d, size-0 and size-1
+axes), dtypes, progressions (which keep a layout) and scattered lists.
 """
 
 from __future__ import annotations
