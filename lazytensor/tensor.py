@@ -885,7 +885,7 @@ class StorageTensor(BaseTensor):
             )
 
     def __attrs_post_init__(self) -> None:
-        _FUSED_VALUES.prime(self, self.buffer.reshape(self._shape))
+        _FUSED_VALUES.prime(self, self.buffer.reshape(self._shape) if self.keeps_views else None)
 
     def __getstate__(self) -> dict[str, Any]:
         """The state to pickle: the buffer and the rest, never the cached view of the buffer (pickled

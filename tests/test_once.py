@@ -6,11 +6,13 @@ from __future__ import annotations
 import pickle
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import lazytensor as lt
+from lazytensor.mapped import MappedTensor
 from lazytensor.once import once, stacked
 from lazytensor.views import SlicedTensor, TransposedTensor
 
@@ -105,3 +107,14 @@ def test_a_deep_lazy_stack_pickles_and_reads_after_unpickling() -> None:
     back = pickle.loads(pickle.dumps(t))
     np.testing.assert_array_equal(back.numpy(), expected)
     np.testing.assert_array_equal(t.numpy(), expected)
+
+
+def test_an_unpickled_memory_map_keeps_no_view_of_its_file(tmp_path: Path) -> None:
+    """A memory map is read afresh each time (its file may shrink): unpickling primes no view."""
+    path = tmp_path / "values.npy"
+    np.save(path, np.arange(4.0))
+    mapped = MappedTensor.over(np.load(path, mmap_mode="r"))
+    back = pickle.loads(pickle.dumps(mapped))
+    assert MappedTensor._fused_values.peek(mapped) is None
+    assert MappedTensor._fused_values.peek(back) is None
+    assert back.tolist() == [0.0, 1.0, 2.0, 3.0]
