@@ -231,9 +231,6 @@ class EdgesTensor(View):
     def shape(self) -> Shape:  # a label moves nothing: base, shape and layout are the labelled tensor's
         return self.wrapped.shape
 
-    def translate(self, pos: Shape) -> Shape:
-        return pos
-
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         return index_arrays
 

@@ -823,6 +823,11 @@ class BaseTensor(AbstractTensor):
         """Count one write into this base (through any view)."""
 
     @property
+    def version(self) -> int:
+        """How many writes this base has seen through lazytensor (PyTorch's `_version`)."""
+        return self.grad_state.version.value
+
+    @property
     def storage_note(self) -> str | None:
         """A word for the printer's header about where the values live, when reading them all costs
         more than memory ("memory-mapped", "zarr", "dask"), or None."""
@@ -1066,11 +1071,6 @@ class StorageTensor(BaseTensor):
     def note_write(self) -> None:
         """Count one write into this storage (through any view), for backward's checks."""
         self.grad_state.version.value += 1
-
-    @property
-    def version(self) -> int:
-        """How many writes this storage has seen (PyTorch's `_version`)."""
-        return self.grad_state.version.value
 
     def grad_parents(self) -> tuple[AbstractTensor, ...]:
         node = self.grad_state.node

@@ -1,11 +1,13 @@
 """The view wrappers: each one holds the tensor below it and never copies.
 
-Every wrapper answers the same four questions, in the same order:
+Every wrapper implements the `Wrapper` protocol of `lazytensor.protocol`; it answers
+three questions, in the same order:
 
 - `shape`: what is my shape?
-- `translate(pos)`: where does this position go one layer down?
-- `translate_batch(index_arrays)`: where do these positions go, as numpy arrays?
-- `layout`: can my whole stack be one strided map onto storage? (`Layout` or None)
+- `translate_batch(index_arrays)`: where do these positions go one layer down, as numpy
+  arrays? (the one map; `View.translate(pos)`, for one position, is derived from it)
+- `layout`: can my whole stack be one strided map onto storage? (`Layout` or None, by one
+  method of `Layout`: `permute`, `select`, `gather`, `expand`, `try_reshape`)
 
 and says what differs per kind of wrapper: its numpy equivalent, its parameters
 (`describe`), whether a write can go through it (`read_only_reason`). Base, shape
@@ -23,7 +25,7 @@ import abc
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Self
+from typing import Any, NamedTuple, Self, cast
 
 import attrs
 import numpy as np
@@ -31,7 +33,7 @@ import numpy as np
 from lazytensor import autograd, evaluate, indexing, scatter
 from lazytensor.buffers import check_fits
 from lazytensor.indexing import Range, Spec
-from lazytensor.layout import IndexArray, Layout
+from lazytensor.layout import IndexArray, Layout, progression
 from lazytensor.once import once, stacked
 from lazytensor.positions import (
     Shape,
@@ -71,12 +73,16 @@ class View(AbstractTensor):
     )
 
     @abc.abstractmethod
-    def translate(self, pos: Shape) -> Shape:
-        """The position one layer down of the (valid, non-negative) position `pos`."""
-
-    @abc.abstractmethod
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
-        """`translate` for many positions at once: one index array per axis, broadcast together."""
+        """Where positions go one layer down: one index array per axis, broadcast together, in; one
+        per axis below out. The one map a kind of wrapper defines (`translate` follows from it)."""
+
+    def translate(self, pos: Shape) -> Shape:
+        """The position one layer down of the (valid, non-negative) position `pos`: `translate_batch`
+        of that one position, its Python ints standing for 0-d index arrays (numpy's arithmetic and
+        indexing treat them alike, and they cost less to make and to compute with)."""
+        below = self.translate_batch(cast("IndexArrays", pos))
+        return tuple([int(index) for index in below])
 
     @abc.abstractmethod
     def numpy_equivalent(self, below: Buffer) -> Buffer:
@@ -182,9 +188,6 @@ class TransposedTensor(View):
             inverse[axis] = i
         return tuple(inverse)
 
-    def translate(self, pos: Shape) -> Shape:
-        return tuple(pos[i] for i in self._inverse)
-
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         return tuple(index_arrays[i] for i in self._inverse)
 
@@ -257,6 +260,8 @@ class ReshapedTensor(View):
         return row_major_strides(self._shape)
 
     def translate(self, pos: Shape) -> Shape:
+        """Kept beside `translate_batch` for speed: the flat index round trip in Python ints costs a
+        third of numpy's `unravel_index` on one position (1 µs against 3 per layer)."""
         if self._unit_map is not None:
             return tuple(0 if axis is None else pos[axis] for axis in self._unit_map)
         flat = sum(p * s for p, s in zip(pos, self._flat_strides, strict=True))
@@ -324,31 +329,6 @@ def _out_of_bounds(index: int, axis: int, size: int) -> IndexError:
     return IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
 
 
-_SMALL = 64
-"""Index lists up to this long are checked with Python arithmetic: cheaper than numpy's calls."""
-
-
-def progression(indices: IndexArray) -> tuple[int, int] | None:
-    """`(start, step)` when the 1-D indices are an arithmetic progression (step 0 too), else None.
-
-    >>> progression(np.array([1, 3, 5])), progression(np.array([2, 2])), progression(np.array([0, 2, 3]))
-    ((1, 2), (2, 0), None)
-    """
-    if indices.size < 2:
-        return (int(indices[0]) if indices.size else 0), 1
-    if indices.size <= _SMALL:  # Python arithmetic beats numpy's calls on a short list
-        values = indices.tolist()
-        start, step = values[0], values[1] - values[0]
-        return (start, step) if all(v == start + k * step for k, v in enumerate(values)) else None
-    start = indices.item(0)  # `item` gives Python ints: no numpy scalars on a path taken per gather
-    step = indices.item(1) - start
-    if indices.item(-1) != start + step * (indices.size - 1):  # most lists fail here, before a pass
-        return None
-    if not np.all(np.diff(indices) == step):
-        return None
-    return start, step
-
-
 @attrs.frozen(eq=False, repr=False, slots=False)
 class SlicedTensor(View):
     """A selection per axis, each independent of the others (outer indexing).
@@ -392,18 +372,6 @@ class SlicedTensor(View):
             ]
         )
 
-    def translate(self, pos: Shape) -> Shape:
-        here = iter(pos)
-        below = []
-        for spec in self.specs:
-            if isinstance(spec, int):
-                below.append(spec)
-            elif isinstance(spec, Range):
-                below.append(spec.start + next(here) * spec.step)
-            else:
-                below.append(int(spec[next(here)]))
-        return tuple(below)
-
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         here = iter(index_arrays)
         below: list[IndexArray] = []
@@ -441,29 +409,9 @@ class SlicedTensor(View):
 
     @stacked
     def layout(self) -> Layout | None:
-        """One pass over the axes: an int moves the offset and drops its axis, a range (or a list
-        that is an arithmetic progression, step 0 included) moves the offset and scales the stride."""
+        """The layout below, selected: ints, ranges and lists that are arithmetic progressions fuse."""
         below = self.wrapped.layout
-        if below is None:
-            return None
-        shape: list[int] = []
-        strides: list[int] = []
-        offset = below.offset
-        for spec, stride in zip(self.specs, below.strides, strict=True):
-            if isinstance(spec, int):
-                offset += spec * stride
-                continue
-            if isinstance(spec, Range):
-                start, step, count = spec.start, spec.step, spec.count
-            else:
-                fit = progression(spec)
-                if fit is None:
-                    return None
-                (start, step), count = fit, len(spec)
-            shape.append(count)
-            strides.append(stride * step if count > 1 else stride)  # one index: its step never applies
-            offset += start * stride if count else 0
-        return Layout.derived(tuple(shape), tuple(strides), offset)
+        return None if below is None else below.select(self.specs)
 
 
 # -- ExpandedTensor ---------------------------------------------------------------------------
@@ -502,10 +450,6 @@ class ExpandedTensor(View):
     @once
     def _lead(self) -> int:
         return len(self._shape) - self.wrapped.ndim
-
-    def translate(self, pos: Shape) -> Shape:
-        below = self.wrapped.shape
-        return tuple(0 if old == 1 else p for p, old in zip(pos[self._lead :], below, strict=True))
 
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         below = self.wrapped.shape
@@ -573,34 +517,6 @@ def _check_broadcast(arrays: Sequence[IndexArray]) -> None:
         raise IndexError(
             f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}"
         ) from None
-
-
-def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
-    """`(c, d)` with `indices[b] == c + sum(d[j] * b[j])` for every position `b`, if such exist.
-
-    This generalises the arithmetic progression to index arrays of any rank.
-
-    >>> affine_fit(np.array([[0, 1], [2, 3]])), affine_fit(np.array([0, 2, 3]))
-    ((0, (2, 1)), None)
-    """
-    if indices.size == 0:
-        return 0, (0,) * indices.ndim
-    if indices.ndim == 1:
-        fit = progression(indices)
-        return None if fit is None else (fit[0], (fit[1],))
-    origin = int(indices[(0,) * indices.ndim])
-    steps = tuple(
-        int(indices[tuple(1 if j == axis else 0 for j in range(indices.ndim))]) - origin if size > 1 else 0
-        for axis, size in enumerate(indices.shape)
-    )
-    last = tuple(size - 1 for size in indices.shape)
-    if int(indices[last]) != origin + sum(s * k for s, k in zip(steps, last, strict=True)):
-        return None  # the far corner is off the plane: no pass over the array needed
-    expected: IndexArray = np.asarray(origin, dtype=np.intp)
-    for axis, (size, step) in enumerate(zip(indices.shape, steps, strict=True)):
-        along = np.arange(size, dtype=np.intp).reshape((-1,) + (1,) * (indices.ndim - axis - 1))
-        expected = expected + step * along
-    return (origin, steps) if np.array_equal(indices, expected) else None
 
 
 def _lone_list_of(indices: Sequence[IndexArray | None]) -> tuple[int, IndexArray] | None:
@@ -699,14 +615,6 @@ class IndexedTensor(View):
         start, end = self._block.start, self._block.start + len(self._block.shape)
         return pos[start:end], (*pos[:start], *pos[end:])
 
-    def translate(self, pos: Shape) -> Shape:
-        block_pos, kept_pos = self._split(pos)
-        kept = iter(kept_pos)
-        arrays = iter(self._block.arrays)
-        return tuple(
-            next(kept) if array is None else int(next(arrays)[tuple(block_pos)]) for array in self.indices
-        )
-
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         block_pos, kept_pos = self._split(index_arrays)
         kept = iter(kept_pos)
@@ -761,33 +669,13 @@ class IndexedTensor(View):
         return self._affine_layout()
 
     def _affine_layout(self) -> Layout | None:
-        """The layout by the general derivation: each index array's affine fit, when it has one."""
+        """The layout below, gathered (the general derivation): index arrays affine in the block
+        position fuse."""
         below = self.wrapped.layout
         if below is None:
             return None
-        offset = below.offset
         block = self._block
-        block_strides = [0] * len(block.shape)
-        for axis, array in zip(block.axes, block.arrays, strict=True):
-            fit = affine_fit(array)
-            if fit is None:
-                return None
-            origin, steps = fit
-            offset += origin * below.strides[axis]
-            block_strides = [s + d * below.strides[axis] for s, d in zip(block_strides, steps, strict=True)]
-        kept = [
-            (size, stride)
-            for size, stride, array in zip(below.shape, below.strides, self.indices, strict=True)
-            if array is None
-        ]
-        start = block.start
-        sizes = [size for size, _ in kept]
-        strides = [stride for _, stride in kept]
-        return Layout.derived(  # ints from a valid layout and the fit: no conversions or checks
-            (*sizes[:start], *block.shape, *sizes[start:]),
-            (*strides[:start], *block_strides, *strides[start:]),
-            offset,
-        )
+        return below.gather(block.axes, block.arrays, block.start)
 
 
 # -- making views from user arguments ---------------------------------------------------------
@@ -1015,14 +903,41 @@ def getitem(t: AbstractTensor, key: Any) -> Any:
     return _numpy_view(t, parsed)
 
 
+def _outer(t: AbstractTensor, specs: tuple[Spec, ...]) -> AbstractTensor:
+    """Per-axis specs, each list selecting along its own axis. One list among ranges and ints is a
+    lone list whatever door made it: the ints and ranges as a SlicedTensor (none when they keep
+    everything), then the list as the IndexedTensor `t[src]` makes, with its fast gather and
+    backward. Several lists select outer, in one SlicedTensor.
+
+    >>> import lazytensor as lt
+    >>> t = lt.arange(12).reshape(3, 4)
+    >>> [type(layer).__name__ for layer in t.oindex[[2, 0], :].layers]
+    ['IndexedTensor', 'ReshapedTensor', 'StorageTensor']
+    >>> [type(layer).__name__ for layer in t.oindex[[2, 0], 1:].layers]
+    ['IndexedTensor', 'SlicedTensor', 'ReshapedTensor', 'StorageTensor']
+    """
+    lists = [axis for axis, spec in enumerate(specs) if isinstance(spec, np.ndarray)]
+    if len(lists) != 1:
+        return SlicedTensor(t, specs)
+    axis = lists[0]
+    basic = tuple(Range.full(t.shape[k]) if k == axis else spec for k, spec in enumerate(specs))
+    below = t
+    if not all(_is_full(spec, size) for spec, size in zip(basic, t.shape, strict=True)):
+        below = SlicedTensor.trusted(t, basic)
+    indices: list[IndexArray | None] = [None] * below.ndim
+    indices[axis - sum(isinstance(spec, int) for spec in specs[:axis])] = _adopted(specs[axis])
+    return IndexedTensor.trusted(below, tuple(indices), False)
+
+
 def outer_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     """`t.oindex[key]`: each 1-D list or mask selects along its own axis."""
     parsed = indexing.parse_outer(key, t.shape)
-    return SlicedTensor(_with_new_axes(t, parsed.new_axes), parsed.specs)
+    return _outer(_with_new_axes(t, parsed.new_axes), parsed.specs)
 
 
 def axis_specs_view(t: AbstractTensor, specs: Sequence[Any]) -> SlicedTensor:
-    """`t.slice(specs)`: the seeds' per-axis specs (an int keeps its axis, with size 1)."""
+    """`t.slice(specs)`: the seeds' per-axis specs (an int keeps its axis, with size 1), as the seeds
+    made them: one SlicedTensor, whose `translate` is the seeds' map to the full position."""
     return SlicedTensor(t, indexing.parse_axis_specs(specs, t.shape))
 
 
@@ -1036,7 +951,7 @@ class OuterIndexer:
         parsed = indexing.parse_outer(key, self.tensor.shape)
         if parsed.is_element:
             return self.tensor.base.read_one(evaluate.locate(self.tensor, parsed.element_position()))
-        return SlicedTensor(_with_new_axes(self.tensor, parsed.new_axes), parsed.specs)
+        return _outer(_with_new_axes(self.tensor, parsed.new_axes), parsed.specs)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         evaluate.write(outer_view(self.tensor, key), value)

@@ -8,7 +8,7 @@ A very deep stack's layer chain is summarised to its first and last few layers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import numpy as np
@@ -20,9 +20,7 @@ from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
 from lazytensor.printer.streamstats import one_pass
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, HINT, LABEL, SHAPE, WARN
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 CHAIN_EDGE = 4
 """Layers named at each end of a summarised layer chain."""
@@ -102,7 +100,7 @@ def format_statistics(numbers: Sequence[tuple[str, Any]], precision: int) -> lis
     return [(name, format_number(value, precision)) for name, value in numbers]
 
 
-def storage_kind(t: AbstractTensor) -> str | None:
+def storage_kind(t: Tensor) -> str | None:
     """`"memory-mapped"` or `"chunked"` when reading all of `t` costs more than memory; None in memory.
 
     >>> import lazytensor as lt
@@ -200,7 +198,7 @@ def chain_names(layers: Sequence[Any], edge: int = CHAIN_EDGE) -> list[Text]:
     return [*head, Text(f"… {count - 2 * edge:,} more", style=DIM), *tail]
 
 
-def _chain_lines(t: AbstractTensor, dot: Text, width: int) -> list[Text]:
+def _chain_lines(t: Tensor, dot: Text, width: int) -> list[Text]:
     """`layers Sliced ∘ Transposed ∘ Storage · strided`, packed into lines of `width`."""
     names = chain_names(t.layers)
     names[0] = Text.assemble("layers ", names[0])

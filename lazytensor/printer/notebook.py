@@ -14,20 +14,18 @@ a print over `MAX_CHARACTERS` is summarised harder, then cut.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 from rich.text import Text
 
+from lazytensor.printer.explain import explain
 from lazytensor.printer.grid import Panels, Rule, SliceGrid
 from lazytensor.printer.header import Header
 from lazytensor.printer.options import PrintOptions, notebook_line_width
 from lazytensor.printer.render import notebook_html, pre_html, renderable_html, texts_html
 from lazytensor.printer.styles import DIM
 from lazytensor.printer.tensorprint import TensorPrint
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 MAX_CHARACTERS = 100_000
 """The most characters of text one notebook output holds (its HTML is a few times that)."""
@@ -66,7 +64,7 @@ def _harder(options: PrintOptions) -> list[PrintOptions]:
 
 
 def notebook_print(
-    t: AbstractTensor,
+    t: Tensor,
     options: PrintOptions,
     limit: int = MAX_CHARACTERS,
     dims: tuple[int | None, ...] | None = None,
@@ -169,7 +167,7 @@ def body_html(printed: NotebookPrint, width: int) -> list[str]:
 
 
 def notebook_mimebundle(
-    t: AbstractTensor, options: PrintOptions, dims: tuple[int | None, ...] | None = None
+    t: Tensor, options: PrintOptions, dims: tuple[int | None, ...] | None = None
 ) -> dict[str, str]:
     """`text/plain` and `text/html` of `t` (or its `dims` slice) for Jupyter.
 
@@ -190,7 +188,7 @@ def notebook_mimebundle(
         parts = [pre_html(header_html(head.top, width), css="lt-pre lt-wrap")]
         if head.chain:
             summary = "\n".join(texts_html(head.chain, width))
-            tree = pre_html(renderable_html(t.explain(), width), css="lt-pre lt-explain")
+            tree = pre_html(renderable_html(explain(t), width), css="lt-pre lt-explain")
             parts.append(f'<details class="lt-layers"><summary>{summary}</summary>{tree}</details>')
         if head.stats:
             parts.append(pre_html(header_html(head.stats, width), css="lt-pre lt-wrap"))

@@ -9,7 +9,6 @@ that view alone. Tensors are met through the protocol only (shape, `t[...]`,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
@@ -17,9 +16,7 @@ import numpy as np
 from lazytensor.positions import normalize_index, numel
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import PrintOptions
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 DimsSpec = Sequence[int | None] | None
 """The seeds' per-axis slice spec of a print: None keeps an axis, an int fixes it; None keeps them all."""
@@ -59,9 +56,9 @@ def _shown_axis(axis: int, size: int, summarise: bool, edgeitems: int) -> ShownA
 class Selection:
     """The tensor, the fixed indices of `dims`, the view they leave, and what of it is shown."""
 
-    tensor: AbstractTensor
+    tensor: Tensor
     fixed: tuple[int | None, ...]
-    sub: AbstractTensor
+    sub: Tensor
     axes: tuple[ShownAxis, ...]
 
     @property
@@ -86,7 +83,7 @@ class Selection:
         return self.label(())
 
 
-def resolve_dims(t: AbstractTensor, dims: DimsSpec) -> tuple[int | None, ...]:
+def resolve_dims(t: Tensor, dims: DimsSpec) -> tuple[int | None, ...]:
     """The seeds' per-axis spec, checked: None keeps an axis, an int fixes it (negatives from the end).
 
     >>> import lazytensor as lt
@@ -110,7 +107,7 @@ def resolve_dims(t: AbstractTensor, dims: DimsSpec) -> tuple[int | None, ...]:
     return tuple(resolved)
 
 
-def fixed_slice(t: AbstractTensor, fixed: tuple[int | None, ...]) -> AbstractTensor:
+def fixed_slice(t: Tensor, fixed: tuple[int | None, ...]) -> Tensor:
     """The view `fixed` leaves of `t` (`t` itself when nothing is fixed).
 
     >>> import lazytensor as lt
@@ -120,11 +117,11 @@ def fixed_slice(t: AbstractTensor, fixed: tuple[int | None, ...]) -> AbstractTen
     if all(index is None for index in fixed):
         return t
     key = tuple(slice(None) if index is None else index for index in fixed)
-    sliced: AbstractTensor = t[(*key, Ellipsis)]
+    sliced: Tensor = t[(*key, Ellipsis)]
     return sliced
 
 
-def select_shown(t: AbstractTensor, dims: DimsSpec, options: PrintOptions) -> Selection:
+def select_shown(t: Tensor, dims: DimsSpec, options: PrintOptions) -> Selection:
     """Which part of `t` a print shows: the `dims` slice, summarised when it is over `threshold`.
 
     >>> import lazytensor as lt
@@ -159,7 +156,7 @@ def read_shown(selection: Selection) -> Values:
 MAX_FLAT_INDEX = int(np.iinfo(np.intp).max)
 
 
-def _read_corners(sub: AbstractTensor, selection: Selection) -> Values:
+def _read_corners(sub: Tensor, selection: Selection) -> Values:
     """The shown values as basic slices, one per corner of the summary (each axis: its head and
     its tail), for a base with more elements than int64 can number (a fill-only zarr array)."""
     per_axis = [

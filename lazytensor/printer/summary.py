@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import numpy as np
@@ -26,9 +26,7 @@ from lazytensor.printer.render import render_for_prompt
 from lazytensor.printer.shown import select_shown
 from lazytensor.printer.streamstats import BLOCK_ELEMENTS, one_pass
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, SHAPE, WARN
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 CHAIN_EDGE = 2
 """Layers named at each end of a summarised chain in one line."""
@@ -53,13 +51,13 @@ def _has_static(value: object, name: str) -> bool:
     return True
 
 
-def _value_text(t: AbstractTensor, options: PrintOptions) -> Text:
+def _value_text(t: Tensor, options: PrintOptions) -> Text:
     values = np.asarray(t.numpy())
     cells = format_values(values, options.precision, options.sci_mode)
     return Text(str(cells.texts[()]).strip())
 
 
-def summary_text(t: AbstractTensor, options: PrintOptions | None = None) -> Text:
+def summary_text(t: Tensor, options: PrintOptions | None = None) -> Text:
     """The one-line summary of `t`, styled.
 
     >>> import lazytensor as lt
@@ -82,7 +80,7 @@ def summary_text(t: AbstractTensor, options: PrintOptions | None = None) -> Text
     return space.join(parts)
 
 
-def _statistics_parts(t: AbstractTensor, options: PrintOptions) -> list[Text]:
+def _statistics_parts(t: Tensor, options: PrintOptions) -> list[Text]:
     selection = select_shown(t, None, options)
     plan = statistics_plan(selection, options)
     if not plan.compute:
@@ -111,7 +109,7 @@ class SummaryLine:
     tensor (2,) float64 n=2 x∈[1, 1] μ=1 σ=0 nan 1
     """
 
-    tensor: AbstractTensor
+    tensor: Tensor
     options: PrintOptions = attrs.field(factory=current_options)
 
     def text(self) -> Text:
@@ -187,7 +185,7 @@ class StatsReport:
     entries: tuple[tuple[str, str], ...]
 
     @classmethod
-    def of(cls, t: AbstractTensor, options: PrintOptions | None = None) -> StatsReport:
+    def of(cls, t: Tensor, options: PrintOptions | None = None) -> StatsReport:
         options = current_options() if options is None else options
         entries = streamed_statistics(t, options.precision)
         return cls(tuple(t.shape), t.dtype, t.numel(), tuple(entries))
@@ -231,9 +229,7 @@ def _no_statistics(count: int, dtype: np.dtype[Any]) -> str:
     return "no values" if count == 0 else "no statistics for this dtype"
 
 
-def streamed_statistics(
-    t: AbstractTensor, precision: int, chunk: int = BLOCK_ELEMENTS
-) -> list[tuple[str, str]]:
+def streamed_statistics(t: Tensor, precision: int, chunk: int = BLOCK_ELEMENTS) -> list[tuple[str, str]]:
     """The header's statistics of all of `t` in one pass over its base, `chunk` elements (or one
     stored chunk) at a time: memory stays bounded, each chunk is read once, repeats cost nothing.
 
