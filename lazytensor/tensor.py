@@ -29,7 +29,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, keywords, numpy_functions, optable
+from lazytensor import autograd, evaluate, keywords, numpy_functions, optable, threads
 from lazytensor.autograd import Node, Saved, Version, Watched
 from lazytensor.buffers import check_fits, is_memory_mapped
 from lazytensor.dtypes import as_dtype
@@ -123,7 +123,10 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     resident = _resident_values(operands)  # the common case first: values in memory, no gradient
     if resident is not None:
         ufunc = entry.ufunc
-        if ufunc is None or params:  # what the general path does for them, without its questions
+        work = 1  # the kernel splits work this big across threads (`threads.start_at`): let it
+        for value in resident:
+            work *= getattr(value, "size", 1)
+        if ufunc is None or params or work >= threads.start_at:  # the general path's call, unasked
             try:
                 return _result(entry.kernel(*resident, **params), resident)
             except USER_ERRORS as error:
@@ -195,9 +198,10 @@ def _resident_values(operands: tuple[Any, ...]) -> tuple[Any, ...] | None:
 def _whole_sum(t: AbstractTensor) -> StorageTensor | None:
     """`t.sum()` as one `np.add.reduce`, what the general path computes, for a tensor whose values are
     a fused view of memory that no gradient watches; None for the rest: object arrays (whose sum the
-    general path keeps an object), repeats (stride 0, summed once and multiplied), gradients."""
+    general path keeps an object), repeats (stride 0, summed once and multiplied), gradients, and
+    sums big enough for threads (`threads.reduce_at`), whose blocks the general path adds."""
     fused = t._fused_values
-    if fused is None or fused.dtype.hasobject or 0 in fused.strides:
+    if fused is None or fused.dtype.hasobject or 0 in fused.strides or fused.size >= threads.reduce_at:
         return None
     state = _GRAD_STATE.peek(t.base)
     if state is not None and state.requires_grad:

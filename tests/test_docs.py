@@ -46,6 +46,7 @@ DOCTESTED_PAGES = (
     "docs/concurrency.md",
     "docs/printing.md",
     "docs/array-api.md",
+    "docs/performance.md",
 )
 CONSOLE_BLOCK = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 IPYTHON_BLOCK = re.compile(r"^```ipython\n(.*?)^```$", re.DOTALL | re.MULTILINE)

@@ -361,3 +361,26 @@ def test_shared_ranges_are_the_ranges_asked_for_and_their_store_stays_bounded() 
     assert len(indexing._RANGES) <= indexing._RANGES_KEPT
     assert indexing.Range.derived(5, 2, 3) == indexing.Range(5, 2, 3)
     assert indexing.Range.derived(5, 2, 3) is indexing.Range.derived(5, 2, 3)  # shared while kept
+
+
+def test_work_big_enough_for_threads_leaves_the_fast_paths_to_the_threaded_kernels(
+    monkeypatch: Any,
+) -> None:
+    """Resident operands whose work reaches `threads.start_at` (`reduce_at` for a sum) go to the
+    kernels, which split it across threads; smaller work stays one numpy call."""
+    threads = importlib.import_module("lazytensor.threads")
+    calls: list[str] = []
+    real_call, real_reduce = threads.ufunc_call, threads.reduce
+    monkeypatch.setattr(threads, "ufunc_call", lambda *args: calls.append("ufunc") or real_call(*args))
+    monkeypatch.setattr(threads, "reduce", lambda *args: calls.append("reduce") or real_reduce(*args))
+    t = lt.arange(64.0).reshape(8, 8)
+    small = t + t
+    assert calls == [] and tensor_module._whole_sum(t) is not None
+    monkeypatch.setattr(threads, "start_at", 64)
+    monkeypatch.setattr(threads, "reduce_at", 64)
+    big = t + t
+    assert tensor_module._whole_sum(t) is None
+    total = t.sum()
+    assert calls == ["ufunc", "reduce"]
+    np.testing.assert_array_equal(big.numpy(), small.numpy())
+    assert total.item() == np.arange(64.0).sum()
