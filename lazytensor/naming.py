@@ -284,25 +284,14 @@ def result_names(shapes: str, operands: Sequence[Any], params: dict[str, Any]) -
     return None
 
 
-def stack_names(t: Any) -> Names:
-    """The names of `t`: found on the first layer down that knows its own (a base, or a view already
-    asked), then derived upward, each layer from the one below: a loop, however deep the stack."""
-    pending = []
-    layer = t
-    while True:
-        known: Names | None = layer.__dict__.get("names")
-        if known is not None:
-            break
-        below = getattr(layer, "wrapped", None)
-        if below is None:  # a base nobody named
-            known = unnamed(len(layer.shape))
-            break
-        pending.append(layer)
-        layer = below
-    for view in reversed(pending):
-        known = view.names_of(known)
-        view.__dict__["names"] = known
-    return known
+def own_names(t: Any) -> Names:
+    """The names of one layer, the names below it already derived (`once.stacked` walks a stack of
+    any depth from the bottom up, a loop): a view's by its rule, a base nobody named none."""
+    below = getattr(t, "wrapped", None)
+    if below is None:
+        return unnamed(len(t.shape))
+    names: Names = t.names_of(below.names)
+    return names
 
 
 def name_base(base: Any, names: Any) -> None:
@@ -311,6 +300,12 @@ def name_base(base: Any, names: Any) -> None:
     if names is None:
         return
     checked = check_names(names, base.shape)
-    base.__dict__["names"] = checked
+    type(base).names.prime(base, checked)  # the cached value of the `stacked` descriptor `names`
     if is_named(checked):
-        base.__dict__["names_used"] = True
+        mark_named(base)
+
+
+def mark_named(base: Any) -> None:
+    """Flag `base` as one that something over it may name: from then on views and operations over
+    it derive and check names (a base's flag is False until then, a class attribute)."""
+    object.__setattr__(base, "names_used", True)  # a flag on a frozen class, set as attrs does

@@ -29,7 +29,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, keywords, naming, numpy_functions, optable
+from lazytensor import autograd, evaluate, keywords, naming, numpy_functions, optable, threads
 from lazytensor.autograd import Node, Saved, Version, Watched
 from lazytensor.buffers import check_fits, is_memory_mapped
 from lazytensor.dtypes import as_dtype
@@ -121,6 +121,24 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     >>> apply(optable.ADD, lt.tensor([1, 2]), 10).tolist()
     [11, 12]
     """
+    resident = _resident_values(operands)  # the common case first: values in memory, no gradient
+    if resident is not None:
+        ufunc = entry.ufunc
+        work = 1  # the kernel splits work this big across threads (`threads.start_at`): let it
+        for value in resident:
+            work *= getattr(value, "size", 1)
+        if ufunc is None or params or work >= threads.start_at:  # the general path's call, unasked
+            try:
+                return _result(entry.kernel(*resident, **params), resident)
+            except USER_ERRORS as error:
+                raise error.with_traceback(None) from None
+        try:
+            out = ufunc(*resident, order="C")  # the kernel's own call: same values, dtype, order
+        except Exception:  # whatever it is, the general path below raises it again, with its message
+            pass
+        else:
+            if type(out) is np.ndarray:  # a new C array (not a 0-d result, which is a scalar)
+                return StorageTensor._trusted(out)
     bases: list[BaseTensor | None] = []  # each operand's base; None for one that is not a tensor
     named = False
     for x in operands:
@@ -172,6 +190,51 @@ def _named(result: StorageTensor, names: naming.Names) -> StorageTensor:
     if len(names) == result.ndim:
         naming.name_base(result, names)
     return result
+
+
+_PLAIN_OPERANDS = frozenset({int, float, complex, np.ndarray, np.float64, np.int64})
+"""Operand types a ufunc takes as they are, exactly as `values_of` passes them (bool is left to the
+general path, which types it)."""
+
+
+def _resident_values(operands: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The values `apply` hands a kernel when that is all there is to do: every tensor operand a fused
+    view of memory whose base no gradient watches and nobody named, every other a number or an
+    array; else None."""
+    values = []
+    for x in operands:
+        kind = type(x)
+        if kind in _PLAIN_OPERANDS:
+            values.append(x)
+            continue
+        tensor = _TENSOR_TYPES.get(kind)  # `is_tensor_type`'s cache, read inline
+        if not (is_tensor_type(kind) if tensor is None else tensor):
+            return None
+        fused = x._fused_values
+        if fused is None:
+            return None
+        base = x.base
+        if base.names_used:  # names to check and carry: the general path's work
+            return None
+        state = _GRAD_STATE.peek(base)
+        if state is not None and state.requires_grad:
+            return None
+        values.append(fused)
+    return tuple(values)
+
+
+def _whole_sum(t: AbstractTensor) -> StorageTensor | None:
+    """`t.sum()` as one `np.add.reduce`, what the general path computes, for a tensor whose values are
+    a fused view of memory that no gradient watches; None for the rest: object arrays (whose sum the
+    general path keeps an object), repeats (stride 0, summed once and multiplied), gradients, and
+    sums big enough for threads (`threads.reduce_at`), whose blocks the general path adds."""
+    fused = t._fused_values
+    if fused is None or fused.dtype.hasobject or 0 in fused.strides or fused.size >= threads.reduce_at:
+        return None
+    state = _GRAD_STATE.peek(t.base)
+    if state is not None and state.requires_grad:
+        return None
+    return StorageTensor._trusted(np.asarray(np.add.reduce(fused, axis=None)))
 
 
 def _needs(entry: Op, bases: list[BaseTensor | None]) -> tuple[bool, ...]:
@@ -414,6 +477,7 @@ class AbstractTensor(
     _values_of = staticmethod(values_of)
     _is_tensor = staticmethod(_is_tensor)
     _check_in_place = staticmethod(_check_in_place)
+    _whole_sum = staticmethod(_whole_sum)
 
     # -- the protocol -----------------------------------------------------------------------
 
@@ -548,7 +612,14 @@ class AbstractTensor(
         an array-like base, whose values are read afresh each time, for a memory map (each read checks
         its file first), and for a shape of more than 2**63 bytes, which numpy cannot view (its
         elements are read through the layout). Only a view of storage is kept: a copy (a numpy
-        scalar, say) would go stale at the next write to the base."""
+        scalar, say) would go stale at the next write to the base. A view numpy derives from the
+        one below needs no layout: that one passed these checks, over the same base."""
+        below = getattr(self, "wrapped", None)
+        known = None if below is None else _FUSED_VALUES.peek(below)
+        if known is not None:
+            derived = self.view_of(known)
+            if isinstance(derived, np.ndarray) and derived.base is not None:
+                return derived
         layout = self.layout
         if (
             layout is None
@@ -557,11 +628,6 @@ class AbstractTensor(
             or not evaluate.numpy_can_view(layout, self.dtype.itemsize)
         ):
             return None
-        below = getattr(self, "wrapped", None)
-        known = None if below is None else below.__dict__.get("_fused_values")
-        derived = None if known is None else self.view_of(known)
-        if isinstance(derived, np.ndarray) and derived.base is not None:
-            return derived
         return evaluate.read(self)
 
     def view_of(self, below: Buffer) -> Buffer | None:
@@ -824,6 +890,10 @@ class BaseTensor(AbstractTensor):
         raise TypeError(f"a {self.layer_name} base is not a dask collection")
 
 
+_FUSED_VALUES: once[Buffer | None] = AbstractTensor._fused_values
+"""The cached fused values, as the descriptor: constructors that hold them already prime it."""
+
+
 @attrs.frozen(eq=False, repr=False, slots=False)
 class StorageTensor(BaseTensor):
     """The bottom of every stack: a flat 1-D numpy buffer and a shape, row-major from offset 0.
@@ -856,14 +926,14 @@ class StorageTensor(BaseTensor):
             )
 
     def __attrs_post_init__(self) -> None:
-        self.__dict__["_fused_values"] = self.buffer.reshape(self._shape)
+        _FUSED_VALUES.prime(self, self.buffer.reshape(self._shape) if self.keeps_views else None)
 
     def __getstate__(self) -> dict[str, Any]:
         """The state to pickle: the buffer and the rest, never the cached view of the buffer (pickled
         on its own it would come back as a copy, stale at the first write)."""
         state = dict(self.__dict__)
-        state.pop("_fused_values", None)
-        state.pop("_lazy_values", None)
+        _FUSED_VALUES.omit(state)
+        AbstractTensor._lazy_values.omit(state)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -881,7 +951,8 @@ class StorageTensor(BaseTensor):
     def _trusted(cls, array: Buffer) -> StorageTensor:
         """A storage tensor over a C-contiguous array, skipping the checks it passes by construction."""
         t = object.__new__(cls)
-        t.__dict__.update(buffer=array.reshape(-1), _shape=array.shape, _fused_values=array)
+        t.__dict__.update(buffer=array.reshape(-1), _shape=array.shape)
+        _FUSED_VALUES.prime(t, array)
         return t
 
     @once
@@ -945,12 +1016,12 @@ class StorageTensor(BaseTensor):
 
     @property
     def requires_grad(self) -> bool:
-        state = self.__dict__.get("grad_state")  # without one, nothing has asked for a gradient yet
+        state = _GRAD_STATE.peek(self)  # without one, nothing has asked for a gradient yet
         return state is not None and state.requires_grad
 
     @property
     def grad(self) -> StorageTensor | None:
-        state = self.__dict__.get("grad_state")
+        state = _GRAD_STATE.peek(self)
         return None if state is None else state.grad
 
     @grad.setter
@@ -994,7 +1065,7 @@ class StorageTensor(BaseTensor):
 
     @property
     def retains_grad(self) -> bool:
-        state = self.__dict__.get("grad_state")
+        state = _GRAD_STATE.peek(self)
         return state is not None and state.retains and state.node is not None
 
     def retain_grad(self) -> None:
@@ -1060,6 +1131,9 @@ class StorageTensor(BaseTensor):
             naming.name_base(detached, self.names)
         return detached
 
+
+_GRAD_STATE: once[GradState] = StorageTensor.grad_state
+"""The gradient state's descriptor: `peek` tells whether one was made, without making it."""
 
 _frozen_setattr = StorageTensor.__setattr__
 

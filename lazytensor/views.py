@@ -10,10 +10,10 @@ three questions, in the same order:
   method of `Layout`: `permute`, `select`, `gather`, `expand`, `try_reshape`)
 
 and says what differs per kind of wrapper: its numpy equivalent, its parameters
-(`describe`), whether a write can go through it (`read_only_reason`). Shape and
-layout are derived once, at construction, from the layer below, whose own are
-already known: so a stack of any depth is built, read and written with loops,
-never recursion.
+(`describe`), whether a write can go through it (`read_only_reason`). Base, shape
+and layout are derived on first use and kept (`once.stacked`): making a view costs
+only its fields, and the first read of a deep stack derives upward in a loop, so a
+stack of any depth is built, read and written without recursion.
 
 The functions at the end (`permute`, `reshape`, `getitem`, ...) turn user
 arguments into validated wrappers; `AbstractTensor`'s methods call them.
@@ -22,7 +22,6 @@ arguments into validated wrappers; `AbstractTensor`'s methods call them.
 from __future__ import annotations
 
 import abc
-import functools
 import math
 import operator
 from collections.abc import Sequence
@@ -36,7 +35,7 @@ from lazytensor.buffers import check_fits
 from lazytensor.indexing import Range, Spec
 from lazytensor.layout import IndexArray, Layout, progression
 from lazytensor.naming import Names
-from lazytensor.once import once
+from lazytensor.once import once, stacked
 from lazytensor.positions import (
     Shape,
     infer_shape,
@@ -51,10 +50,16 @@ from lazytensor.tensor import AbstractTensor, BaseTensor, Buffer
 IndexArrays = tuple[IndexArray, ...]
 
 
-@functools.cache
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(cls: type) -> tuple[str, ...]:
-    """The attribute names of a wrapper class's fields, `wrapped` first."""
-    return tuple(field.name for field in attrs.fields(cls))
+    """The attribute names of a wrapper class's fields, `wrapped` first (a dict lookup after the first
+    call per class: `functools.cache` costs more than the rest of making a view)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(field.name for field in attrs.fields(cls))
+    return names
 
 
 _ZERO: IndexArray = np.zeros((), dtype=np.intp)
@@ -67,13 +72,6 @@ class View(AbstractTensor):
     wrapped: AbstractTensor = attrs.field(
         validator=attrs.validators.instance_of(AbstractTensor)  # type: ignore[type-abstract]
     )
-
-    def __attrs_post_init__(self) -> None:
-        # derive base, shape and layout now, while the layer below has its own: never a recursion
-        self.__dict__["base"] = self.wrapped.base
-        self.shape  # noqa: B018
-        if self.layout is None:
-            self.__dict__["_fused_values"] = None  # no strided view to make: `values()` reads
 
     @abc.abstractmethod
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
@@ -95,8 +93,8 @@ class View(AbstractTensor):
     def names_of(self, names_below: Names) -> Names:
         """The names of this view's axes, given the names of the axes of the tensor below it."""
 
-    @once
-    def base(self) -> BaseTensor:  # set at construction, as the layer below's
+    @stacked
+    def base(self) -> BaseTensor:
         return self.wrapped.base
 
     @property
@@ -111,10 +109,11 @@ class View(AbstractTensor):
     @classmethod
     def trusted(cls, wrapped: AbstractTensor, *params: Any) -> Self:
         """A wrapper whose parameters are valid by construction (a factory below checked the user's
-        arguments, or they come from a valid wrapper): no converters, no validators, just the fields."""
+        arguments, or they come from a valid wrapper): no converters, no validators, just the fields,
+        one parameter for each, in order (defaults too)."""
         view = object.__new__(cls)
-        view.__dict__.update(zip(_field_names(cls), (wrapped, *params), strict=True))
-        view.__attrs_post_init__()
+        names = _FIELD_NAMES.get(cls) or _field_names(cls)  # `_field_names` read inline: a hot path
+        view.__dict__.update(zip(names, (wrapped, *params)))  # noqa: B905 (one per field, by contract)
         return view
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -182,7 +181,7 @@ class TransposedTensor(View):
                 f"of a tensor of shape {self.wrapped.shape}"
             )
 
-    @once
+    @stacked
     def shape(self) -> Shape:
         below = self.wrapped.shape
         return tuple([below[axis] for axis in self.axes])
@@ -210,7 +209,7 @@ class TransposedTensor(View):
     def describe(self) -> str:
         return f"axes {self.axes}"
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.permute(self.axes)
@@ -300,7 +299,7 @@ class ReshapedTensor(View):
     def describe(self) -> str:
         return f"new shape {self._shape}"
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.try_reshape(self._shape)
@@ -374,7 +373,7 @@ class SlicedTensor(View):
             else:
                 indexing.normalize_indices(spec, axis, size, negatives=False)
 
-    @once
+    @stacked
     def shape(self) -> Shape:
         return tuple(
             [
@@ -419,7 +418,7 @@ class SlicedTensor(View):
     def describe(self) -> str:
         return "key [" + ", ".join(_spec_text(spec) for spec in self.specs) + "]"
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         """The layout below, selected: ints, ranges and lists that are arithmetic progressions fuse."""
         below = self.wrapped.layout
@@ -476,7 +475,7 @@ class ExpandedTensor(View):
             for indices, old in zip(index_arrays[self._lead :], below, strict=True)
         )
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.expand(self._shape)
@@ -488,7 +487,11 @@ class ExpandedTensor(View):
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return np.broadcast_to(below, self._shape)
 
-    def view_of(self, below: Buffer) -> Buffer:
+    def view_of(self, below: Buffer) -> Buffer | None:
+        """numpy's broadcast view, unless the shape holds more bytes than numpy can address."""
+        layout = self.layout
+        if layout is None or not evaluate.numpy_can_view(layout, below.itemsize):
+            return None
         return np.broadcast_to(below, self._shape)
 
     def describe(self) -> str:
@@ -598,31 +601,19 @@ class IndexedTensor(View):
             if array is not None:
                 indexing.normalize_indices(array, axis, size, negatives=False)
 
-    def __attrs_post_init__(self) -> None:
-        lone = _lone_list_of(self.indices)
-        if lone is None:
-            self.__dict__["_lone_list"] = None
-            super().__attrs_post_init__()
-        else:
-            self._derive_gather(*lone)
-
-    def _derive_gather(self, axis: int, array: IndexArray) -> None:
-        """Base, shape, lone list and layout of one 1-D list on one axis (`h[src]`, the commonest
-        gather) set directly, without the general derivation's broadcasting (which gives the same);
-        the block is derived only when a position or the description asks for it."""
-        below = self.wrapped
+    def _gather_shape(self, axis: int, array: IndexArray) -> Shape:
+        """The shape of one 1-D list on one axis (`h[src]`, the commonest gather), without the
+        general derivation's broadcasting (which gives the same)."""
+        below = self.wrapped.shape
         start = 0 if self.block_first else axis
-        kept = (*below.shape[:axis], *below.shape[axis + 1 :])
-        self.__dict__.update(
-            base=below.base,
-            _lone_list=(axis, array),
-            shape=(*kept[:start], array.shape[0], *kept[start:]),
-        )
-        if progression(array) is None or below.layout is None:
-            # most lists (edge sources, samples) are no progression: no layout, so no strided view
-            self.__dict__.update(layout=None, _fused_values=None)
-        else:
-            self.layout  # noqa: B018  (a strided one: the general derivation)
+        kept = (*below[:axis], *below[axis + 1 :])
+        return (*kept[:start], array.shape[0], *kept[start:])
+
+    def _block_shape(self) -> Shape:
+        """The shape by the general derivation: the kept axes around the broadcast block."""
+        kept = [size for size, array in zip(self.wrapped.shape, self.indices, strict=True) if array is None]
+        block = self._block
+        return (*kept[: block.start], *block.shape, *kept[block.start :])
 
     @once
     def _block(self) -> Block:
@@ -635,11 +626,10 @@ class IndexedTensor(View):
         start = 0 if self.block_first else adjacent_start
         return Block(axes, arrays, arrays[0].shape, start, adjacent_start)
 
-    @once
+    @stacked
     def shape(self) -> Shape:
-        kept = [size for size, array in zip(self.wrapped.shape, self.indices, strict=True) if array is None]
-        block = self._block
-        return (*kept[: block.start], *block.shape, *kept[block.start :])
+        lone = self._lone_list
+        return self._block_shape() if lone is None else self._gather_shape(*lone)
 
     def _split(self, pos: Sequence[Any]) -> tuple[Sequence[Any], Sequence[Any]]:
         """A position of this view as (block position, kept-axis positions)."""
@@ -692,9 +682,16 @@ class IndexedTensor(View):
         first = ", block first" if self._block.start != self._block.adjacent_start else ""
         return "indices [" + ", ".join(entries) + "]" + first
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
-        """The layout below, gathered: index arrays affine in the block position fuse."""
+        lone = self._lone_list
+        if lone is not None and progression(lone[1]) is None:
+            return None  # most lists (edge sources, samples) are no progression: no layout
+        return self._affine_layout()
+
+    def _affine_layout(self) -> Layout | None:
+        """The layout below, gathered (the general derivation): index arrays affine in the block
+        position fuse."""
         below = self.wrapped.layout
         if below is None:
             return None
@@ -733,7 +730,7 @@ class RenamedTensor(View):
     def _check_names(self, _attribute: object, names: Names) -> None:
         naming.check_names(names, self.wrapped.shape)
 
-    @once
+    @stacked
     def shape(self) -> Shape:
         return self.wrapped.shape
 
@@ -756,7 +753,7 @@ class RenamedTensor(View):
     def describe(self) -> str:
         return "names (" + ", ".join(repr(name) for name in self.axis_names) + ")"
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         return self.wrapped.layout
 
@@ -789,9 +786,17 @@ def permute(t: AbstractTensor, axes: Sequence[int]) -> TransposedTensor:
     return TransposedTensor.trusted(t, normalized)
 
 
+_REVERSED: dict[int, Shape] = {}
+"""Every axis reversed, per number of axes: `t.T` is common enough to make the tuple once."""
+
+
 def reverse_axes(t: AbstractTensor) -> TransposedTensor:
     """`t.T`: every axis reversed."""
-    return TransposedTensor.trusted(t, tuple(range(t.ndim - 1, -1, -1)))
+    ndim = len(t.shape)
+    axes = _REVERSED.get(ndim)
+    if axes is None:
+        axes = _REVERSED[ndim] = tuple(range(ndim - 1, -1, -1))
+    return TransposedTensor.trusted(t, axes)
 
 
 def swapaxes(t: AbstractTensor, dim0: int, dim1: int) -> TransposedTensor:
@@ -802,7 +807,8 @@ def swapaxes(t: AbstractTensor, dim0: int, dim1: int) -> TransposedTensor:
 
 
 def reshape(t: AbstractTensor, shape: Sequence[int]) -> ReshapedTensor:
-    return ReshapedTensor.trusted(t, infer_shape(shape, t.numel(), t.shape))
+    below = t.shape
+    return ReshapedTensor.trusted(t, infer_shape(shape, numel(below), below))
 
 
 def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> AbstractTensor:
@@ -968,9 +974,25 @@ def _adopted(spec: Spec) -> IndexArray | None:
     return indexing.read_only_window(np.array(spec, dtype=np.intp) if isinstance(spec, int) else spec)
 
 
+def _common_view(t: AbstractTensor, key: Any) -> AbstractTensor | None:
+    """The view of the commonest keys (ints and slices; one list of ints) made straight from the key,
+    or None for any other key. The same wrappers `_numpy_view` makes from the parsed key."""
+    shape = t.shape
+    specs = indexing.basic_specs(key, shape)
+    if specs is not None:
+        return SlicedTensor.trusted(t, specs)
+    indices = indexing.lone_list(key, shape)
+    if indices is not None:
+        return IndexedTensor.trusted(
+            t, (indexing.read_only_window(indices), *[None] * (len(shape) - 1)), False
+        )
+    return None
+
+
 def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     """The view `t[key]` by numpy's rules (a 0-d view for an all-int key)."""
-    return _numpy_view(t, indexing.parse(key, t.shape))
+    common = _common_view(t, key)
+    return _numpy_view(t, indexing.parse(key, t.shape)) if common is None else common
 
 
 def setitem(t: AbstractTensor, key: Any, value: Any) -> None:
@@ -985,6 +1007,9 @@ def setitem(t: AbstractTensor, key: Any, value: Any) -> None:
 
 def getitem(t: AbstractTensor, key: Any) -> Any:
     """`t[key]`: the element for an all-int key, else a view."""
+    common = _common_view(t, key)
+    if common is not None:
+        return common
     parsed = indexing.parse(key, t.shape)
     if parsed.is_element:
         return t.base.read_one(evaluate.locate(t, parsed.element_position()))

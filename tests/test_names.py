@@ -566,7 +566,7 @@ def test_unnamed_tensors_never_derive_or_check_names(monkeypatch: pytest.MonkeyP
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("names derived or checked for unnamed tensors")
 
-    monkeypatch.setattr(naming, "stack_names", refuse)
+    monkeypatch.setattr(naming, "own_names", refuse)
     monkeypatch.setattr(naming, "result_names", refuse)
     monkeypatch.setattr(naming, "reshaped", refuse)
     t, u = lt.zeros(2, 1, 3), lt.ones(3)

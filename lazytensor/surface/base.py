@@ -56,6 +56,11 @@ class Surface:
     def _check_in_place(name: str, target: AbstractTensor, *operands: Any) -> None:
         """Refuse a write through `target` that cannot reach storage or would break a gradient."""
 
+    @staticmethod
+    @abc.abstractmethod
+    def _whole_sum(t: AbstractTensor) -> StorageTensor | None:
+        """`t.sum()` in one numpy call when its values are in memory and no gradient watches, else None."""
+
     if TYPE_CHECKING:  # the protocol's members the mixins use, implemented by AbstractTensor
 
         @property

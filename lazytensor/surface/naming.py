@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from lazytensor import naming
-from lazytensor.once import once
+from lazytensor.once import stacked
 from lazytensor.surface.base import USER_ERRORS, Surface
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ class Naming(Surface):
     """On a base: whether any tensor over it may have a name (it was named, or something over it was
     renamed). False for almost every base, and then views and operations skip names altogether."""
 
-    @once
+    @stacked
     def names(self) -> naming.Names:
         """The name of each axis, None where it has none (all None when nobody named any).
 
@@ -38,7 +38,7 @@ class Naming(Surface):
         >>> t.names, t.T.names, t[0, ::2].names
         (('trial', 'channel', 'time'), ('time', 'channel', 'trial'), ('channel', 'time'))
         """
-        return naming.stack_names(self)
+        return naming.own_names(self)
 
     @property
     def _axis_shape(self) -> Shape:
@@ -63,7 +63,7 @@ class Naming(Surface):
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
         if naming.is_named(new):
-            self.base.__dict__["names_used"] = True
+            naming.mark_named(self.base)
         return self._views.rename(cast("AbstractTensor", self), new)
 
     def isel(self, indexers: dict[str, Any] | None = None, /, **by_name: Any) -> Any:

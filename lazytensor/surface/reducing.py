@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy.typing as npt
 
@@ -53,6 +53,14 @@ class Reductions(Surface):
         >>> t.sum(1).tolist(), t.sum(axis=0, keepdims=True).tolist(), t.sum(dtype="float32").dtype
         ([3, 12], [[3, 5, 7]], dtype('float32'))
         """
+        if dim is UNSET and keepdim is UNSET and axis is UNSET and keepdims is UNSET:
+            whole = (
+                None
+                if dtype is not None or out is not None
+                else self._whole_sum(cast("AbstractTensor", self))
+            )
+            if whole is not None:
+                return whole
         call = keywords.reduction(
             "sum", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
         )
