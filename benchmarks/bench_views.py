@@ -89,6 +89,21 @@ def bench_view_creation() -> None:
     report("read t[3, 4] vs numpy", best(lambda: t[3, 4], 20_000) / best(lambda: a[3, 4], 20_000), "<= 8")
 
 
+def bench_named_view_creation() -> None:
+    """Names cost a named view nothing at creation: they are derived when someone reads them."""
+    t = lt.zeros(10, 10)
+    named = lt.zeros(10, 10, names=("row", "col"))
+    cases: list[tuple[str, Callable[[], object], Callable[[], object]]] = [
+        ("t.T", lambda: named.T, lambda: t.T),
+        ("t[1:5, ::2]", lambda: named[1:5, ::2], lambda: t[1:5, ::2]),
+        ("t.reshape(20, 5)", lambda: named.reshape(20, 5), lambda: t.reshape(20, 5)),
+        ("t.unsqueeze(0)", lambda: named.unsqueeze(0), lambda: t.unsqueeze(0)),
+    ]
+    for name, ours, plain in cases:
+        ratio = best(ours, 20_000) / best(plain, 20_000)
+        report(f"create {name} on a named 10x10 vs an unnamed one", ratio, "<= 1.3")
+
+
 def _alternating(t: lt.AbstractTensor, depth: int) -> lt.AbstractTensor:
     for i in range(depth):
         t = t.T if i % 2 == 0 else t[::1]
@@ -142,6 +157,7 @@ def main() -> None:
     bench_numpy_view()
     bench_contiguous()
     bench_view_creation()
+    bench_named_view_creation()
     bench_deep_stack()
     bench_unfused()
 

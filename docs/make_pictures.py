@@ -77,6 +77,13 @@ def dims() -> RenderableType:
     return TensorPrint(t, (3, None, None, None, None), current_options())
 
 
+def names() -> RenderableType:
+    values = np.sin(np.arange(120.0) / 3).reshape(2, 3, 4, 5).round(2)
+    t = lt.tensor(values, names=("trial", "channel", "time", "freq"))
+    t[0, 1, 2, 3] = np.nan
+    return TensorPrint(t, None, current_options())
+
+
 def explain_tree() -> RenderableType:
     explanation: RenderableType = lt.arange(24).reshape(2, 3, 4).T[1:, [2, 0]].explain()
     return explanation
@@ -99,6 +106,7 @@ PICTURE_MAKERS: dict[str, Callable[[], RenderableType]] = {
     "summarised": summarised,
     "heatmap": heatmap,
     "dims": dims,
+    "names": names,
     "explain_tree": explain_tree,
     "explain_trace": explain_trace,
     "in_a_table": in_a_table,

@@ -184,9 +184,11 @@ from lazytensor.linalg import matmul, matrix_transpose, tensordot, vecdot
 from lazytensor.printer import to_string, tprint
 from lazytensor.printer.options import get_printoptions, printoptions, set_printoptions
 from lazytensor.tensor import AbstractTensor, StorageTensor
+from lazytensor.threads import get_num_threads, set_num_threads
 from lazytensor.views import (
     ExpandedTensor,
     IndexedTensor,
+    RenamedTensor,
     ReshapedTensor,
     SlicedTensor,
     TransposedTensor,
@@ -207,6 +209,7 @@ __all__ = [
     "ExpandedTensor",
     "IndexedTensor",
     "Layout",
+    "RenamedTensor",
     "ReshapedTensor",
     "SlicedTensor",
     "StorageTensor",
@@ -279,6 +282,7 @@ __all__ = [
     "from_numpy",
     "full",
     "full_like",
+    "get_num_threads",
     "get_printoptions",
     "greater",
     "greater_equal",
@@ -350,6 +354,7 @@ __all__ = [
     "searchsorted",
     "segment_max",
     "segment_sum",
+    "set_num_threads",
     "set_printoptions",
     "sign",
     "signbit",

@@ -86,6 +86,17 @@ TOUR: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "Named axes: every label says which axis is which",
+        (
+            "eeg = lt.arange(120).reshape(2, 3, 4, 5)",
+            "eeg = eeg.rename('trial', 'channel', 'time', 'freq')  # a view",
+            "eeg  # each label: the fixed axes, then the rows ↓ and the columns →",
+            "eeg.transpose(1, 3)[:, ::2]  # names follow every view",
+            "eeg.print((1, None, 2, None))  # dims: fixed axes keep their place",
+            "eeg[1].explain((2, 3, 4))  # the position, named, on its way down",
+        ),
+    ),
+    (
         "Any array as a base: zarr, dask, h5py, numpy (the docs: Bigger than memory)",
         (
             "import numpy as np",

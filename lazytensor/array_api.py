@@ -91,16 +91,19 @@ def zeros(
     dtype: npt.DTypeLike | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    names: Any = None,
 ) -> StorageTensor:
     """A tensor of zeros (float64 unless `dtype`); the shape as one int, a tuple, or several ints.
 
     >>> import lazytensor as lt
     >>> lt.zeros((2, 3), dtype=lt.int32).tolist(), lt.zeros(2, 1).shape
     ([[0, 0, 0], [0, 0, 0]], (2, 1))
+    >>> lt.zeros(2, 3, names=("trial", "time")).names
+    ('trial', 'time')
     """
     check_device(device)
     dtype = np.float64 if dtype is None else dtype
-    return creation.zeros(as_shape((shape, *more)), dtype=dtype, requires_grad=requires_grad)
+    return creation.zeros(as_shape((shape, *more)), dtype=dtype, requires_grad=requires_grad, names=names)
 
 
 def ones(
@@ -109,6 +112,7 @@ def ones(
     dtype: npt.DTypeLike | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    names: Any = None,
 ) -> StorageTensor:
     """A tensor of ones (float64 unless `dtype`); the shape as one int, a tuple, or several ints.
 
@@ -118,7 +122,7 @@ def ones(
     """
     check_device(device)
     dtype = np.float64 if dtype is None else dtype
-    return creation.ones(as_shape((shape, *more)), dtype=dtype, requires_grad=requires_grad)
+    return creation.ones(as_shape((shape, *more)), dtype=dtype, requires_grad=requires_grad, names=names)
 
 
 def full(
@@ -128,6 +132,7 @@ def full(
     *,
     device: Any = None,
     requires_grad: bool = False,
+    names: Any = None,
 ) -> StorageTensor:
     """A tensor with every element `fill_value` (its dtype from the value unless `dtype`).
 
@@ -136,7 +141,9 @@ def full(
     ([7, 7], dtype('bool'))
     """
     check_device(device)
-    return creation.full(as_shape((shape,)), fill_value, dtype=dtype, requires_grad=requires_grad)
+    return creation.full(
+        as_shape((shape,)), fill_value, dtype=dtype, requires_grad=requires_grad, names=names
+    )
 
 
 def arange(
@@ -147,6 +154,7 @@ def arange(
     dtype: npt.DTypeLike | None = None,
     *,
     device: Any = None,
+    names: Any = None,
 ) -> StorageTensor:
     """Evenly spaced values in `[start, stop)` (`[0, start)` with one bound), as numpy's `arange`.
 
@@ -155,7 +163,7 @@ def arange(
     ([0, 3, 6, 9], [1.0, 1.5])
     """
     check_device(device)
-    return creation.arange(start, stop, step, dtype)
+    return creation.arange(start, stop, step, dtype, names=names)
 
 
 def eye(

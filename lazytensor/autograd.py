@@ -1,7 +1,7 @@
 """The reverse-mode autograd engine: gradient mode, graph nodes, and the topological backward pass.
 
 The engine never imports the tensor classes. It walks any objects that answer
-the gradient protocol (`GradTensor` below): an operation's result answers
+the gradient hooks of the tensor protocol (`lazytensor.protocol.Tensor`): an operation's result answers
 with its `Node` (the operation's backward rule from the operator table), a
 view answers with one rule shared by every wrapper (`view_backward`: send the
 view's positions one layer down with `translate_batch` and scatter-add the
@@ -15,14 +15,15 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor.layout import IndexArray, Layout
+from lazytensor.layout import Layout
 from lazytensor.positions import Shape, numel, open_grid
+from lazytensor.protocol import Tensor, Wrapper
 
 Buffer = npt.NDArray[Any]
 Grads = Sequence[Buffer | None]
@@ -184,46 +185,7 @@ class Node:
         return [(parent, g) for parent, g, need in pairs if need and g is not None]
 
 
-class GradTensor(Protocol):
-    """What the engine asks of a tensor."""
-
-    @property
-    def shape(self) -> Shape: ...
-
-    @property
-    def requires_grad(self) -> bool: ...
-
-    def grad_parents(self) -> tuple[Any, ...]:
-        """The tensors this one's gradient flows to (empty for a leaf)."""
-        ...
-
-    def backward_step(self, grad: Buffer, retain: bool) -> list[tuple[Any, Buffer]]:
-        """The gradient of each parent, from this tensor's gradient (keeping saved values if `retain`)."""
-        ...
-
-    def accumulate_grad(self, grad: Buffer) -> None:
-        """Add `grad` into `.grad` (leaves, and results that retain their gradient)."""
-        ...
-
-    @property
-    def retains_grad(self) -> bool:
-        """Whether a result keeps its gradient in `.grad` too."""
-        ...
-
-
-class TranslatingView(Protocol):
-    """What `view_backward` asks of a view."""
-
-    @property
-    def shape(self) -> Shape: ...
-
-    @property
-    def wrapped(self) -> Any: ...
-
-    def translate_batch(self, index_arrays: tuple[IndexArray, ...]) -> tuple[IndexArray, ...]: ...
-
-
-def view_backward(view: TranslatingView, grad: Buffer) -> Buffer:
+def view_backward(view: Wrapper, grad: Buffer) -> Buffer:
     """The gradient of the tensor below a view: each position's gradient added where it came from."""
     below_shape: Shape = view.wrapped.shape
     if numel(view.shape) == 0 or numel(below_shape) == 0:
@@ -240,11 +202,11 @@ def view_backward(view: TranslatingView, grad: Buffer) -> Buffer:
     return summed.reshape(below_shape).astype(grad.dtype, copy=False)
 
 
-def _topological(root: GradTensor) -> list[GradTensor]:
+def _topological(root: Tensor) -> list[Tensor]:
     """Every tensor the root depends on that requires a gradient, each after all that use it."""
-    order: list[GradTensor] = []
+    order: list[Tensor] = []
     seen: set[int] = set()
-    stack: list[tuple[GradTensor, bool]] = [(root, False)]
+    stack: list[tuple[Tensor, bool]] = [(root, False)]
     while stack:
         tensor, expanded = stack.pop()
         if expanded:
@@ -260,7 +222,7 @@ def _topological(root: GradTensor) -> list[GradTensor]:
     return order[::-1]
 
 
-def backward(root: GradTensor, seed: Buffer, retain_graph: bool = False) -> None:
+def backward(root: Tensor, seed: Buffer, retain_graph: bool = False) -> None:
     """Send `seed` (the gradient of `root`) back through the graph into every leaf's `.grad`."""
     grads: dict[int, Buffer] = {id(root): seed}
     for tensor in _topological(root):

@@ -165,6 +165,11 @@ class Backend:
     def read_only(self, array: Any) -> str | None:
         return None if hasattr(array, "__setitem__") else f"a {type(array).__name__} cannot be written"
 
+    def dimension_names(self, array: Any) -> tuple[Any, ...] | None:
+        """The names the array's format keeps for its axes (zarr v3 `dimension_names`, xarray
+        `dims`, HDF5 dimension labels), or None when it keeps none."""
+        return None
+
 
 class NumpyBackend(Backend):
     kind = "numpy"
@@ -230,6 +235,14 @@ class ZarrBackend(Backend):
     def read_only(self, array: Any) -> str | None:
         return "the zarr array was opened read-only" if getattr(array, "read_only", False) else None
 
+    def dimension_names(self, array: Any) -> tuple[Any, ...] | None:
+        """zarr v3 keeps `dimension_names` in its metadata; zarr v2 has none, but xarray writes its
+        dimensions to the `_ARRAY_DIMENSIONS` attribute."""
+        names = getattr(array.metadata, "dimension_names", None)
+        if names is None:
+            names = array.attrs.get("_ARRAY_DIMENSIONS")
+        return None if names is None else tuple(names)
+
 
 class DaskBackend(Backend):
     """dask arrays: every request is a lazy dask array; operations build graphs."""
@@ -277,6 +290,15 @@ class Hdf5Backend(Backend):
     def read_only(self, array: Any) -> str | None:
         return "the HDF5 file was opened read-only" if array.file.mode == "r" else None
 
+    def dimension_names(self, array: Any) -> tuple[Any, ...] | None:
+        """Each axis' dimension label, else the name of the first dimension scale attached to it
+        (netCDF-4 files attach one per dimension), else None."""
+        names: list[str | None] = []
+        for dim in array.dims:
+            label = dim.label or (str(dim[0].name).rsplit("/", 1)[-1] if len(dim) else "")
+            names.append(label or None)
+        return tuple(names)
+
 
 class XarrayBackend(Backend):
     """An xarray `DataArray` over a lazily loaded file (netCDF, zarr, HDF5): orthogonal selections
@@ -306,6 +328,9 @@ class XarrayBackend(Backend):
 
     def read_only(self, array: Any) -> str | None:
         return "an xarray DataArray is read through lazytensor, not written: write to its source"
+
+    def dimension_names(self, array: Any) -> tuple[Any, ...] | None:
+        return tuple(array.dims)
 
 
 @functools.cache

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import keywords
+from lazytensor import keywords, naming
 from lazytensor.positions import as_shape
 from lazytensor.tensor import AbstractTensor, StorageTensor
 
@@ -31,23 +31,36 @@ def _leaf(array: npt.NDArray[Any], requires_grad: bool) -> StorageTensor:
     return StorageTensor.from_array(array).requires_grad_(requires_grad)
 
 
-def tensor(data: Any, dtype: npt.DTypeLike | None = None, requires_grad: bool = False) -> StorageTensor:
-    """A new tensor holding a copy of `data`: nested lists, a scalar, a numpy array or a torch tensor.
+def _named(t: StorageTensor, names: Any) -> StorageTensor:
+    """`t`, a new base, with its axes named (`names` None: left unnamed)."""
+    naming.name_base(t, names)
+    return t
+
+
+def tensor(
+    data: Any, dtype: npt.DTypeLike | None = None, requires_grad: bool = False, *, names: Any = None
+) -> StorageTensor:
+    """A new tensor holding a copy of `data`: nested lists, a scalar, a numpy array or a torch tensor;
+    `names` names its axes (a tensor's own names are copied with it when `names` is not given).
 
     >>> tensor([[1, 2], [3, 4]]).shape
     (2, 2)
     >>> from fractions import Fraction
     >>> tensor([Fraction(1, 3)]).dtype
     dtype('O')
+    >>> tensor([[1, 2, 3]], names=("row", "col")).names
+    ('row', 'col')
     """
     if isinstance(data, AbstractTensor):
+        if names is None and data.base.names_used:
+            names = data.names
         data = data.numpy()
     array = _from_torch(data)
     if array is None:
         array = np.array(data, dtype=dtype, copy=True, order="C")
     elif dtype is not None:
         array = array.astype(dtype)
-    return _leaf(array, requires_grad)
+    return _named(_leaf(array, requires_grad), names)
 
 
 def from_numpy(array: npt.NDArray[Any]) -> StorageTensor:
@@ -69,14 +82,17 @@ def zeros(
     dtype: npt.DTypeLike = np.float64,
     device: Any = None,
     requires_grad: bool = False,
+    names: Any = None,
 ) -> StorageTensor:
     """A tensor of zeros; the shape as ints (PyTorch) or one tuple (numpy, the array API).
 
     >>> zeros(2, 3).shape, zeros((2, 3), dtype=np.int32, device="cpu").dtype
     ((2, 3), dtype('int32'))
+    >>> zeros(2, 3, names=("row", "col")).names
+    ('row', 'col')
     """
     keywords.device("zeros", device)
-    return _leaf(np.zeros(_shape_of(shape), dtype=dtype), requires_grad)
+    return _named(_leaf(np.zeros(_shape_of(shape), dtype=dtype), requires_grad), names)
 
 
 def ones(
@@ -84,6 +100,7 @@ def ones(
     dtype: npt.DTypeLike = np.float64,
     device: Any = None,
     requires_grad: bool = False,
+    names: Any = None,
 ) -> StorageTensor:
     """A tensor of ones; the shape as ints or one tuple.
 
@@ -91,7 +108,7 @@ def ones(
     ([1.0, 1.0], [True, True])
     """
     keywords.device("ones", device)
-    return _leaf(np.ones(_shape_of(shape), dtype=dtype), requires_grad)
+    return _named(_leaf(np.ones(_shape_of(shape), dtype=dtype), requires_grad), names)
 
 
 def empty(
@@ -99,6 +116,7 @@ def empty(
     dtype: npt.DTypeLike = np.float64,
     device: Any = None,
     requires_grad: bool = False,
+    names: Any = None,
 ) -> StorageTensor:
     """A tensor whose values are whatever the new memory held (numpy's `empty`: write before reading).
 
@@ -106,7 +124,7 @@ def empty(
     (2, 3)
     """
     keywords.device("empty", device)
-    return _leaf(np.empty(_shape_of(shape), dtype=dtype), requires_grad)
+    return _named(_leaf(np.empty(_shape_of(shape), dtype=dtype), requires_grad), names)
 
 
 def full(
@@ -115,6 +133,8 @@ def full(
     dtype: npt.DTypeLike | None = None,
     device: Any = None,
     requires_grad: bool = False,
+    *,
+    names: Any = None,
 ) -> StorageTensor:
     """A tensor with every element `fill_value` (its dtype by numpy's rule unless `dtype` is given).
 
@@ -122,7 +142,9 @@ def full(
     ([7, 7], [0.5, 0.5])
     """
     keywords.device("full", device)
-    return _leaf(np.full(_shape_of((shape,)), _fill_value(fill_value), dtype=dtype), requires_grad)
+    return _named(
+        _leaf(np.full(_shape_of((shape,)), _fill_value(fill_value), dtype=dtype), requires_grad), names
+    )
 
 
 def _fill_value(fill_value: Any) -> Any:
@@ -216,6 +238,8 @@ def arange(
     step: float = 1,
     dtype: npt.DTypeLike | None = None,
     device: Any = None,
+    *,
+    names: Any = None,
 ) -> StorageTensor:
     """Evenly spaced values in `[start, stop)`, as numpy's `arange`; one bound alone is the stop,
     counted from 0 by `step`.
@@ -228,11 +252,11 @@ def arange(
         raise ValueError(f"arange: the step must not be zero (start {start}, stop {stop})")
     if stop is None:
         start, stop = 0, start
-    return StorageTensor.from_array(np.arange(start, stop, step, dtype=dtype))
+    return _named(StorageTensor.from_array(np.arange(start, stop, step, dtype=dtype)), names)
 
 
 def trandom(
-    *shape: int | tuple[int, ...], seed: int | None = None, requires_grad: bool = False
+    *shape: int | tuple[int, ...], seed: int | None = None, requires_grad: bool = False, names: Any = None
 ) -> StorageTensor:
     """Uniform random values in [-1, 1); the same `seed` gives the same values.
 
@@ -240,7 +264,7 @@ def trandom(
     (2, 2)
     """
     rng = np.random.default_rng(seed)
-    return _leaf(rng.uniform(-1.0, 1.0, size=_shape_of(shape)), requires_grad)
+    return _named(_leaf(rng.uniform(-1.0, 1.0, size=_shape_of(shape)), requires_grad), names)
 
 
 def linspace(

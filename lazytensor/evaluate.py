@@ -9,15 +9,15 @@ Reads and writes of values go to the base at the bottom (`t.base.read_strided`,
 `read_flat`, `write_strided`, `write_flat`, ...): a flat numpy buffer answers them
 with views and `take`, an array-like base (zarr, dask) with backend requests.
 
-A reader: it talks to tensors only through their protocol (`shape`, `layout`,
-`base`, `layers`, `wrapped`, `translate`, `translate_batch`,
-`numpy_equivalent`, `read_only_reason`, `with_wrapped`, `fresh_storage`), so it never imports the
-tensor classes. Every walk down a stack is a loop.
+A reader: it talks to tensors only through the tensor protocol (`lazytensor.protocol`:
+`shape`, `layout`, `base`, `layers`, a wrapper's `wrapped`, `translate`, `translate_batch`,
+`numpy_equivalent` and `with_wrapped`, `read_only_reason`, `fresh_storage`), so it never
+imports the tensor classes. Every walk down a stack is a loop.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,10 +26,7 @@ from numpy.lib.stride_tricks import as_strided
 from lazytensor.buffers import check_fits
 from lazytensor.layout import IndexArray, Layout
 from lazytensor.positions import Shape, numel, open_grid
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
-    from lazytensor.views import View
+from lazytensor.protocol import Tensor, Wrapper
 
 Buffer = npt.NDArray[Any]
 
@@ -40,7 +37,7 @@ numpy's copy costs about a nanosecond an element, a gather through `translate_ba
 _INTP_BYTES = np.dtype(np.intp).itemsize
 
 
-def locate(t: AbstractTensor, pos: Shape) -> int:
+def locate(t: Tensor, pos: Shape) -> int:
     """The storage index of a valid, non-negative position: translate until a layout is known."""
     tensor: Any = t
     while (layout := tensor.layout) is None:
@@ -50,7 +47,7 @@ def locate(t: AbstractTensor, pos: Shape) -> int:
     return index
 
 
-def storage_indices(t: AbstractTensor) -> IndexArray:
+def storage_indices(t: Tensor) -> IndexArray:
     """The storage index of every position of `t`, as an array of `t.shape`."""
     arrays = open_grid(t.shape)
     tensor: Any = t
@@ -95,7 +92,7 @@ def strided_view(buffer: Buffer, layout: Layout, writeable: bool) -> Buffer:
     return view
 
 
-def read(t: AbstractTensor) -> Buffer:
+def read(t: Tensor) -> Buffer:
     """All values of `t`: a zero-copy view when the stack has a layout, else computed as cheaply as we can.
 
     Without a layout, there are two ways. If the lowest layer that does not fuse is
@@ -141,20 +138,20 @@ def read(t: AbstractTensor) -> Buffer:
     return _gather(rebuilt) if gathering else read(rebuilt)
 
 
-def _materialise(layer: View) -> Buffer:
+def _materialise(layer: Wrapper) -> Buffer:
     """numpy's computation of one layer that does not fuse, on the strided view below it."""
     below: Any = layer.wrapped
     return np.ascontiguousarray(layer.numpy_equivalent(below.values()))
 
 
-def _gather(t: AbstractTensor) -> Buffer:
+def _gather(t: Tensor) -> Buffer:
     """One request of every position's storage index to the base (flat, then shaped: a 0-d result
     stays an array)."""
     gathered: Buffer = t.base.read_flat(storage_indices(t).reshape(-1))
     return gathered.reshape(t.shape)
 
 
-def read_copy(t: AbstractTensor) -> Buffer:
+def read_copy(t: Tensor) -> Buffer:
     """A C-contiguous array of `t`'s values that shares no memory with its storage."""
     array = read(t)
     if t.base.may_share_memory(array):
@@ -162,9 +159,9 @@ def read_copy(t: AbstractTensor) -> Buffer:
     return np.ascontiguousarray(array)
 
 
-def _unfused_layers(t: AbstractTensor) -> list[View]:
+def _unfused_layers(t: Tensor) -> list[Wrapper]:
     """The layers from `t` down to the lowest one without a layout (which stands on one with a layout)."""
-    layers: list[View] = []
+    layers: list[Wrapper] = []
     layer: Any = t
     base = t.base
     while layer is not base and layer.layout is None:  # a base is contiguous: no need to derive that
@@ -173,7 +170,7 @@ def _unfused_layers(t: AbstractTensor) -> list[View]:
     return layers
 
 
-def check_writable(t: AbstractTensor) -> None:
+def check_writable(t: Tensor) -> None:
     """ValueError if a write through `t` cannot reach storage (an expanded layer, a read-only file);
     RuntimeError if it would write into a leaf that requires grad outside `no_grad()`."""
     for layer in t.layers:
@@ -183,7 +180,7 @@ def check_writable(t: AbstractTensor) -> None:
     t.base.check_write()
 
 
-def prepare_values(value: Any, t: AbstractTensor) -> Buffer:
+def prepare_values(value: Any, t: Tensor) -> Buffer:
     """`value` cast to `t`'s dtype and broadcast to its shape, or the error numpy would raise."""
     array = given = np.asarray(value, dtype=t.dtype)
     while array.ndim > t.ndim and array.shape[0] == 1:  # numpy drops leading size-1 axes
@@ -196,7 +193,7 @@ def prepare_values(value: Any, t: AbstractTensor) -> Buffer:
         ) from None
 
 
-def write(t: AbstractTensor, value: Any) -> None:
+def write(t: Tensor, value: Any) -> None:
     """Write `value` (broadcast) to every position of `t`; nothing is written if anything is wrong."""
     check_writable(t)
     values = prepare_values(value, t)
@@ -210,14 +207,14 @@ def write(t: AbstractTensor, value: Any) -> None:
     t.base.note_write()
 
 
-def write_one(t: AbstractTensor, pos: Shape, value: Any) -> None:
+def write_one(t: Tensor, pos: Shape, value: Any) -> None:
     """Write one element at a valid, non-negative position."""
     check_writable(t)
     t.base.write_one(locate(t, pos), value)
     t.base.note_write()
 
 
-def write_result(t: AbstractTensor, values: Buffer, operation: str) -> None:
+def write_result(t: Tensor, values: Buffer, operation: str) -> None:
     """Write an in-place operation's result through `t` with numpy's checks for `a op= b`: the
     result's shape must be `t`'s and its dtype must cast to `t`'s by the `same_kind` rule. Every check
     passes before the first element is written."""

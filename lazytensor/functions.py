@@ -183,7 +183,8 @@ def nonzero(t: Operand) -> tuple[StorageTensor, ...]:
 
 
 def _shape(x: Operand) -> tuple[int, ...]:
-    return tuple(x.shape) if isinstance(x, AbstractTensor) else np.shape(x)
+    """An operand's shape; a named tensor's carries its names, so that `dim` may name an axis."""
+    return x._axis_shape if isinstance(x, AbstractTensor) else np.shape(x)
 
 
 def _sequence(what: str, tensors: Any) -> list[tuple[int, ...]]:

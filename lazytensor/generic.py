@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor import threads
 from lazytensor.dtypes import array_from_values, as_dtype, fold_dtype
 from lazytensor.positions import Shape, broadcast_shape, normalize_dim, numel
 
@@ -209,7 +210,12 @@ def unary_ufunc(ufunc: np.ufunc, values: Values) -> Buffer:
     >>> unary_ufunc(np.negative, [1, -2]).tolist()
     [-1, 2]
     """
-    return np.asarray(ufunc(np.asarray(values), order="C"))
+    array = np.asarray(values)
+    if array.size >= threads.start_at:  # big: split across threads (None when it is not for them)
+        threaded = threads.ufunc_call(ufunc, array)
+        if threaded is not None:
+            return threaded
+    return np.asarray(ufunc(array, order="C"))
 
 
 def binary_ufunc(ufunc: np.ufunc, x: Values, y: Values) -> Any:
@@ -220,6 +226,11 @@ def binary_ufunc(ufunc: np.ufunc, x: Values, y: Values) -> Any:
     [[11, 21], [12, 22]]
     """
     try:
+        # a big result (either operand big, or two that broadcast to a big one) is split across threads
+        if getattr(x, "size", 1) * getattr(y, "size", 1) >= threads.start_at:
+            threaded = threads.ufunc_call(ufunc, x, y)
+            if threaded is not None:
+                return threaded
         return ufunc(x, y, order="C")
     except ValueError:
         result_shape(np.shape(x), np.shape(y))  # the error naming both shapes, when that is why

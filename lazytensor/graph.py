@@ -23,7 +23,8 @@ from rich.text import Text
 from lazytensor import optable
 from lazytensor.indexing import normalize_indices, read_only_window
 from lazytensor.layout import IndexArray, Layout
-from lazytensor.once import once
+from lazytensor.naming import Names
+from lazytensor.once import stacked
 from lazytensor.positions import Shape
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.options import current_options, line_width
@@ -232,25 +233,19 @@ class EdgesTensor(View):
                 "along its first axis"
             )
 
-    def __attrs_post_init__(self) -> None:
-        below = self.wrapped  # a label moves nothing: base, shape and layout are the labelled tensor's
-        self.__dict__.update(base=below.base, shape=below.shape, layout=below.layout)
-        if below.layout is None:
-            self.__dict__["_fused_values"] = None  # no strided view to make: `values()` reads
-
-    @once
-    def shape(self) -> Shape:  # set at construction, as every `once` of this class
+    @stacked
+    def shape(self) -> Shape:  # a label moves nothing: base, shape and layout are the labelled tensor's
         return self.wrapped.shape
-
-    def translate(self, pos: Shape) -> Shape:
-        return pos
 
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         return index_arrays
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         return self.wrapped.layout
+
+    def names_of(self, names_below: Names) -> Names:
+        return names_below
 
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return below

@@ -57,11 +57,20 @@ class Range:
 
     @classmethod
     def derived(cls, start: int, step: int, count: int) -> Range:
-        """A range from values valid by construction (ints, step ≠ 0, count ≥ 0): no checks."""
+        """A range from values valid by construction (ints, step ≠ 0, count ≥ 0): no checks. A range
+        is immutable, so the ones met recently are shared (setting a frozen class's three fields
+        costs more than finding them)."""
+        key = (start, step, count)
+        made = _RANGES.get(key)
+        if made is not None:
+            return made
         made = object.__new__(cls)
         object.__setattr__(made, "start", start)
         object.__setattr__(made, "step", step)
         object.__setattr__(made, "count", count)
+        if len(_RANGES) >= _RANGES_KEPT:
+            _RANGES.clear()  # a bound, not a policy: a loop over fresh slices refills what it needs
+        _RANGES[key] = made
         return made
 
     def is_full(self, size: int) -> bool:
@@ -87,6 +96,10 @@ class Range:
 
 
 Spec = int | Range | IndexArray
+
+_RANGES: dict[tuple[int, int, int], Range] = {}
+_RANGES_KEPT = 4096
+"""How many ranges `Range.derived` keeps for sharing, at most."""
 
 
 def normalize_indices(
@@ -238,6 +251,55 @@ def parse(key: Any, shape: Sequence[int]) -> ParsedKey:
     at = next(i for i, entry in enumerate(entries) if entry is Ellipsis)
     entries[at : at + 1] = [slice(None)] * (len(shape) - indexed)
     return _resolve(entries, shape, is_element, separated)
+
+
+def basic_specs(key: Any, shape: Sequence[int]) -> tuple[Spec, ...] | None:
+    """The specs of the commonest view key, Python ints and slices, at most one per axis and not an
+    int for every axis (that names an element), straight from the key; None for any other key (which
+    `parse` reads, giving the same specs and the same errors).
+
+    >>> basic_specs((slice(1, 5), slice(None, None, 2)), (10, 10))
+    (Range(start=1, step=1, count=4), Range(start=0, step=2, count=5))
+    >>> basic_specs((3, 4), (10, 10)), basic_specs([1, 2], (10, 10))
+    (None, None)
+    """
+    items = key if type(key) is tuple else (key,)
+    if len(items) > len(shape):
+        return None
+    specs: list[Spec] = []
+    whole = True  # no slice yet: an all-int key for every axis is an element, not a view
+    for axis, item in enumerate(items):
+        kind = type(item)
+        if kind is slice:
+            start, stop, step = item.indices(shape[axis])
+            count = len(range(start, stop, step))
+            specs.append(Range.derived(start if count else 0, step, count))
+            whole = False
+        elif kind is int:
+            specs.append(normalize_index(item, shape[axis], axis))
+        else:
+            return None
+    if whole and len(items) == len(shape):
+        return None
+    for size in shape[len(items) :]:
+        specs.append(Range.derived(0, 1, size))
+    return tuple(specs)
+
+
+def lone_list(key: Any, shape: Sequence[int]) -> IndexArray | None:
+    """The indices of a key that is one list of Python ints along the first axis (`t[[1, 2, 3]]`), as
+    a new intp array with negatives counted from the end; None for any other key (which `parse`
+    reads, giving the same indices and the same errors).
+
+    >>> lone_list([1, -1], (4, 2)).tolist(), lone_list([True, False], (2,)), lone_list([], (3,))
+    ([1, 3], None, None)
+    """
+    if type(key) is not list or not shape:
+        return None
+    array = np.array(key)
+    if array.dtype != np.intp or array.ndim != 1:  # bools (a mask), floats, nested lists, [] ...
+        return None
+    return normalize_indices(array, 0, shape[0])
 
 
 def _basic(items: tuple[Any, ...], shape: Sequence[int]) -> ParsedKey:

@@ -20,6 +20,7 @@ import io
 import math
 import os
 import re
+import shutil
 import stat
 import warnings
 from typing import Any, BinaryIO, Literal, cast
@@ -27,7 +28,7 @@ from typing import Any, BinaryIO, Literal, cast
 import attrs
 import numpy as np
 
-from lazytensor import stores
+from lazytensor import naming, stores
 from lazytensor.bases import ArrayBase, XarrayBackend, require
 from lazytensor.creation import from_numpy
 from lazytensor.mapped import MappedTensor
@@ -264,7 +265,7 @@ def _read_array(file: BinaryIO, name: str, header: NpyHeader, mmap: bool) -> np.
         raise ValueError(f"{name}: cannot read the array data ({' '.join(str(error).split())})") from None
 
 
-def load(path: PathLike, mmap: bool = True) -> AbstractTensor:
+def load(path: PathLike, mmap: bool = True, *, names: Any = None) -> AbstractTensor:
     """A tensor over a `.npy` file, memory-mapped read-only by default so only what is read is loaded.
 
     A Fortran-ordered file comes back as a transposed view of its row-major storage,
@@ -278,6 +279,11 @@ def load(path: PathLike, mmap: bool = True) -> AbstractTensor:
     >>> lt.save(path, lt.arange(6).reshape(2, 3))
     >>> lt.load(path).T.tolist()
     [[0, 3], [1, 4], [2, 5]]
+
+    A `.npy` file keeps no axis names: `names` gives them.
+
+    >>> lt.load(path, names=("row", "col")).names
+    ('row', 'col')
     """
     name = os.fspath(path)
     with _open_regular(path) as file:
@@ -288,7 +294,9 @@ def load(path: PathLike, mmap: bool = True) -> AbstractTensor:
     row_major = array.T if fortran else array
     base = MappedTensor.over(row_major, name) if isinstance(row_major, np.memmap) else from_numpy(row_major)
     if fortran:
+        naming.name_base(base, None if names is None else tuple(names)[::-1])
         return TransposedTensor(base, tuple(range(array.ndim - 1, -1, -1)))
+    naming.name_base(base, names)
     return base
 
 
@@ -409,9 +417,20 @@ def save(path: PathLike, t: AbstractTensor) -> None:
     >>> lt.save(path, lt.load(path) * 2)
     >>> lt.load(path).tolist()
     [0, 2, 4, 6]
+
+    A path ending in `.zarr` is written as a zarr v3 array instead, whose `dimension_names` are
+    the tensor's names (a `.npy` file has nowhere to keep them).
+
+    >>> store = pathlib.Path(tempfile.mkdtemp()) / "t.zarr"
+    >>> lt.save(store, lt.zeros(2, 3, names=("trial", "time")))
+    >>> lt.open(store).names
+    ('trial', 'time')
     """
     if t.dtype.hasobject:
         raise ValueError(f"cannot save a tensor of dtype object to {os.fspath(path)} without pickle")
+    if os.fspath(path).endswith(ZARR_SUFFIX):
+        _save_zarr(os.path.realpath(os.fspath(path)), t)
+        return
     array = t.numpy()  # evaluated first: an error here leaves no file behind
     if not array.flags.c_contiguous:  # (np.ascontiguousarray alone would make a 0-d array (1,))
         array = np.ascontiguousarray(array)
@@ -437,10 +456,38 @@ def save(path: PathLike, t: AbstractTensor) -> None:
         os.close(fd)
 
 
+ZARR_SUFFIX = ".zarr"
+"""`save` writes a path ending in this as a zarr v3 array (with the tensor's names)."""
+
+
+def _save_zarr(target: str, t: AbstractTensor) -> None:
+    """Write `t` as a zarr v3 array at `target`: into a temporary store beside it first, which then
+    takes the target's place, so a failed save leaves the old store as it was."""
+    zarr = require("zarr", "zarr")
+    array = t.numpy()  # evaluated first: an error here leaves no store behind
+    directory, base = os.path.split(target)
+    temporary = os.path.join(directory, temporary_name(base, _name_limit(directory)))
+    old = temporary + ".old"
+    for leftover in (temporary, old):  # a killed save's
+        shutil.rmtree(leftover, ignore_errors=True)
+    names = t.names if naming.is_named(t.names) else None
+    try:
+        store = zarr.create_array(
+            temporary, shape=array.shape, dtype=array.dtype, dimension_names=names, zarr_format=3
+        )
+        store[...] = array
+        if os.path.exists(target):
+            os.replace(target, old)
+        os.replace(temporary, target)
+    finally:
+        shutil.rmtree(temporary, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
+
+
 # -- array-like bases: zarr, dask, h5py -------------------------------------------------------------
 
 
-def from_array(array: Any) -> AbstractTensor:
+def from_array(array: Any, *, names: Any = None) -> AbstractTensor:
     """A tensor over any array-like (a zarr array, a dask array, an h5py dataset, an xarray
     DataArray, a numpy array) that reads nothing until asked: every view stacks on it, reads touch
     only the chunks they need.
@@ -448,19 +495,32 @@ def from_array(array: Any) -> AbstractTensor:
     A zarr-backed tensor writes through its views into the store; a dask-backed one is
     read-only and keeps operations lazy until `.numpy()`, `.compute()`, a print or
     `dask.compute(t)`. An xarray DataArray over dask is its dask array; one over a file is read
-    lazily through xarray (names of dimensions are not kept).
+    lazily through xarray.
+
+    The axes are named by `names`, else by what the array keeps: a DataArray's `dims`, a zarr
+    v3 array's `dimension_names`, an HDF5 dataset's dimension labels (or scales).
 
     >>> import numpy as np, lazytensor as lt
-    >>> t = lt.from_array(np.arange(12).reshape(3, 4))
-    >>> t.T[::2, 1:].tolist(), t.base.layer_name
-    ([[4, 8], [6, 10]], 'Numpy')
+    >>> t = lt.from_array(np.arange(12).reshape(3, 4), names=("row", "col"))
+    >>> t.T[::2, 1:].tolist(), t.base.layer_name, t.names
+    ([[4, 8], [6, 10]], 'Numpy', ('row', 'col'))
     """
     if XarrayBackend.accepts(array) and array.chunks is not None:
-        return ArrayBase(array.data)
+        return named_base(ArrayBase(array.data), array.dims, names)
     if hasattr(array, "data_vars") and not hasattr(array, "shape"):  # an xarray Dataset
-        names = ", ".join(str(name) for name in array.data_vars)
-        raise TypeError(f"a Dataset holds several arrays ({names}): pass one, lt.from_array(ds[name])")
-    return ArrayBase(stores.guarded(array))  # a local zarr store is read through a safe one
+        held = ", ".join(str(name) for name in array.data_vars)
+        raise TypeError(f"a Dataset holds several arrays ({held}): pass one, lt.from_array(ds[name])")
+    return named_base(ArrayBase(stores.guarded(array)), None, names)  # local zarr: through a safe store
+
+
+def named_base(base: ArrayBase, kept: Any, names: Any) -> ArrayBase:
+    """`base` named by `names` when given, else by what its array keeps (or `kept`, the names of
+    the array it was unwrapped from)."""
+    if names is None:
+        found = base.backend.dimension_names(base.array) if kept is None else tuple(kept)
+        names = naming.from_format(found, base.shape)
+    naming.name_base(base, names)
+    return base
 
 
 OPEN_MODES = ("r", "r+")
@@ -476,7 +536,7 @@ _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def open(
-    path: PathLike, key: str | None = None, *, mode: str = "r+"
+    path: PathLike, key: str | None = None, *, mode: str = "r+", names: Any = None
 ) -> AbstractTensor:  # lt.open, as numpy's load
     """A tensor over the array stored at the local `path`, read lazily: a `.npy` file (memory-mapped
     read-only, as `load`), an HDF5 file (`.h5`, `.hdf5`: `key` names the dataset, e.g.
@@ -494,6 +554,9 @@ def open(
     >>> lt.save(path, lt.arange(4))
     >>> lt.open(path).tolist()
     [0, 1, 2, 3]
+
+    The axes are named by `names`, else by what the file keeps (zarr v3 `dimension_names`, HDF5
+    dimension labels or scales, netCDF dimensions); a `.npy` file keeps none.
     """
     name = os.fspath(path)
     if _URL.match(name):
@@ -510,15 +573,15 @@ def open(
     if name.endswith(".npy"):
         if key is not None:
             raise ValueError(f"{name}: a .npy file holds one array, so there is no {key!r} in it")
-        return load(name)
+        return load(name, names=names)
     if not os.path.exists(name):
         raise FileNotFoundError(errno.ENOENT, "no .npy file, HDF5 or netCDF file or zarr store here", name)
     suffix = os.path.splitext(name)[1].lower()
     if suffix in HDF5_SUFFIXES:
-        return ArrayBase(_hdf5_dataset(name, key, mode))
+        return named_base(ArrayBase(_hdf5_dataset(name, key, mode)), None, names)
     if suffix in NETCDF_SUFFIXES:
-        return from_array(_netcdf_variable(name, key))
-    return ArrayBase(_zarr_array(name, key, mode))
+        return from_array(_netcdf_variable(name, key), names=names)
+    return named_base(ArrayBase(_zarr_array(name, key, mode)), None, names)
 
 
 def _zarr_array(name: str, key: str | None, mode: str) -> Any:

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor import naming
 from lazytensor.dtypes import as_dtype
 from lazytensor.positions import Shape
 
@@ -102,7 +103,9 @@ def single_axis(dim: Any, shape: Shape, what: str) -> int:
     """
     if type(dim) is int and -len(shape) <= dim < len(shape):  # the common case, first
         return dim
-    if isinstance(dim, Iterable) and not isinstance(dim, str | bytes):
+    if isinstance(dim, str):
+        return naming.axis_named(dim, shape, what)
+    if isinstance(dim, Iterable) and not isinstance(dim, bytes):
         raise TypeError(f"{what} takes one axis (an int), not {dim!r}")
     return _in_range(_axis_int(dim, what), shape, what)
 
@@ -119,8 +122,15 @@ def check_axis(dim: Any, shape: Shape, what: str) -> AxisArg:
         return None
     if type(dim) is int and -len(shape) <= dim < len(shape):  # the common case, first
         return dim
-    if isinstance(dim, Iterable) and not isinstance(dim, str | bytes):
-        axes = tuple(_in_range(_axis_int(axis, what), shape, what) for axis in dim)
+    if isinstance(dim, str):
+        return naming.axis_named(dim, shape, what)
+    if isinstance(dim, Iterable) and not isinstance(dim, bytes):
+        axes = tuple(
+            naming.axis_named(axis, shape, what)
+            if isinstance(axis, str)
+            else _in_range(_axis_int(axis, what), shape, what)
+            for axis in dim
+        )
         if len({axis % len(shape) for axis in axes}) != len(axes):
             raise ValueError(f"{what} of a tensor of shape {shape}: duplicate value in 'axis' {axes}")
         return axes

@@ -42,6 +42,8 @@ class MappedTensor(StorageTensor):
     """
 
     keeps_views = False
+    file_name: str
+    """The file's name, for errors (set by `over`)."""
 
     @property
     def layer_name(self) -> str:
@@ -55,9 +57,9 @@ class MappedTensor(StorageTensor):
         t.__dict__.update(
             buffer=array.reshape(-1),
             _shape=array.shape,
-            _fused_values=None,
             file_name=name or getattr(array, "filename", None) or "the memory-mapped file",
         )
+        MappedTensor._fused_values.prime(t, None)  # a memory map is read afresh: no view kept
         t.check_file()
         return t
 
@@ -72,7 +74,7 @@ class MappedTensor(StorageTensor):
         size = mapped.size()  # one fstat of the mapped file
         if size >= needed:
             return
-        name = self.__dict__["file_name"]
+        name = self.file_name
         error = OSError(
             f"{name}: the file shrank to {size:,} bytes while memory-mapped (its data needs {needed:,}); "
             "it was truncated or rewritten in place: load it again"

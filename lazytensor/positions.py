@@ -250,7 +250,7 @@ def as_shape(args: Sequence[object]) -> Shape:
     if len(args) == 1 and isinstance(args[0], Iterable):
         items = args[0]
     try:
-        return tuple(operator.index(item) for item in items)  # type: ignore[arg-type]
+        return tuple(map(operator.index, items))  # type: ignore[arg-type]
     except TypeError:
         raise TypeError(f"a shape is a sequence of ints, got {tuple(args)!r}") from None
 
@@ -261,6 +261,8 @@ def infer_shape(new_shape: Sequence[int], total: int, old_shape: Sequence[int] =
     >>> infer_shape((-1, 3, 1), 12)
     (4, 3, 1)
     """
+    if (not new_shape or min(new_shape) >= 0) and numel(new_shape) == total:
+        return tuple(new_shape)  # the commonest call: nothing to infer, nothing wrong
     old = tuple(old_shape) if old_shape else (total,)
     unknown = [axis for axis, size in enumerate(new_shape) if size == -1]
     bad = [size for size in new_shape if size < -1]

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from lazytensor import threads
 from lazytensor.dtypes import OBJECT
 from lazytensor.elementwise import exp, log, sqrt
 from lazytensor.generic import Buffer, Values
@@ -46,7 +47,12 @@ def _keep_object(result: Any, values: Buffer) -> Buffer:
 
 
 def _reduce(ufunc: np.ufunc, values: Buffer, axes: Shape | int, keepdim: bool, dtype: Any = None) -> Any:
-    """`ufunc.reduce` over `axes`: a numpy array, or a bare value when everything was reduced."""
+    """`ufunc.reduce` over `axes`: a numpy array, or a bare value when everything was reduced. Big
+    work is split across threads (`lazytensor.threads`)."""
+    if values.size >= threads.reduce_at:
+        threaded = threads.reduce(ufunc, values, (axes,) if isinstance(axes, int) else axes, keepdim, dtype)
+        if threaded is not None:
+            return threaded
     return ufunc.reduce(values, axis=axes, dtype=dtype, keepdims=keepdim)
 
 
@@ -225,7 +231,23 @@ def std(
     >>> std(np.array([1.0, 3.0])).item(), std(np.array([1.0, 3.0]), ddof=1).item()
     (1.0, 1.4142135623730951)
     """
-    return sqrt(var(t, dim, keepdim, ddof, dtype))
+    variance = var(t, dim, keepdim, ddof, dtype)
+    if variance.dtype.kind not in "biu":
+        return sqrt(variance)
+    return _integer_root(variance)
+
+
+def _integer_root(variance: Buffer) -> Buffer:
+    """numpy's std with an integer `dtype=`: a scalar result keeps the dtype (the root truncated); an
+    array result takes numpy's own step, the root written back into the variance, which raises
+    numpy's casting error.
+
+    >>> _integer_root(np.array(8)).item()
+    2
+    """
+    if variance.ndim == 0:
+        return np.asarray(variance.dtype.type(np.sqrt(variance)))
+    return np.sqrt(variance, out=variance)
 
 
 def _shifted(t: Values, dim: int) -> tuple[Buffer, int]:

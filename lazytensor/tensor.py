@@ -29,7 +29,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, evaluate, keywords, numpy_functions, optable
+from lazytensor import autograd, evaluate, keywords, naming, numpy_functions, optable, threads
 from lazytensor.autograd import Node, Saved, Version, Watched
 from lazytensor.buffers import check_fits, is_memory_mapped
 from lazytensor.dtypes import as_dtype
@@ -43,6 +43,7 @@ from lazytensor.surface.collection import DaskCollection
 from lazytensor.surface.display import Display
 from lazytensor.surface.gradients import Gradients, float_dtype
 from lazytensor.surface.inplace import InPlace
+from lazytensor.surface.naming import Naming
 from lazytensor.surface.numbers import Numbers
 from lazytensor.surface.operators import Operators
 from lazytensor.surface.reducing import Reductions
@@ -120,15 +121,37 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     >>> apply(optable.ADD, lt.tensor([1, 2]), 10).tolist()
     [11, 12]
     """
+    resident = _resident_values(operands)  # the common case first: values in memory, no gradient
+    if resident is not None:
+        ufunc = entry.ufunc
+        work = 1  # the kernel splits work this big across threads (`threads.start_at`): let it
+        for value in resident:
+            work *= getattr(value, "size", 1)
+        if ufunc is None or params or work >= threads.start_at:  # the general path's call, unasked
+            try:
+                return _result(entry.kernel(*resident, **params), resident)
+            except USER_ERRORS as error:
+                raise error.with_traceback(None) from None
+        try:
+            out = ufunc(*resident, order="C")  # the kernel's own call: same values, dtype, order
+        except Exception:  # whatever it is, the general path below raises it again, with its message
+            pass
+        else:
+            if type(out) is np.ndarray:  # a new C array (not a 0-d result, which is a scalar)
+                return StorageTensor._trusted(out)
     bases: list[BaseTensor | None] = []  # each operand's base; None for one that is not a tensor
+    named = False
     for x in operands:
         tensor = _TENSOR_TYPES.get(type(x))  # `is_tensor_type`'s cache, read inline: the hottest line
         if tensor is None:
             tensor = is_tensor_type(type(x))
         base = x.base if tensor else None
-        if base is not None and base.defers_operations:  # dask: the operation stays lazy, no gradient
-            return base.apply_lazily(entry, operands, params)  # type: ignore[no-any-return]
+        if base is not None:
+            if base.defers_operations:  # dask: the operation stays lazy, no gradient
+                return base.apply_lazily(entry, operands, params)  # type: ignore[no-any-return]
+            named = named or base.names_used
         bases.append(base)
+    names = _checked_names(entry, operands, params) if named else None  # free when nobody named any
     values: list[Any] = []
     for x, base in zip(operands, bases, strict=True):
         if base is None:
@@ -140,14 +163,78 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     needs = _needs(entry, bases)
     try:  # free unless raised: a kernel's error is about the operands, so it ends at the caller's door
         if not needs:
-            return _unrecorded(entry, operands, bases, inputs, params)
+            unrecorded = _unrecorded(entry, operands, bases, inputs, params)
+            return unrecorded if names is None else _named(unrecorded, names)
         result = _result(entry.kernel(*inputs, **params), inputs)
     except USER_ERRORS as error:
         raise error.with_traceback(None) from None
     saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
     result.grad_state.requires_grad = True
     result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
+    return result if names is None else _named(result, names)
+
+
+def _checked_names(entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> naming.Names | None:
+    """The names of the result of `entry` on operands some of which are named, checked before any
+    work (a mismatch is the user's error, shown from their line), or None for an unnamed result."""
+    try:
+        names = naming.result_names(entry.shapes, operands, params)
+    except ValueError as error:
+        raise error.with_traceback(None) from None
+    return names if names is not None and naming.is_named(names) else None
+
+
+def _named(result: StorageTensor, names: naming.Names) -> StorageTensor:
+    """A new result named, when its axes are the ones the rule named (an operation of its own
+    shape, say a kernel that squeezes, is left unnamed)."""
+    if len(names) == result.ndim:
+        naming.name_base(result, names)
     return result
+
+
+_PLAIN_OPERANDS = frozenset({int, float, complex, np.ndarray, np.float64, np.int64})
+"""Operand types a ufunc takes as they are, exactly as `values_of` passes them (bool is left to the
+general path, which types it)."""
+
+
+def _resident_values(operands: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The values `apply` hands a kernel when that is all there is to do: every tensor operand a fused
+    view of memory whose base no gradient watches and nobody named, every other a number or an
+    array; else None."""
+    values = []
+    for x in operands:
+        kind = type(x)
+        if kind in _PLAIN_OPERANDS:
+            values.append(x)
+            continue
+        tensor = _TENSOR_TYPES.get(kind)  # `is_tensor_type`'s cache, read inline
+        if not (is_tensor_type(kind) if tensor is None else tensor):
+            return None
+        fused = x._fused_values
+        if fused is None:
+            return None
+        base = x.base
+        if base.names_used:  # names to check and carry: the general path's work
+            return None
+        state = _GRAD_STATE.peek(base)
+        if state is not None and state.requires_grad:
+            return None
+        values.append(fused)
+    return tuple(values)
+
+
+def _whole_sum(t: AbstractTensor) -> StorageTensor | None:
+    """`t.sum()` as one `np.add.reduce`, what the general path computes, for a tensor whose values are
+    a fused view of memory that no gradient watches; None for the rest: object arrays (whose sum the
+    general path keeps an object), repeats (stride 0, summed once and multiplied), gradients, and
+    sums big enough for threads (`threads.reduce_at`), whose blocks the general path adds."""
+    fused = t._fused_values
+    if fused is None or fused.dtype.hasobject or 0 in fused.strides or fused.size >= threads.reduce_at:
+        return None
+    state = _GRAD_STATE.peek(t.base)
+    if state is not None and state.requires_grad:
+        return None
+    return StorageTensor._trusted(np.asarray(np.add.reduce(fused, axis=None)))
 
 
 def _needs(entry: Op, bases: list[BaseTensor | None]) -> tuple[bool, ...]:
@@ -362,6 +449,7 @@ def _ufunc_in_place(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwarg
 
 class AbstractTensor(
     Shaping,
+    Naming,
     Operators,
     Reductions,
     ArrayMethods,
@@ -389,6 +477,7 @@ class AbstractTensor(
     _values_of = staticmethod(values_of)
     _is_tensor = staticmethod(_is_tensor)
     _check_in_place = staticmethod(_check_in_place)
+    _whole_sum = staticmethod(_whole_sum)
 
     # -- the protocol -----------------------------------------------------------------------
 
@@ -523,7 +612,14 @@ class AbstractTensor(
         an array-like base, whose values are read afresh each time, for a memory map (each read checks
         its file first), and for a shape of more than 2**63 bytes, which numpy cannot view (its
         elements are read through the layout). Only a view of storage is kept: a copy (a numpy
-        scalar, say) would go stale at the next write to the base."""
+        scalar, say) would go stale at the next write to the base. A view numpy derives from the
+        one below needs no layout: that one passed these checks, over the same base."""
+        below = getattr(self, "wrapped", None)
+        known = None if below is None else _FUSED_VALUES.peek(below)
+        if known is not None:
+            derived = self.view_of(known)
+            if isinstance(derived, np.ndarray) and derived.base is not None:
+                return derived
         layout = self.layout
         if (
             layout is None
@@ -532,11 +628,6 @@ class AbstractTensor(
             or not evaluate.numpy_can_view(layout, self.dtype.itemsize)
         ):
             return None
-        below = getattr(self, "wrapped", None)
-        known = None if below is None else below.__dict__.get("_fused_values")
-        derived = None if known is None else self.view_of(known)
-        if isinstance(derived, np.ndarray) and derived.base is not None:
-            return derived
         return evaluate.read(self)
 
     def view_of(self, below: Buffer) -> Buffer | None:
@@ -581,7 +672,10 @@ class AbstractTensor(
     def clone(self) -> StorageTensor:
         """A new storage tensor holding a copy of the values."""
         check_fits(self.numel(), self.dtype.itemsize, f"a copy of shape {self.shape}")
-        return StorageTensor.from_array(evaluate.read_copy(self))
+        copied = StorageTensor.from_array(evaluate.read_copy(self))
+        if self.base.names_used:  # a copy keeps the names, as PyTorch's clone
+            naming.name_base(copied, self.names)
+        return copied
 
     def astype(self, dtype: npt.DTypeLike, *, copy: bool = True) -> AbstractTensor:
         """A copy converted to `dtype` (numpy's casting); with `copy=False` this tensor itself when it
@@ -765,6 +859,11 @@ class BaseTensor(AbstractTensor):
         """Count one write into this base (through any view)."""
 
     @property
+    def version(self) -> int:
+        """How many writes this base has seen through lazytensor (PyTorch's `_version`)."""
+        return self.grad_state.version.value
+
+    @property
     def storage_note(self) -> str | None:
         """A word for the printer's header about where the values live, when reading them all costs
         more than memory ("memory-mapped", "zarr", "dask"), or None."""
@@ -789,6 +888,10 @@ class BaseTensor(AbstractTensor):
     def postpersist(self, lazy: Any) -> tuple[Any, tuple[Any, ...]]:
         """dask's `__dask_postpersist__` for the lazy array of a view of this base."""
         raise TypeError(f"a {self.layer_name} base is not a dask collection")
+
+
+_FUSED_VALUES: once[Buffer | None] = AbstractTensor._fused_values
+"""The cached fused values, as the descriptor: constructors that hold them already prime it."""
 
 
 @attrs.frozen(eq=False, repr=False, slots=False)
@@ -823,14 +926,14 @@ class StorageTensor(BaseTensor):
             )
 
     def __attrs_post_init__(self) -> None:
-        self.__dict__["_fused_values"] = self.buffer.reshape(self._shape)
+        _FUSED_VALUES.prime(self, self.buffer.reshape(self._shape) if self.keeps_views else None)
 
     def __getstate__(self) -> dict[str, Any]:
         """The state to pickle: the buffer and the rest, never the cached view of the buffer (pickled
         on its own it would come back as a copy, stale at the first write)."""
         state = dict(self.__dict__)
-        state.pop("_fused_values", None)
-        state.pop("_lazy_values", None)
+        _FUSED_VALUES.omit(state)
+        AbstractTensor._lazy_values.omit(state)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -848,7 +951,8 @@ class StorageTensor(BaseTensor):
     def _trusted(cls, array: Buffer) -> StorageTensor:
         """A storage tensor over a C-contiguous array, skipping the checks it passes by construction."""
         t = object.__new__(cls)
-        t.__dict__.update(buffer=array.reshape(-1), _shape=array.shape, _fused_values=array)
+        t.__dict__.update(buffer=array.reshape(-1), _shape=array.shape)
+        _FUSED_VALUES.prime(t, array)
         return t
 
     @once
@@ -912,12 +1016,12 @@ class StorageTensor(BaseTensor):
 
     @property
     def requires_grad(self) -> bool:
-        state = self.__dict__.get("grad_state")  # without one, nothing has asked for a gradient yet
+        state = _GRAD_STATE.peek(self)  # without one, nothing has asked for a gradient yet
         return state is not None and state.requires_grad
 
     @property
     def grad(self) -> StorageTensor | None:
-        state = self.__dict__.get("grad_state")
+        state = _GRAD_STATE.peek(self)
         return None if state is None else state.grad
 
     @grad.setter
@@ -961,7 +1065,7 @@ class StorageTensor(BaseTensor):
 
     @property
     def retains_grad(self) -> bool:
-        state = self.__dict__.get("grad_state")
+        state = _GRAD_STATE.peek(self)
         return state is not None and state.retains and state.node is not None
 
     def retain_grad(self) -> None:
@@ -1004,11 +1108,6 @@ class StorageTensor(BaseTensor):
         """Count one write into this storage (through any view), for backward's checks."""
         self.grad_state.version.value += 1
 
-    @property
-    def version(self) -> int:
-        """How many writes this storage has seen (PyTorch's `_version`)."""
-        return self.grad_state.version.value
-
     def grad_parents(self) -> tuple[AbstractTensor, ...]:
         node = self.grad_state.node
         if node is None:
@@ -1028,8 +1127,13 @@ class StorageTensor(BaseTensor):
     def detach(self) -> StorageTensor:
         detached = StorageTensor(self.buffer, self._shape)
         detached.grad_state.version = self.grad_state.version  # one buffer, one count of writes
+        if self.names_used:
+            naming.name_base(detached, self.names)
         return detached
 
+
+_GRAD_STATE: once[GradState] = StorageTensor.grad_state
+"""The gradient state's descriptor: `peek` tells whether one was made, without making it."""
 
 _frozen_setattr = StorageTensor.__setattr__
 

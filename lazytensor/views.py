@@ -1,17 +1,19 @@
 """The view wrappers: each one holds the tensor below it and never copies.
 
-Every wrapper answers the same four questions, in the same order:
+Every wrapper implements the `Wrapper` protocol of `lazytensor.protocol`; it answers
+three questions, in the same order:
 
 - `shape`: what is my shape?
-- `translate(pos)`: where does this position go one layer down?
-- `translate_batch(index_arrays)`: where do these positions go, as numpy arrays?
-- `layout`: can my whole stack be one strided map onto storage? (`Layout` or None)
+- `translate_batch(index_arrays)`: where do these positions go one layer down, as numpy
+  arrays? (the one map; `View.translate(pos)`, for one position, is derived from it)
+- `layout`: can my whole stack be one strided map onto storage? (`Layout` or None, by one
+  method of `Layout`: `permute`, `select`, `gather`, `expand`, `try_reshape`)
 
 and says what differs per kind of wrapper: its numpy equivalent, its parameters
-(`describe`), whether a write can go through it (`read_only_reason`). Shape and
-layout are derived once, at construction, from the layer below, whose own are
-already known: so a stack of any depth is built, read and written with loops,
-never recursion.
+(`describe`), whether a write can go through it (`read_only_reason`). Base, shape
+and layout are derived on first use and kept (`once.stacked`): making a view costs
+only its fields, and the first read of a deep stack derives upward in a loop, so a
+stack of any depth is built, read and written without recursion.
 
 The functions at the end (`permute`, `reshape`, `getitem`, ...) turn user
 arguments into validated wrappers; `AbstractTensor`'s methods call them.
@@ -20,20 +22,20 @@ arguments into validated wrappers; `AbstractTensor`'s methods call them.
 from __future__ import annotations
 
 import abc
-import functools
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Self
+from typing import Any, NamedTuple, Self, cast
 
 import attrs
 import numpy as np
 
-from lazytensor import autograd, evaluate, indexing, scatter
+from lazytensor import autograd, evaluate, indexing, naming, scatter
 from lazytensor.buffers import check_fits
 from lazytensor.indexing import Range, Spec
-from lazytensor.layout import IndexArray, Layout
-from lazytensor.once import once
+from lazytensor.layout import IndexArray, Layout, progression
+from lazytensor.naming import Names
+from lazytensor.once import once, stacked
 from lazytensor.positions import (
     Shape,
     infer_shape,
@@ -48,10 +50,16 @@ from lazytensor.tensor import AbstractTensor, BaseTensor, Buffer
 IndexArrays = tuple[IndexArray, ...]
 
 
-@functools.cache
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(cls: type) -> tuple[str, ...]:
-    """The attribute names of a wrapper class's fields, `wrapped` first."""
-    return tuple(field.name for field in attrs.fields(cls))
+    """The attribute names of a wrapper class's fields, `wrapped` first (a dict lookup after the first
+    call per class: `functools.cache` costs more than the rest of making a view)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(field.name for field in attrs.fields(cls))
+    return names
 
 
 _ZERO: IndexArray = np.zeros((), dtype=np.intp)
@@ -65,27 +73,28 @@ class View(AbstractTensor):
         validator=attrs.validators.instance_of(AbstractTensor)  # type: ignore[type-abstract]
     )
 
-    def __attrs_post_init__(self) -> None:
-        # derive base, shape and layout now, while the layer below has its own: never a recursion
-        self.__dict__["base"] = self.wrapped.base
-        self.shape  # noqa: B018
-        if self.layout is None:
-            self.__dict__["_fused_values"] = None  # no strided view to make: `values()` reads
-
-    @abc.abstractmethod
-    def translate(self, pos: Shape) -> Shape:
-        """The position one layer down of the (valid, non-negative) position `pos`."""
-
     @abc.abstractmethod
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
-        """`translate` for many positions at once: one index array per axis, broadcast together."""
+        """Where positions go one layer down: one index array per axis, broadcast together, in; one
+        per axis below out. The one map a kind of wrapper defines (`translate` follows from it)."""
+
+    def translate(self, pos: Shape) -> Shape:
+        """The position one layer down of the (valid, non-negative) position `pos`: `translate_batch`
+        of that one position, its Python ints standing for 0-d index arrays (numpy's arithmetic and
+        indexing treat them alike, and they cost less to make and to compute with)."""
+        below = self.translate_batch(cast("IndexArrays", pos))
+        return tuple([int(index) for index in below])
 
     @abc.abstractmethod
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         """What numpy computes for this one layer, applied to the evaluated tensor below it."""
 
-    @once
-    def base(self) -> BaseTensor:  # set at construction, as the layer below's
+    @abc.abstractmethod
+    def names_of(self, names_below: Names) -> Names:
+        """The names of this view's axes, given the names of the axes of the tensor below it."""
+
+    @stacked
+    def base(self) -> BaseTensor:
         return self.wrapped.base
 
     @property
@@ -100,10 +109,11 @@ class View(AbstractTensor):
     @classmethod
     def trusted(cls, wrapped: AbstractTensor, *params: Any) -> Self:
         """A wrapper whose parameters are valid by construction (a factory below checked the user's
-        arguments, or they come from a valid wrapper): no converters, no validators, just the fields."""
+        arguments, or they come from a valid wrapper): no converters, no validators, just the fields,
+        one parameter for each, in order (defaults too)."""
         view = object.__new__(cls)
-        view.__dict__.update(zip(_field_names(cls), (wrapped, *params), strict=True))
-        view.__attrs_post_init__()
+        names = _FIELD_NAMES.get(cls) or _field_names(cls)  # `_field_names` read inline: a hot path
+        view.__dict__.update(zip(names, (wrapped, *params)))  # noqa: B905 (one per field, by contract)
         return view
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -171,7 +181,7 @@ class TransposedTensor(View):
                 f"of a tensor of shape {self.wrapped.shape}"
             )
 
-    @once
+    @stacked
     def shape(self) -> Shape:
         below = self.wrapped.shape
         return tuple([below[axis] for axis in self.axes])
@@ -182,9 +192,6 @@ class TransposedTensor(View):
         for i, axis in enumerate(self.axes):
             inverse[axis] = i
         return tuple(inverse)
-
-    def translate(self, pos: Shape) -> Shape:
-        return tuple(pos[i] for i in self._inverse)
 
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         return tuple(index_arrays[i] for i in self._inverse)
@@ -202,10 +209,13 @@ class TransposedTensor(View):
     def describe(self) -> str:
         return f"axes {self.axes}"
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.permute(self.axes)
+
+    def names_of(self, names_below: Names) -> Names:
+        return tuple([names_below[axis] for axis in self.axes])
 
 
 # -- ReshapedTensor ---------------------------------------------------------------------------
@@ -258,6 +268,8 @@ class ReshapedTensor(View):
         return row_major_strides(self._shape)
 
     def translate(self, pos: Shape) -> Shape:
+        """Kept beside `translate_batch` for speed: the flat index round trip in Python ints costs a
+        third of numpy's `unravel_index` on one position (1 µs against 3 per layer)."""
         if self._unit_map is not None:
             return tuple(0 if axis is None else pos[axis] for axis in self._unit_map)
         flat = sum(p * s for p, s in zip(pos, self._flat_strides, strict=True))
@@ -287,10 +299,13 @@ class ReshapedTensor(View):
     def describe(self) -> str:
         return f"new shape {self._shape}"
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.try_reshape(self._shape)
+
+    def names_of(self, names_below: Names) -> Names:
+        return naming.reshaped(names_below, self.wrapped.shape, self._shape)
 
 
 # -- SlicedTensor -----------------------------------------------------------------------------
@@ -323,31 +338,6 @@ def _spec_text(spec: Spec) -> str:
 
 def _out_of_bounds(index: int, axis: int, size: int) -> IndexError:
     return IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
-
-
-_SMALL = 64
-"""Index lists up to this long are checked with Python arithmetic: cheaper than numpy's calls."""
-
-
-def progression(indices: IndexArray) -> tuple[int, int] | None:
-    """`(start, step)` when the 1-D indices are an arithmetic progression (step 0 too), else None.
-
-    >>> progression(np.array([1, 3, 5])), progression(np.array([2, 2])), progression(np.array([0, 2, 3]))
-    ((1, 2), (2, 0), None)
-    """
-    if indices.size < 2:
-        return (int(indices[0]) if indices.size else 0), 1
-    if indices.size <= _SMALL:  # Python arithmetic beats numpy's calls on a short list
-        values = indices.tolist()
-        start, step = values[0], values[1] - values[0]
-        return (start, step) if all(v == start + k * step for k, v in enumerate(values)) else None
-    start = indices.item(0)  # `item` gives Python ints: no numpy scalars on a path taken per gather
-    step = indices.item(1) - start
-    if indices.item(-1) != start + step * (indices.size - 1):  # most lists fail here, before a pass
-        return None
-    if not np.all(np.diff(indices) == step):
-        return None
-    return start, step
 
 
 @attrs.frozen(eq=False, repr=False, slots=False)
@@ -383,7 +373,7 @@ class SlicedTensor(View):
             else:
                 indexing.normalize_indices(spec, axis, size, negatives=False)
 
-    @once
+    @stacked
     def shape(self) -> Shape:
         return tuple(
             [
@@ -392,18 +382,6 @@ class SlicedTensor(View):
                 if not isinstance(spec, int)
             ]
         )
-
-    def translate(self, pos: Shape) -> Shape:
-        here = iter(pos)
-        below = []
-        for spec in self.specs:
-            if isinstance(spec, int):
-                below.append(spec)
-            elif isinstance(spec, Range):
-                below.append(spec.start + next(here) * spec.step)
-            else:
-                below.append(int(spec[next(here)]))
-        return tuple(below)
 
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         here = iter(index_arrays)
@@ -440,31 +418,17 @@ class SlicedTensor(View):
     def describe(self) -> str:
         return "key [" + ", ".join(_spec_text(spec) for spec in self.specs) + "]"
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
-        """One pass over the axes: an int moves the offset and drops its axis, a range (or a list
-        that is an arithmetic progression, step 0 included) moves the offset and scales the stride."""
+        """The layout below, selected: ints, ranges and lists that are arithmetic progressions fuse."""
         below = self.wrapped.layout
-        if below is None:
-            return None
-        shape: list[int] = []
-        strides: list[int] = []
-        offset = below.offset
-        for spec, stride in zip(self.specs, below.strides, strict=True):
-            if isinstance(spec, int):
-                offset += spec * stride
-                continue
-            if isinstance(spec, Range):
-                start, step, count = spec.start, spec.step, spec.count
-            else:
-                fit = progression(spec)
-                if fit is None:
-                    return None
-                (start, step), count = fit, len(spec)
-            shape.append(count)
-            strides.append(stride * step if count > 1 else stride)  # one index: its step never applies
-            offset += start * stride if count else 0
-        return Layout.derived(tuple(shape), tuple(strides), offset)
+        return None if below is None else below.select(self.specs)
+
+    def names_of(self, names_below: Names) -> Names:
+        """An int drops its axis' name; a range or an index list keeps it."""
+        return tuple(
+            [name for name, spec in zip(names_below, self.specs, strict=True) if not isinstance(spec, int)]
+        )
 
 
 # -- ExpandedTensor ---------------------------------------------------------------------------
@@ -504,10 +468,6 @@ class ExpandedTensor(View):
     def _lead(self) -> int:
         return len(self._shape) - self.wrapped.ndim
 
-    def translate(self, pos: Shape) -> Shape:
-        below = self.wrapped.shape
-        return tuple(0 if old == 1 else p for p, old in zip(pos[self._lead :], below, strict=True))
-
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         below = self.wrapped.shape
         return tuple(
@@ -515,15 +475,23 @@ class ExpandedTensor(View):
             for indices, old in zip(index_arrays[self._lead :], below, strict=True)
         )
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
         below = self.wrapped.layout
         return None if below is None else below.expand(self._shape)
 
+    def names_of(self, names_below: Names) -> Names:
+        """A new leading axis has no name; a stretched axis keeps its own."""
+        return naming.unnamed(self._lead) + names_below
+
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return np.broadcast_to(below, self._shape)
 
-    def view_of(self, below: Buffer) -> Buffer:
+    def view_of(self, below: Buffer) -> Buffer | None:
+        """numpy's broadcast view, unless the shape holds more bytes than numpy can address."""
+        layout = self.layout
+        if layout is None or not evaluate.numpy_can_view(layout, below.itemsize):
+            return None
         return np.broadcast_to(below, self._shape)
 
     def describe(self) -> str:
@@ -570,34 +538,6 @@ def _check_broadcast(arrays: Sequence[IndexArray]) -> None:
         raise IndexError(
             f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}"
         ) from None
-
-
-def affine_fit(indices: IndexArray) -> tuple[int, Shape] | None:
-    """`(c, d)` with `indices[b] == c + sum(d[j] * b[j])` for every position `b`, if such exist.
-
-    This generalises the arithmetic progression to index arrays of any rank.
-
-    >>> affine_fit(np.array([[0, 1], [2, 3]])), affine_fit(np.array([0, 2, 3]))
-    ((0, (2, 1)), None)
-    """
-    if indices.size == 0:
-        return 0, (0,) * indices.ndim
-    if indices.ndim == 1:
-        fit = progression(indices)
-        return None if fit is None else (fit[0], (fit[1],))
-    origin = int(indices[(0,) * indices.ndim])
-    steps = tuple(
-        int(indices[tuple(1 if j == axis else 0 for j in range(indices.ndim))]) - origin if size > 1 else 0
-        for axis, size in enumerate(indices.shape)
-    )
-    last = tuple(size - 1 for size in indices.shape)
-    if int(indices[last]) != origin + sum(s * k for s, k in zip(steps, last, strict=True)):
-        return None  # the far corner is off the plane: no pass over the array needed
-    expected: IndexArray = np.asarray(origin, dtype=np.intp)
-    for axis, (size, step) in enumerate(zip(indices.shape, steps, strict=True)):
-        along = np.arange(size, dtype=np.intp).reshape((-1,) + (1,) * (indices.ndim - axis - 1))
-        expected = expected + step * along
-    return (origin, steps) if np.array_equal(indices, expected) else None
 
 
 def _lone_list_of(indices: Sequence[IndexArray | None]) -> tuple[int, IndexArray] | None:
@@ -661,31 +601,19 @@ class IndexedTensor(View):
             if array is not None:
                 indexing.normalize_indices(array, axis, size, negatives=False)
 
-    def __attrs_post_init__(self) -> None:
-        lone = _lone_list_of(self.indices)
-        if lone is None:
-            self.__dict__["_lone_list"] = None
-            super().__attrs_post_init__()
-        else:
-            self._derive_gather(*lone)
-
-    def _derive_gather(self, axis: int, array: IndexArray) -> None:
-        """Base, shape, lone list and layout of one 1-D list on one axis (`h[src]`, the commonest
-        gather) set directly, without the general derivation's broadcasting (which gives the same);
-        the block is derived only when a position or the description asks for it."""
-        below = self.wrapped
+    def _gather_shape(self, axis: int, array: IndexArray) -> Shape:
+        """The shape of one 1-D list on one axis (`h[src]`, the commonest gather), without the
+        general derivation's broadcasting (which gives the same)."""
+        below = self.wrapped.shape
         start = 0 if self.block_first else axis
-        kept = (*below.shape[:axis], *below.shape[axis + 1 :])
-        self.__dict__.update(
-            base=below.base,
-            _lone_list=(axis, array),
-            shape=(*kept[:start], array.shape[0], *kept[start:]),
-        )
-        if progression(array) is None or below.layout is None:
-            # most lists (edge sources, samples) are no progression: no layout, so no strided view
-            self.__dict__.update(layout=None, _fused_values=None)
-        else:
-            self.layout  # noqa: B018  (a strided one: the general derivation)
+        kept = (*below[:axis], *below[axis + 1 :])
+        return (*kept[:start], array.shape[0], *kept[start:])
+
+    def _block_shape(self) -> Shape:
+        """The shape by the general derivation: the kept axes around the broadcast block."""
+        kept = [size for size, array in zip(self.wrapped.shape, self.indices, strict=True) if array is None]
+        block = self._block
+        return (*kept[: block.start], *block.shape, *kept[block.start :])
 
     @once
     def _block(self) -> Block:
@@ -698,24 +626,15 @@ class IndexedTensor(View):
         start = 0 if self.block_first else adjacent_start
         return Block(axes, arrays, arrays[0].shape, start, adjacent_start)
 
-    @once
+    @stacked
     def shape(self) -> Shape:
-        kept = [size for size, array in zip(self.wrapped.shape, self.indices, strict=True) if array is None]
-        block = self._block
-        return (*kept[: block.start], *block.shape, *kept[block.start :])
+        lone = self._lone_list
+        return self._block_shape() if lone is None else self._gather_shape(*lone)
 
     def _split(self, pos: Sequence[Any]) -> tuple[Sequence[Any], Sequence[Any]]:
         """A position of this view as (block position, kept-axis positions)."""
         start, end = self._block.start, self._block.start + len(self._block.shape)
         return pos[start:end], (*pos[:start], *pos[end:])
-
-    def translate(self, pos: Shape) -> Shape:
-        block_pos, kept_pos = self._split(pos)
-        kept = iter(kept_pos)
-        arrays = iter(self._block.arrays)
-        return tuple(
-            next(kept) if array is None else int(next(arrays)[tuple(block_pos)]) for array in self.indices
-        )
 
     def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
         block_pos, kept_pos = self._split(index_arrays)
@@ -763,34 +682,96 @@ class IndexedTensor(View):
         first = ", block first" if self._block.start != self._block.adjacent_start else ""
         return "indices [" + ", ".join(entries) + "]" + first
 
-    @once
+    @stacked
     def layout(self) -> Layout | None:
+        lone = self._lone_list
+        if lone is not None and progression(lone[1]) is None:
+            return None  # most lists (edge sources, samples) are no progression: no layout
+        return self._affine_layout()
+
+    def _affine_layout(self) -> Layout | None:
+        """The layout below, gathered (the general derivation): index arrays affine in the block
+        position fuse."""
         below = self.wrapped.layout
         if below is None:
             return None
-        offset = below.offset
         block = self._block
-        block_strides = [0] * len(block.shape)
-        for axis, array in zip(block.axes, block.arrays, strict=True):
-            fit = affine_fit(array)
-            if fit is None:
-                return None
-            origin, steps = fit
-            offset += origin * below.strides[axis]
-            block_strides = [s + d * below.strides[axis] for s, d in zip(block_strides, steps, strict=True)]
-        kept = [
-            (size, stride)
-            for size, stride, array in zip(below.shape, below.strides, self.indices, strict=True)
-            if array is None
-        ]
-        start = block.start
-        sizes = [size for size, _ in kept]
-        strides = [stride for _, stride in kept]
-        return Layout.derived(  # ints from a valid layout and the fit: no conversions or checks
-            (*sizes[:start], *block.shape, *sizes[start:]),
-            (*strides[:start], *block_strides, *strides[start:]),
-            offset,
-        )
+        return below.gather(block.axes, block.arrays, block.start)
+
+    def names_of(self, names_below: Names) -> Names:
+        """The kept axes keep their names around the block. The block keeps the name of the axis
+        its one list indexes (ints beside it drop theirs); a block where several axes merge, or one
+        axis splits into many, has no names."""
+        block = self._block
+        lists = [axis for axis, array in enumerate(self.indices) if array is not None and array.ndim > 0]
+        single = len(block.shape) == 1 and len(lists) == 1
+        block_names = (names_below[lists[0]],) if single else naming.unnamed(len(block.shape))
+        kept = [name for name, array in zip(names_below, self.indices, strict=True) if array is None]
+        return (*kept[: block.start], *block_names, *kept[block.start :])
+
+
+# -- RenamedTensor ----------------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False, repr=False, slots=False)
+class RenamedTensor(View):
+    """The same tensor under other axis names (`t.rename(...)`): positions, values and gradients
+    pass straight through.
+
+    >>> import lazytensor as lt
+    >>> t = RenamedTensor(lt.zeros(2, 3), ("row", "col"))
+    >>> t.names, t.translate((1, 2)), t.layout.strides
+    (('row', 'col'), (1, 2), (3, 1))
+    """
+
+    axis_names: Names = attrs.field(converter=tuple)
+
+    @axis_names.validator
+    def _check_names(self, _attribute: object, names: Names) -> None:
+        naming.check_names(names, self.wrapped.shape)
+
+    @stacked
+    def shape(self) -> Shape:
+        return self.wrapped.shape
+
+    def translate(self, pos: Shape) -> Shape:
+        return pos
+
+    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
+        return index_arrays
+
+    def numpy_equivalent(self, below: Buffer) -> Buffer:
+        return below
+
+    def view_of(self, below: Buffer) -> Buffer:
+        return below
+
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
+        """A new name moves nothing: the gradient passes straight down."""
+        return [(self.wrapped, grad)]
+
+    def describe(self) -> str:
+        return "names (" + ", ".join(repr(name) for name in self.axis_names) + ")"
+
+    @stacked
+    def layout(self) -> Layout | None:
+        return self.wrapped.layout
+
+    def names_of(self, names_below: Names) -> Names:
+        return self.axis_names
+
+
+def rename(t: AbstractTensor, names: Names) -> RenamedTensor:
+    """`t` under the (checked) `names`."""
+    return RenamedTensor.trusted(t, names)
+
+
+def _exactly_named(view: ReshapedTensor, names: Names) -> AbstractTensor:
+    """`view`, a reshape that adds or drops size-1 axes, with the names `names`: the reshape rule
+    cannot tell which of two neighbouring size-1 axes came or went, so there a rename says it."""
+    if 1 not in view.shape or 1 not in view.wrapped.shape or view.names == names:
+        return view
+    return RenamedTensor.trusted(view, names)
 
 
 # -- making views from user arguments ---------------------------------------------------------
@@ -805,9 +786,17 @@ def permute(t: AbstractTensor, axes: Sequence[int]) -> TransposedTensor:
     return TransposedTensor.trusted(t, normalized)
 
 
+_REVERSED: dict[int, Shape] = {}
+"""Every axis reversed, per number of axes: `t.T` is common enough to make the tuple once."""
+
+
 def reverse_axes(t: AbstractTensor) -> TransposedTensor:
     """`t.T`: every axis reversed."""
-    return TransposedTensor.trusted(t, tuple(range(t.ndim - 1, -1, -1)))
+    ndim = len(t.shape)
+    axes = _REVERSED.get(ndim)
+    if axes is None:
+        axes = _REVERSED[ndim] = tuple(range(ndim - 1, -1, -1))
+    return TransposedTensor.trusted(t, axes)
 
 
 def swapaxes(t: AbstractTensor, dim0: int, dim1: int) -> TransposedTensor:
@@ -818,10 +807,11 @@ def swapaxes(t: AbstractTensor, dim0: int, dim1: int) -> TransposedTensor:
 
 
 def reshape(t: AbstractTensor, shape: Sequence[int]) -> ReshapedTensor:
-    return ReshapedTensor.trusted(t, infer_shape(shape, t.numel(), t.shape))
+    below = t.shape
+    return ReshapedTensor.trusted(t, infer_shape(shape, numel(below), below))
 
 
-def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> ReshapedTensor:
+def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> AbstractTensor:
     if dim is None:
         dims = tuple(axis for axis, size in enumerate(t.shape) if size == 1)
     else:
@@ -832,12 +822,18 @@ def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> ReshapedTenso
                 f"cannot squeeze axis {axis} of size {t.shape[axis]} in a tensor of shape "
                 f"{t.shape}: only size-1 axes can be squeezed"
             )
-    return ReshapedTensor(t, tuple(size for axis, size in enumerate(t.shape) if axis not in dims))
+    squeezed = ReshapedTensor(t, tuple(size for axis, size in enumerate(t.shape) if axis not in dims))
+    if not t.base.names_used:  # first: free for a tensor over a base nobody named
+        return squeezed
+    return _exactly_named(squeezed, tuple(name for axis, name in enumerate(t.names) if axis not in dims))
 
 
-def unsqueeze(t: AbstractTensor, dim: int) -> ReshapedTensor:
+def unsqueeze(t: AbstractTensor, dim: int) -> AbstractTensor:
     axis = normalize_dim(dim, t.ndim + 1)
-    return ReshapedTensor(t, (*t.shape[:axis], 1, *t.shape[axis:]))
+    unsqueezed = ReshapedTensor(t, (*t.shape[:axis], 1, *t.shape[axis:]))
+    if not t.base.names_used:
+        return unsqueezed
+    return _exactly_named(unsqueezed, (*t.names[:axis], None, *t.names[axis:]))
 
 
 def flatten(t: AbstractTensor, start_dim: int, end_dim: int) -> ReshapedTensor:
@@ -932,7 +928,18 @@ def _with_new_axes(t: AbstractTensor, new_axes: tuple[int, ...]) -> AbstractTens
     shape = list(t.shape)
     for axis in new_axes:
         shape.insert(axis, 1)
-    return ReshapedTensor.trusted(t, tuple(shape))
+    reshaped = ReshapedTensor.trusted(t, tuple(shape))
+    if not t.base.names_used:
+        return reshaped
+    return _exactly_named(reshaped, _inserted(t.names, new_axes))
+
+
+def _inserted(names: Names, new_axes: tuple[int, ...]) -> Names:
+    """`names` with None at each new axis, inserted in order as `_with_new_axes` inserts sizes."""
+    result = list(names)
+    for axis in new_axes:
+        result.insert(axis, None)
+    return tuple(result)
 
 
 def _is_full(spec: Spec, size: int) -> bool:
@@ -967,9 +974,25 @@ def _adopted(spec: Spec) -> IndexArray | None:
     return indexing.read_only_window(np.array(spec, dtype=np.intp) if isinstance(spec, int) else spec)
 
 
+def _common_view(t: AbstractTensor, key: Any) -> AbstractTensor | None:
+    """The view of the commonest keys (ints and slices; one list of ints) made straight from the key,
+    or None for any other key. The same wrappers `_numpy_view` makes from the parsed key."""
+    shape = t.shape
+    specs = indexing.basic_specs(key, shape)
+    if specs is not None:
+        return SlicedTensor.trusted(t, specs)
+    indices = indexing.lone_list(key, shape)
+    if indices is not None:
+        return IndexedTensor.trusted(
+            t, (indexing.read_only_window(indices), *[None] * (len(shape) - 1)), False
+        )
+    return None
+
+
 def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     """The view `t[key]` by numpy's rules (a 0-d view for an all-int key)."""
-    return _numpy_view(t, indexing.parse(key, t.shape))
+    common = _common_view(t, key)
+    return _numpy_view(t, indexing.parse(key, t.shape)) if common is None else common
 
 
 def setitem(t: AbstractTensor, key: Any, value: Any) -> None:
@@ -984,20 +1007,50 @@ def setitem(t: AbstractTensor, key: Any, value: Any) -> None:
 
 def getitem(t: AbstractTensor, key: Any) -> Any:
     """`t[key]`: the element for an all-int key, else a view."""
+    common = _common_view(t, key)
+    if common is not None:
+        return common
     parsed = indexing.parse(key, t.shape)
     if parsed.is_element:
         return t.base.read_one(evaluate.locate(t, parsed.element_position()))
     return _numpy_view(t, parsed)
 
 
+def _outer(t: AbstractTensor, specs: tuple[Spec, ...]) -> AbstractTensor:
+    """Per-axis specs, each list selecting along its own axis. One list among ranges and ints is a
+    lone list whatever door made it: the ints and ranges as a SlicedTensor (none when they keep
+    everything), then the list as the IndexedTensor `t[src]` makes, with its fast gather and
+    backward. Several lists select outer, in one SlicedTensor.
+
+    >>> import lazytensor as lt
+    >>> t = lt.arange(12).reshape(3, 4)
+    >>> [type(layer).__name__ for layer in t.oindex[[2, 0], :].layers]
+    ['IndexedTensor', 'ReshapedTensor', 'StorageTensor']
+    >>> [type(layer).__name__ for layer in t.oindex[[2, 0], 1:].layers]
+    ['IndexedTensor', 'SlicedTensor', 'ReshapedTensor', 'StorageTensor']
+    """
+    lists = [axis for axis, spec in enumerate(specs) if isinstance(spec, np.ndarray)]
+    if len(lists) != 1:
+        return SlicedTensor(t, specs)
+    axis = lists[0]
+    basic = tuple(Range.full(t.shape[k]) if k == axis else spec for k, spec in enumerate(specs))
+    below = t
+    if not all(_is_full(spec, size) for spec, size in zip(basic, t.shape, strict=True)):
+        below = SlicedTensor.trusted(t, basic)
+    indices: list[IndexArray | None] = [None] * below.ndim
+    indices[axis - sum(isinstance(spec, int) for spec in specs[:axis])] = _adopted(specs[axis])
+    return IndexedTensor.trusted(below, tuple(indices), False)
+
+
 def outer_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     """`t.oindex[key]`: each 1-D list or mask selects along its own axis."""
     parsed = indexing.parse_outer(key, t.shape)
-    return SlicedTensor(_with_new_axes(t, parsed.new_axes), parsed.specs)
+    return _outer(_with_new_axes(t, parsed.new_axes), parsed.specs)
 
 
 def axis_specs_view(t: AbstractTensor, specs: Sequence[Any]) -> SlicedTensor:
-    """`t.slice(specs)`: the seeds' per-axis specs (an int keeps its axis, with size 1)."""
+    """`t.slice(specs)`: the seeds' per-axis specs (an int keeps its axis, with size 1), as the seeds
+    made them: one SlicedTensor, whose `translate` is the seeds' map to the full position."""
     return SlicedTensor(t, indexing.parse_axis_specs(specs, t.shape))
 
 
@@ -1011,7 +1064,7 @@ class OuterIndexer:
         parsed = indexing.parse_outer(key, self.tensor.shape)
         if parsed.is_element:
             return self.tensor.base.read_one(evaluate.locate(self.tensor, parsed.element_position()))
-        return SlicedTensor(_with_new_axes(self.tensor, parsed.new_axes), parsed.specs)
+        return _outer(_with_new_axes(self.tensor, parsed.new_axes), parsed.specs)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         evaluate.write(outer_view(self.tensor, key), value)

@@ -34,8 +34,12 @@ CELLS = {
     "big": "lt.arange(10**6).reshape(100, 100, 10, 10)",
     "zero_d": "t2.sum()",
     "pair": "t2.mean(0), t2.std(0)",
+    "named": "eeg = lt.trandom(2, 3, 4, 5, seed=4, names=('trial', 'channel', 'time', 'freq'))\n"
+    "eeg[0, 1, 2, 3] = float('nan')\neeg",
+    "named_slice": "eeg.T.print((None, 1, None, None))",
 }
-"""What the notebook shows: tensors of 1 to 5 axes, a fancy view, a heatmap, explain(), a memory map."""
+"""What the notebook shows: tensors of 1 to 5 axes, a fancy view, a heatmap, explain(), a memory map,
+a tensor with named axes and a slice of one of its views."""
 
 SETUP = "import numpy as np\nimport lazytensor as lt\nPATH = {path!r}"
 

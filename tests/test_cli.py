@@ -237,12 +237,15 @@ def npy_bytes(header: str) -> bytes:
 def test_the_tour_walks_through_the_library() -> None:
     result = run("tour")
     assert result.returncode == 0, result.stderr
-    for section in ("Views", "Write-through", "explain()", "Operators", "Printing"):
+    for section in ("Views", "Write-through", "explain()", "Operators", "Printing", "Named axes"):
         assert section in result.stdout
     assert ">>> t[[2, 0]]" in result.stdout
     assert "storage index" in result.stdout
     assert "3,000,000,000,000 elements" in result.stdout
     assert "\n---\n" in result.stdout  # the separators style
+    assert "shape (trial 2, channel 3, time 4, freq 5)" in result.stdout  # a named 4-D tensor
+    assert "[trial=1, channel=2, time↓, freq→]" in result.stdout
+    assert "(trial=1, channel=2, time=3, freq=4)" in result.stdout  # its explain trace
     trailing = [line for line in result.stdout.split("\n") if line != line.rstrip()]
     assert all(re.fullmatch(r"( *-?\d+\.\d\d )+", line) for line in trailing)  # only the seeds' format
 

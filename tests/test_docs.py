@@ -37,6 +37,7 @@ DOCTESTED_PAGES = (
     "docs/index.md",
     "docs/concepts.md",
     "docs/indexing.md",
+    "docs/names.md",
     "docs/numpy.md",
     "docs/operators.md",
     "docs/autograd.md",
@@ -46,6 +47,7 @@ DOCTESTED_PAGES = (
     "docs/concurrency.md",
     "docs/printing.md",
     "docs/array-api.md",
+    "docs/performance.md",
 )
 CONSOLE_BLOCK = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 IPYTHON_BLOCK = re.compile(r"^```ipython\n(.*?)^```$", re.DOTALL | re.MULTILINE)

@@ -2,8 +2,9 @@
 
 - The package's only import cycle is the commented pair `tensor <-> views`, and no module of
   ours is imported inside a function.
-- `FlippedTensor`, defined here and nowhere in the package, reverses one axis: reading,
-  writing, printing, `explain()` and backward all work through it with no change elsewhere.
+- `FlippedTensor`, defined here and nowhere in the package, reverses one axis: it gives one
+  map (`translate_batch`) and its layout (one `Layout.select`), and reading, writing,
+  printing, `explain()` and backward all work through it with no change elsewhere.
 - Stacks of 10,000 layers (alternating `.T` and `[::1]`; and list-index views that do not
   fuse) build, fuse, read, write, print, explain and differentiate without recursion.
 """
@@ -117,12 +118,21 @@ def test_the_only_import_cycle_is_the_commented_pair_and_no_function_imports_our
 def test_readers_and_kernels_never_import_the_tensor_classes_at_run_time() -> None:
     graph, _ = _graph()
     lower = ["evaluate", "autograd", "optable", "generic", "elementwise", "reductions"]
-    lower += ["scatter", "indexing", "layout", "positions", "dtypes", "buffers", "once"]
+    lower += ["scatter", "indexing", "layout", "positions", "dtypes", "buffers", "once", "naming"]
     lower += ["array_kernels", "array_dtypes", "chunkforms"]
     lower += [module.removeprefix("lazytensor.") for module in _MODULES if ".printer" in module]
     lower += [module.removeprefix("lazytensor.") for module in _MODULES if ".surface" in module]
+    lower += ["protocol"]
     for name in lower:
         assert not graph[f"lazytensor.{name}"] & {"lazytensor.tensor", "lazytensor.views"}, name
+
+
+def test_the_protocol_is_a_ground_floor_module_the_readers_use() -> None:
+    """`protocol.py` imports only the layout and position types; the readers type tensors with it."""
+    graph, _ = _graph()
+    assert graph["lazytensor.protocol"] <= {"lazytensor.layout", "lazytensor.positions"}
+    for name in ["evaluate", "autograd", "printer.explain", "printer.shown", "printer.tensorprint"]:
+        assert "lazytensor.protocol" in graph[f"lazytensor.{name}"], name
 
 
 # -- a new kind of wrapper, defined only here --------------------------------------------------
@@ -138,11 +148,6 @@ class FlippedTensor(View):
     def shape(self) -> tuple[int, ...]:
         return self.wrapped.shape
 
-    def translate(self, pos: tuple[int, ...]) -> tuple[int, ...]:
-        below = list(pos)
-        below[self.axis] = self.shape[self.axis] - 1 - pos[self.axis]
-        return tuple(below)
-
     def translate_batch(self, index_arrays: tuple[Any, ...]) -> tuple[Any, ...]:
         below = list(index_arrays)
         below[self.axis] = self.shape[self.axis] - 1 - index_arrays[self.axis]
@@ -153,14 +158,18 @@ class FlippedTensor(View):
         below = self.wrapped.layout
         if below is None:
             return None
-        size = self.shape[self.axis]
-        return below.step(self.axis, size - 1, -1, size) if size else below
+        key = [slice(None)] * len(self.shape)
+        key[self.axis] = slice(None, None, -1)
+        return below.select(key)
 
     def numpy_equivalent(self, below: Any) -> Any:
         return np.flip(below, self.axis)
 
     def describe(self) -> str:
         return f"axis {self.axis} reversed"
+
+    def names_of(self, names_below: tuple[str | None, ...]) -> tuple[str | None, ...]:
+        return names_below
 
 
 def test_a_new_wrapper_reads_writes_prints_explains_and_differentiates() -> None:
@@ -187,6 +196,7 @@ def test_a_new_wrapper_reads_writes_prints_explains_and_differentiates() -> None
     weights = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     (FlippedTensor(w, 1).reshape(3, 2).T * weights.reshape(3, 2).T).sum().backward()
     assert w.grad is not None and w.grad.tolist() == weights[:, ::-1].tolist()
+    assert FlippedTensor(base.rename("row", "col"), 0).T.names == ("col", "row")
 
 
 def test_a_new_wrapper_without_a_layout_reads_through_both_paths() -> None:

@@ -6,6 +6,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import shapes
 
 import lazytensor as lt
 from lazytensor.indexing import read_only_window, usable
@@ -311,3 +314,67 @@ def test_huge_steps_and_indices_are_handled_as_numpy_would_or_named() -> None:
     for key in (10**19, (1, 10**19, 0)):
         with pytest.raises(IndexError, match="index 10000000000000000000 is out of bounds"):
             t[key]
+
+
+# -- one lone list, whichever door made it ---------------------------------------------------------
+
+
+@st.composite
+def lone_lists(draw: st.DrawFn) -> tuple[tuple[int, ...], int, np.ndarray]:
+    """A shape (no size-0 axis), an axis of it, and a 1-D list of indices along that axis (repeats,
+    negatives and the empty list included)."""
+    shape = draw(shapes(max_dims=3).filter(lambda s: len(s) > 0 and all(s)))
+    axis = draw(st.integers(0, len(shape) - 1))
+    size = shape[axis]
+    src = draw(st.lists(st.integers(-size, size - 1), max_size=6))
+    return shape, axis, np.array(src, dtype=np.intp)
+
+
+def _layer_kinds(t: lt.AbstractTensor) -> list[tuple[str, str]]:
+    return [(layer.layer_name, layer.describe()) for layer in t.layers]
+
+
+@settings(deadline=None)
+@given(lone_lists())
+def test_a_lone_list_is_one_wrapper_whichever_door_made_it(
+    case: tuple[tuple[int, ...], int, np.ndarray],
+) -> None:
+    """`t[src]` and `t.oindex[src, :]` (with or without `...` or trailing `:`) build the same layers,
+    read numpy's values and send back numpy's gradient (a segment sum: repeated rows add). The
+    seeds' `t.slice([src])` stays one SlicedTensor, the seeds' own map."""
+    shape, axis, src = case
+    values = np.arange(float(np.prod(shape))).reshape(shape)
+    key = (*(slice(None),) * axis, src)
+    expected = values[key]
+    weights = np.arange(1.0, expected.size + 1).reshape(expected.shape)
+    grad = np.zeros(shape)
+    np.add.at(grad, key, weights)
+    t = lt.tensor(values, requires_grad=True)
+    doors = [
+        t[key],
+        t.oindex[key],
+        t.oindex[(*key, Ellipsis)],
+        t.oindex[(*key, *(slice(None),) * 2)[: len(shape)]],
+    ]
+    for view in doors:
+        assert type(view.layers[0]).__name__ == "IndexedTensor"
+        assert _layer_kinds(view) == _layer_kinds(doors[0])
+        np.testing.assert_array_equal(view.numpy(), expected)
+        t.grad = None
+        (view * lt.tensor(weights)).sum().backward()
+        assert t.grad is not None
+        np.testing.assert_array_equal(t.grad.numpy(), grad)
+
+
+def test_a_lone_list_beside_ints_and_ranges_selects_outer() -> None:
+    """`t.oindex[1, src, ::2]`: the int and the range first (a SlicedTensor), then the lone list."""
+    t, ref = grid(3, 4, 5)
+    view = t.oindex[1, [3, 0, 3], ::2]
+    assert [layer.layer_name for layer in view.layers[:2]] == ["Indexed", "Sliced"]
+    np.testing.assert_array_equal(view.numpy(), ref[1][[3, 0, 3]][:, ::2])
+    view[...] = -1  # writes go through to the selected positions only
+    expected = ref.copy()
+    expected[1, [0, 3], ::2] = -1
+    np.testing.assert_array_equal(t.numpy(), expected)
+    two = t.oindex[[0, 2], [1, 3]]  # two lists stay outer: one SlicedTensor
+    assert two.layers[0].layer_name == "Sliced" and two.shape == (2, 2, 5)

@@ -267,3 +267,17 @@ def test_t_print_in_jupyter_displays_the_notebook_html(
     assert 'class="lt-heat lt-h0"' in bundle["text/html"]
     t.print(style="separators")  # the seeds' text stays text
     assert len(published) == 1
+
+
+def test_the_executed_notebook_names_the_axes() -> None:
+    named = _data("named")["text/plain"]
+    assert named.startswith("shape (trial 2, channel 3, time 4, freq 5) · float64 · 120 elements\n")
+    assert "[trial=0, channel=1, time↓, freq→]" in named
+    sliced = _data("named_slice")
+    slice_line = (
+        "slice [freq=:, time=1, channel=:, trial=:] of a tensor of shape (freq 5, time 4, channel 3, trial 2)"
+    )
+    assert sliced["text/plain"].startswith(slice_line + "\n")
+    assert "[freq=0, time=1, channel↓, trial→]" in sliced["text/plain"]
+    header = sliced["text/html"].split('class="lt-pre lt-wrap"')[1]
+    assert '</span>, <span class="lt-part">' in header  # a narrow notebook may break it between axes

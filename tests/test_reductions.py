@@ -287,3 +287,19 @@ def test_argsort_takes_the_axis_and_the_kind() -> None:
     np.testing.assert_array_equal(
         lt.tensor(ties).argsort(kind="stable").numpy(), np.argsort(ties, kind="stable")
     )
+
+
+@pytest.mark.parametrize("values", [np.int64(3), np.arange(10), np.array([[1, 5], [9, 20]])])
+def test_std_with_an_integer_dtype_truncates_a_whole_reduction_as_numpy(values: Any) -> None:
+    expected = np.std(values, dtype=np.int64)
+    result = lt.tensor(values).std(dtype=np.int64)
+    assert result.dtype == expected.dtype and result.item() == expected
+
+
+def test_std_with_an_integer_dtype_along_an_axis_is_numpys_casting_error() -> None:
+    values = np.arange(12).reshape(3, 4)
+    with pytest.raises(TypeError) as numpy_error:
+        np.std(values, axis=0, dtype=np.int64)
+    with pytest.raises(type(numpy_error.value)) as ours:
+        lt.tensor(values).std(0, dtype=np.int64)
+    assert str(ours.value) == str(numpy_error.value)

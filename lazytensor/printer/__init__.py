@@ -9,7 +9,8 @@ shown values are read; a print taller than `maxlines` keeps its first and last s
 
 Everything is built as `rich.text.Text` (never markup, which would swallow
 `[1, 0, :, :]`). The modules, each with one job: `options` (print options),
-`numberformat` (numbers as text cells), `styles` (shared colours), `shown` (which
+`numberformat` (numbers as text cells), `styles` (shared colours), `axisnames` (axis
+names in shapes, positions and labels), `shown` (which
 items a print shows), `header`, `cells`, `grid` (the values as lines),
 `tensorprint` (the renderable), `separators` (the seeds' style), `summary` (one line
 per tensor, `t.stats()`), `scalar` (a 0-d tensor's `str`, its number), `render` (plain
@@ -24,7 +25,7 @@ list or dict of tensors one line per tensor (`prompt.register_ipython`).
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lazytensor.printer.notebook import notebook_mimebundle
 from lazytensor.printer.options import PrintOptions, current_options, line_width
@@ -34,16 +35,15 @@ from lazytensor.printer.scalar import scalar_text
 from lazytensor.printer.separators import separators_string
 from lazytensor.printer.shown import DimsSpec, resolve_dims
 from lazytensor.printer.summary import StatsReport, SummaryLine
-from lazytensor.printer.tensorprint import TensorPrint
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.printer.tensorprint import TensorPrint, rich_print
+from lazytensor.protocol import Tensor
 
 __all__ = [
     "DimsSpec",
     "StatsReport",
     "SummaryLine",
     "TensorPrint",
+    "rich_print",
     "stats",
     "summary",
     "tensor_mimebundle",
@@ -65,7 +65,7 @@ def _split_style_options(style: str | None, options: dict[str, Any]) -> tuple[Pr
     return resolved, separator_args
 
 
-def to_string(t: AbstractTensor, dims: DimsSpec = None, style: str | None = None, **options: Any) -> str:
+def to_string(t: Tensor, dims: DimsSpec = None, style: str | None = None, **options: Any) -> str:
     """The printed text of `t` (or of its `dims` slice), plain, without colour.
 
     `style` is `"grid"` (the default print option) or `"separators"` (the seeds' text,
@@ -93,7 +93,7 @@ def to_string(t: AbstractTensor, dims: DimsSpec = None, style: str | None = None
     return render_plain(printable, line_width(resolved))
 
 
-def tensor_str(t: AbstractTensor) -> str:
+def tensor_str(t: Tensor) -> str:
     """`str(t)`: a 0-d tensor is its number, as numpy's `str` writes that scalar; any other is its print.
 
     `repr(t)` of a 0-d tensor stays the one informative line (shape, dtype, value, layers).
@@ -107,7 +107,7 @@ def tensor_str(t: AbstractTensor) -> str:
     return to_string(t)
 
 
-def tprint(t: AbstractTensor, dims: DimsSpec = None, **options: Any) -> None:
+def tprint(t: Tensor, dims: DimsSpec = None, **options: Any) -> None:
     """Print `t` (or its `dims` slice) to stdout: in colour on a terminal, plain text otherwise.
 
     In Jupyter it displays the notebook HTML instead (themed colours, never wrapping).
@@ -133,7 +133,7 @@ def tprint(t: AbstractTensor, dims: DimsSpec = None, **options: Any) -> None:
     console.print(TensorPrint(t, resolve_dims(t, dims), resolved), crop=False)
 
 
-def tensor_mimebundle(t: AbstractTensor) -> dict[str, str]:
+def tensor_mimebundle(t: Tensor) -> dict[str, str]:
     """What Jupyter shows for `t`: the notebook HTML and its plain text (see `printer.notebook`).
 
     Inside IPython in a terminal (its front end shows no HTML) it is empty, so that
@@ -149,12 +149,12 @@ def tensor_mimebundle(t: AbstractTensor) -> dict[str, str]:
     return notebook_mimebundle(t, current_options())
 
 
-def tensor_pretty(t: AbstractTensor, printer: Any, cycle: bool) -> None:
+def tensor_pretty(t: Tensor, printer: Any, cycle: bool) -> None:
     """IPython's `_repr_pretty_` for a tensor: the print, in colour on a terminal (see `colour_wanted`)."""
     pretty(TensorPrint(t), printer, cycle)
 
 
-def summary(t: AbstractTensor, **options: Any) -> SummaryLine:
+def summary(t: Tensor, **options: Any) -> SummaryLine:
     """`t.summary()`: one line (shape, dtype, count, range, mean, std, NaN/inf, layers in short).
 
     >>> import lazytensor as lt
@@ -164,7 +164,7 @@ def summary(t: AbstractTensor, **options: Any) -> SummaryLine:
     return SummaryLine(t, current_options(**options))
 
 
-def stats(t: AbstractTensor, **options: Any) -> StatsReport:
+def stats(t: Tensor, **options: Any) -> StatsReport:
     """`t.stats()`: the statistics of all of `t`, computed now, whatever its size or storage."""
     return StatsReport.of(t, current_options(**options))
 

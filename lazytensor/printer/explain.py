@@ -6,16 +6,17 @@ offset) or "gather" when positions must be translated one layer at a time. The
 trace walks one position down with each layer's `translate` and shows where it
 is at every layer, then the storage index and the value found there.
 
-A reader: it meets tensors only through the layer protocol (`layers`, `layer_name`,
-`describe()`, the optional `describe_position()`, `translate`, `wrapped`, `layout`, the
-base's `read_one`), walks a stack with a loop, and shows a deep stack as its top and
-bottom `EDGE_LAYERS` layers with a count of the rest between, so a 10,000-layer stack explains in a few lines.
+A reader: it meets tensors only through the tensor protocol (`lazytensor.protocol`: `layers`,
+`layer_name`, `describe()`, `describe_position()`, `names` (optional for a duck-typed layer), a
+wrapper's `translate` and `wrapped`, `layout`, the base's `read_one`), walks a stack with a loop,
+and shows a deep stack as its top and bottom `EDGE_LAYERS` layers with a count of the rest
+between, so a 10,000-layer stack explains in a few lines.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import attrs
 import numpy as np
@@ -24,14 +25,22 @@ from rich.text import Text
 from rich.tree import Tree
 
 from lazytensor.positions import Shape, normalize_position
+from lazytensor.printer.axisnames import (
+    AxisNames,
+    names_of,
+    one_line_or_two,
+    position_entries,
+    position_text,
+    shape_entries,
+    shape_text,
+    wrapped,
+)
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.options import current_options, line_width, notebook_line_width
 from lazytensor.printer.prompt import pretty, running_shell, shows_html
 from lazytensor.printer.render import mimebundle, render_plain
 from lazytensor.printer.styles import DIM, LABEL
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor, Wrapper
 
 EDGE_LAYERS = 5
 """Layers shown at the top and at the bottom of a deeper stack (the tree nests no deeper than
@@ -40,16 +49,7 @@ EDGE_LAYERS = 5
 T = TypeVar("T")
 
 
-class Wrapper(Protocol):
-    """What the trace needs of a layer that wraps another: where a position goes one layer down."""
-
-    @property
-    def wrapped(self) -> AbstractTensor: ...
-
-    def translate(self, pos: Shape) -> Shape: ...
-
-
-def as_wrapper(layer: AbstractTensor) -> Wrapper | None:
+def as_wrapper(layer: Tensor) -> Wrapper | None:
     """The layer as a wrapper when it wraps another (duck typing on `wrapped`), None at the bottom.
 
     >>> import lazytensor as lt
@@ -59,7 +59,7 @@ def as_wrapper(layer: AbstractTensor) -> Wrapper | None:
     return cast("Wrapper", layer) if getattr(layer, "wrapped", None) is not None else None
 
 
-def layout_text(layer: AbstractTensor) -> str:
+def layout_text(layer: Tensor) -> str:
     """`strides (3, 1), offset 0`, or `gather` when the stack has no strided layout."""
     layout = layer.layout
     if layout is None:
@@ -134,10 +134,23 @@ def more_layers(omitted: int) -> Text:
     return Text(f"… {omitted:,} more layers", style=DIM)
 
 
-def _layer_label(layer: AbstractTensor) -> Text:
+def layer_names(layer: Tensor) -> AxisNames | None:
+    """The names of a layer's axes, None when none is named; a duck-typed layer without `names`
+    (they are optional in the layer protocol, as `describe_position` is) has none.
+
+    >>> import lazytensor as lt
+    >>> layer_names(lt.zeros(2, names=("edge",)).T), layer_names(lt.zeros(2))
+    (('edge',), None)
+    """
+    if not hasattr(type(layer), "names"):
+        return None
+    return names_of(layer)
+
+
+def _layer_label(layer: Tensor) -> Text:
     return Text.assemble(
         (printable(layer.layer_name), LABEL),
-        f" {layer.shape}",
+        f" {shape_text(layer.shape, layer_names(layer))}",
         (" · ", DIM),
         printable(layer.describe()),
         "\n",
@@ -163,7 +176,7 @@ class Explanation:
             strides (1,), offset 0
     """
 
-    tensor: AbstractTensor
+    tensor: Tensor
     position: Shape | None = None
 
     def _tree(self) -> Iterator[Any]:
@@ -178,7 +191,7 @@ class Explanation:
         yield root
 
     def _trace(self, position: Shape, width: int | None = None) -> Iterator[Any]:
-        yield Text.assemble("position ", (str(position), LABEL), f" of a tensor of shape {self.tensor.shape}")
+        yield Text("\n").join(self._position_lines(position, width))
         layer, pos, rows, omitted = self._walk(position)
         lines = aligned_rows(rows, width=width)
         if omitted:
@@ -189,7 +202,18 @@ class Explanation:
         yield Text.assemble("storage index ", (str(index), LABEL), " holds ", _value_text(value))
         yield self._shortcut(position)
 
-    def _walk(self, position: Shape) -> tuple[AbstractTensor, Shape, list[list[Text]], int]:
+    def _position_lines(self, position: Shape, width: int | None) -> list[Text]:
+        """`position (2, 0) of a tensor of shape (3, 4)`; with names, in as many lines as `width` needs."""
+        names = layer_names(self.tensor)
+        if names is None:
+            shape = self.tensor.shape
+            return [Text.assemble("position ", (str(position), LABEL), f" of a tensor of shape {shape}")]
+        room = width if width is not None else 10**9
+        where = wrapped("position ", position_entries(position, names), "()", LABEL, room)
+        of = wrapped("of a tensor of shape ", shape_entries(self.tensor.shape, names), "()", None, room)
+        return one_line_or_two(where, of, room)
+
+    def _walk(self, position: Shape) -> tuple[Tensor, Shape, list[list[Text]], int]:
         """Walk `position` down the stack in a loop, with each layer's `translate`.
 
         Returns the bottom layer, the position there, the table rows of the shown layers
@@ -245,19 +269,20 @@ class Explanation:
         pretty(self, printer, cycle)
 
 
-def _trace_row(layer: AbstractTensor, pos: Shape) -> list[Text]:
+def _trace_row(layer: Tensor, pos: Shape) -> list[Text]:
     name = Text(printable(layer.layer_name), style=LABEL)
-    return [name, Text(str(layer.shape)), Text(str(pos)), Text(_position_text(layer, pos))]
+    names = layer_names(layer)  # in the position column: the shape column stays narrow
+    return [name, Text(str(layer.shape)), Text(position_text(pos, names)), Text(_position_text(layer, pos))]
 
 
-def _position_text(layer: AbstractTensor, pos: Shape) -> str:
+def _position_text(layer: Tensor, pos: Shape) -> str:
     """What the layer says of `pos` (a layer over edges names the edge), or what it was made with when
     it has nothing to say of single positions (`describe_position` is optional)."""
     describe_position = getattr(layer, "describe_position", None)
     return printable(layer.describe() if describe_position is None else str(describe_position(pos)))
 
 
-def explain(t: AbstractTensor, position: Sequence[int] | int | None = None) -> Explanation:
+def explain(t: Tensor, position: Sequence[int] | int | None = None) -> Explanation:
     """The layer tree of `t`, or the trace of `position` (negatives count from the end).
 
     >>> import lazytensor as lt

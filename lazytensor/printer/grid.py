@@ -18,6 +18,7 @@ import numpy as np
 from rich.style import Style
 from rich.text import Span, Text
 
+from lazytensor.printer.axisnames import axis_text, wrap_entries
 from lazytensor.printer.cells import CellPainter
 from lazytensor.printer.shown import Selection, ShownAxis
 from lazytensor.printer.styles import DIM, LABEL
@@ -177,7 +178,9 @@ class SliceGrid:
         return lines
 
     def _labelled(self) -> bool:
-        return len(self.selection.tensor.shape) >= 3
+        """Slices of a tensor of 3 or more axes are labelled, and so is a named tensor's one 2-D slice
+        (its label names the axes of its rows and columns)."""
+        return len(self.selection.tensor.shape) >= 3 or self.selection.names is not None
 
     def height(self) -> int:
         """The number of lines of `body()`, without joining slices into lines."""
@@ -200,12 +203,19 @@ class SliceGrid:
 
     def _drawn_block(self, outer: tuple[int, ...], columns: Columns) -> Block:
         rows = self.selection.axes[-2]
-        lines = [Text(self.selection.label(outer), style=LABEL)] if self._labelled() else []
+        lines = self._label_lines(outer) if self._labelled() else []
         for r in range(rows.head + rows.tail):
             if rows.omitted and r == rows.head:
                 lines.append(self._skipped_row(columns))
             lines.append(self._row((*outer, r), columns))
         return Block.of(lines)
+
+    def _label_lines(self, outer: tuple[int, ...]) -> list[Text]:
+        """The label of one slice: one line, or with names, as many as the width needs."""
+        if self.selection.names is None:
+            return [Text(self.selection.label(outer), style=LABEL)]
+        entries = self.selection.label_entries(outer)
+        return [Text(line, style=LABEL) for line in wrap_entries(entries, self.width)]
 
     def _row(self, position: tuple[int, ...], columns: Columns) -> Text:
         row = TextBuilder()
@@ -252,7 +262,8 @@ class SliceGrid:
         level = next(k for k, (a, b) in enumerate(zip(before, after, strict=True)) if a != b)
         axis = self.selection.axes[level]
         if axis.omitted and before[level] == axis.head - 1 and after[level] == axis.head:
-            return Text(f"⋮ {axis.omitted:,} slices along axis {axis.axis} omitted", style=DIM)
+            along = axis_text(axis.axis, self.selection.names)
+            return Text(f"⋮ {axis.omitted:,} slices along {along} omitted", style=DIM)
         return Rule(RULES[min(self.ndim - 4 - level, len(RULES) - 1)])
 
     def _stacked(self, slices: list[tuple[int, ...] | None]) -> list[Part]:

@@ -8,21 +8,20 @@ A very deep stack's layer chain is summarised to its first and last few layers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import numpy as np
 from rich.text import Text
 
 from lazytensor.buffers import is_memory_mapped
+from lazytensor.printer.axisnames import one_line_or_two, shape_entries, shape_text, wrapped
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
 from lazytensor.printer.streamstats import one_pass
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, HINT, LABEL, SHAPE, WARN
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 CHAIN_EDGE = 4
 """Layers named at each end of a summarised layer chain."""
@@ -102,7 +101,7 @@ def format_statistics(numbers: Sequence[tuple[str, Any]], precision: int) -> lis
     return [(name, format_number(value, precision)) for name, value in numbers]
 
 
-def storage_kind(t: AbstractTensor) -> str | None:
+def storage_kind(t: Tensor) -> str | None:
     """`"memory-mapped"` or `"chunked"` when reading all of `t` costs more than memory; None in memory.
 
     >>> import lazytensor as lt
@@ -200,7 +199,7 @@ def chain_names(layers: Sequence[Any], edge: int = CHAIN_EDGE) -> list[Text]:
     return [*head, Text(f"… {count - 2 * edge:,} more", style=DIM), *tail]
 
 
-def _chain_lines(t: AbstractTensor, dot: Text, width: int) -> list[Text]:
+def _chain_lines(t: Tensor, dot: Text, width: int) -> list[Text]:
     """`layers Sliced ∘ Transposed ∘ Storage · strided`, packed into lines of `width`."""
     names = chain_names(t.layers)
     names[0] = Text.assemble("layers ", names[0])
@@ -221,18 +220,38 @@ class Header:
         return [*self.top, *self.chain, *self.stats]
 
 
+def _slice_lines(selection: Selection, width: int) -> list[Text]:
+    """`slice [1, :, :] of a tensor of shape (4, 2, 3)`; with names, in as many lines as `width` needs."""
+    if selection.names is None:
+        whole = shape_text(selection.tensor.shape, None)
+        return [Text.assemble("slice ", (selection.slice_text(), LABEL), f" of a tensor of shape {whole}")]
+    which = wrapped("slice ", selection.slice_entries(selection.names), "[]", LABEL, width)
+    of = wrapped(
+        "of a tensor of shape ", shape_entries(selection.tensor.shape, selection.names), "()", None, width
+    )
+    return one_line_or_two(which, of, width)
+
+
+def _shape_lines(selection: Selection, width: int) -> list[Text]:
+    """`shape (2, 3)`, or with names `shape (trial 2, 3)` in as many lines as `width` needs."""
+    names = selection.sub_names
+    if names is None:
+        return [Text.assemble("shape ", (shape_text(selection.sub.shape, None), SHAPE))]
+    return wrapped("shape ", shape_entries(selection.sub.shape, names), "()", SHAPE, width)
+
+
 def header(selection: Selection, shown: Values, options: PrintOptions, width: int) -> Header:
     """The lines above the values: which slice, shape and dtype, layers, statistics."""
     t, sub = selection.tensor, selection.sub
     dot = Text(" · ", style=DIM)
     top: list[Text] = []
     if selection.is_slice:
-        top.append(
-            Text.assemble("slice ", (selection.slice_text(), LABEL), f" of a tensor of shape {t.shape}")
-        )
+        top += _slice_lines(selection, width)
     count = sub.numel()
+    *shape_above, shape = _shape_lines(selection, width)
+    top += shape_above
     parts = [
-        Text.assemble("shape ", (str(sub.shape), SHAPE)),
+        shape,
         Text(str(sub.dtype), style=DTYPE),
         Text(f"{count:,} element{'' if count == 1 else 's'}"),
     ]

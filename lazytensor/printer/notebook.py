@@ -13,21 +13,21 @@ a print over `MAX_CHARACTERS` is summarised harder, then cut.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 from rich.text import Text
 
+from lazytensor.printer.axisnames import names_of
+from lazytensor.printer.explain import explain
 from lazytensor.printer.grid import Panels, Rule, SliceGrid
 from lazytensor.printer.header import Header
 from lazytensor.printer.options import PrintOptions, notebook_line_width
 from lazytensor.printer.render import notebook_html, pre_html, renderable_html, texts_html
 from lazytensor.printer.styles import DIM
 from lazytensor.printer.tensorprint import TensorPrint
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 MAX_CHARACTERS = 100_000
 """The most characters of text one notebook output holds (its HTML is a few times that)."""
@@ -66,7 +66,7 @@ def _harder(options: PrintOptions) -> list[PrintOptions]:
 
 
 def notebook_print(
-    t: AbstractTensor,
+    t: Tensor,
     options: PrintOptions,
     limit: int = MAX_CHARACTERS,
     dims: tuple[int | None, ...] | None = None,
@@ -103,21 +103,25 @@ def notebook_print(
 
 
 DOT = " · "
+COMMA = ", "
+"""Where else a named header may break: between the axes of a named shape or slice, whose parts
+(`shape (trial 2, channel 64, time 1000)`) can be wider than a narrow notebook."""
 
 
-def header_html(lines: Sequence[Text], width: int) -> list[str]:
-    """Header lines as HTML that a narrow notebook may break at the ` · ` between their parts and
-    nowhere else: each part is a `<span class="lt-part">`, which never breaks (`nowrap`).
+def header_html(lines: Sequence[Text], width: int, separators: Sequence[str] = (DOT,)) -> list[str]:
+    """Header lines as HTML that a narrow notebook may break at the `separators` between their parts
+    (` · `, and `, ` in a named header) and nowhere else: each part is a `<span class="lt-part">`,
+    which never breaks (`nowrap`).
 
     >>> header_html([Text("min 0 · max 3")], 80)
     ['<span class="lt-part">min 0</span> · <span class="lt-part">max 3</span>']
+    >>> header_html([Text("shape (a 2, 3)")], 80, (DOT, COMMA))
+    ['<span class="lt-part">shape (a 2</span>, <span class="lt-part">3)</span>']
     """
+    pattern = re.compile("|".join(re.escape(separator) for separator in separators))
     html_lines = []
     for line in lines:
-        offsets, start = [], 0
-        while (found := line.plain.find(DOT, start)) >= 0:
-            offsets += [found, found + len(DOT)]
-            start = found + len(DOT)
+        offsets = [offset for found in pattern.finditer(line.plain) for offset in found.span()]
         pieces = line.divide(offsets) if offsets else [line]
         rendered = texts_html(list(pieces), width, strip=False)
         html_lines.append(
@@ -169,7 +173,7 @@ def body_html(printed: NotebookPrint, width: int) -> list[str]:
 
 
 def notebook_mimebundle(
-    t: AbstractTensor, options: PrintOptions, dims: tuple[int | None, ...] | None = None
+    t: Tensor, options: PrintOptions, dims: tuple[int | None, ...] | None = None
 ) -> dict[str, str]:
     """`text/plain` and `text/html` of `t` (or its `dims` slice) for Jupyter.
 
@@ -187,10 +191,11 @@ def notebook_mimebundle(
         parts = [pre_html(texts_html(printed.lines(), width))]
     else:
         head = printed.header
-        parts = [pre_html(header_html(head.top, width), css="lt-pre lt-wrap")]
+        separators = (DOT,) if names_of(t) is None else (DOT, COMMA)
+        parts = [pre_html(header_html(head.top, width, separators), css="lt-pre lt-wrap")]
         if head.chain:
             summary = "\n".join(texts_html(head.chain, width))
-            tree = pre_html(renderable_html(t.explain(), width), css="lt-pre lt-explain")
+            tree = pre_html(renderable_html(explain(t), width), css="lt-pre lt-explain")
             parts.append(f'<details class="lt-layers"><summary>{summary}</summary>{tree}</details>')
         if head.stats:
             parts.append(pre_html(header_html(head.stats, width), css="lt-pre lt-wrap"))

@@ -7,7 +7,6 @@ value of the slice is printed: this style never summarises.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,9 +14,7 @@ from lazytensor.buffers import check_fits
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.numberformat import separators_text
 from lazytensor.printer.shown import DimsSpec, fixed_slice, resolve_dims
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 SEPARATORS = ("\n", "\n---\n", "\n===\n", "\n***\n", "\n###\n")
 
@@ -26,7 +23,7 @@ TEXT_BYTES_PER_VALUE = 128
 """What one value costs while the text is built: its Python float, its string, two list slots."""
 
 
-def separators_string(t: AbstractTensor, dims: DimsSpec = None, precision: int = 2, width: int = 7) -> str:
+def separators_string(t: Tensor, dims: DimsSpec = None, precision: int = 2, width: int = 7) -> str:
     """The seeds' text: each value `"%7.2f "`, rows ended by `\\n`, 2-D blocks by `---`, 3-D by `===` ...
 
     Fixed axes of `dims` are left out; every value of the slice is printed (no summary). Text

@@ -9,17 +9,15 @@ that view alone. Tensors are met through the protocol only (shape, `t[...]`,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
 
 from lazytensor.positions import normalize_index, numel
+from lazytensor.printer.axisnames import COLUMNS, ROWS, AxisNames, entry, grid_entry, kept_names, names_of
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import PrintOptions
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 DimsSpec = Sequence[int | None] | None
 """The seeds' per-axis slice spec of a print: None keeps an axis, an int fixes it; None keeps them all."""
@@ -57,12 +55,14 @@ def _shown_axis(axis: int, size: int, summarise: bool, edgeitems: int) -> ShownA
 
 @attrs.frozen
 class Selection:
-    """The tensor, the fixed indices of `dims`, the view they leave, and what of it is shown."""
+    """The tensor, the fixed indices of `dims`, the view they leave, what of it is shown, and the
+    tensor's axis names (None when no axis is named)."""
 
-    tensor: AbstractTensor
+    tensor: Tensor
     fixed: tuple[int | None, ...]
-    sub: AbstractTensor
+    sub: Tensor
     axes: tuple[ShownAxis, ...]
+    names: AxisNames | None = None
 
     @property
     def summarised(self) -> bool:
@@ -72,21 +72,57 @@ class Selection:
     def is_slice(self) -> bool:
         return any(index is not None for index in self.fixed)
 
+    @property
+    def sub_names(self) -> AxisNames | None:
+        """The names of the shown view's axes: the tensor's, less those of the fixed axes."""
+        return kept_names(self.names, self.fixed)
+
     def label(self, outer: Sequence[int]) -> str:
         """The index of one 2-D slice in the original tensor, outer positions given as shown positions.
 
-        Fixed axes show their index, the outer shown axes the index at `outer`, the rest `:`.
+        Fixed axes show their index, the outer shown axes the index at `outer`, the rest `:`. With
+        names, a named axis reads `name=index`, and the two axes the slice shows `name↓` (its rows)
+        and `name→` (its columns): `[trial=1, channel=0, time↓, freq→]`.
         """
+        return "[" + ", ".join(self.label_entries(outer)) + "]"
+
+    def label_entries(self, outer: Sequence[int]) -> list[str]:
+        """The entries of `label(outer)`, one per axis of the original tensor."""
+        if self.names is not None:
+            return self._named_entries(outer, self.names)
         entries = [str(index) if index is not None else ":" for index in self.fixed]
         for axis, shown_position in zip(self.axes, outer, strict=False):
             entries[axis.axis] = str(axis.indices[shown_position])
-        return "[" + ", ".join(entries) + "]"
+        return entries
+
+    def _named_entries(self, outer: Sequence[int], names: AxisNames) -> list[str]:
+        entries = [
+            entry(name, ":" if index is None else str(index))
+            for name, index in zip(names, self.fixed, strict=True)
+        ]
+        for axis, shown_position in zip(self.axes, outer, strict=False):
+            entries[axis.axis] = entry(names[axis.axis], str(axis.indices[shown_position]))
+        if len(self.axes) >= 2:  # the rows and the columns of the 2-D slice
+            rows, columns = self.axes[-2].axis, self.axes[-1].axis
+            entries[rows] = grid_entry(names[rows], ROWS)
+            entries[columns] = grid_entry(names[columns], COLUMNS)
+        return entries
 
     def slice_text(self) -> str:
-        return self.label(())
+        """Which slice of the tensor `dims` asked for: `[1, :, :]`, or `[trial=1, time=:, :]` with names."""
+        if self.names is None:
+            return self.label(())
+        return "[" + ", ".join(self.slice_entries(self.names)) + "]"
+
+    def slice_entries(self, names: AxisNames) -> list[str]:
+        """The entries of the named `slice_text`: `trial=1` for a fixed axis, `time=:` for a kept one."""
+        return [
+            entry(name, ":" if index is None else str(index))
+            for name, index in zip(names, self.fixed, strict=True)
+        ]
 
 
-def resolve_dims(t: AbstractTensor, dims: DimsSpec) -> tuple[int | None, ...]:
+def resolve_dims(t: Tensor, dims: DimsSpec) -> tuple[int | None, ...]:
     """The seeds' per-axis spec, checked: None keeps an axis, an int fixes it (negatives from the end).
 
     >>> import lazytensor as lt
@@ -110,7 +146,7 @@ def resolve_dims(t: AbstractTensor, dims: DimsSpec) -> tuple[int | None, ...]:
     return tuple(resolved)
 
 
-def fixed_slice(t: AbstractTensor, fixed: tuple[int | None, ...]) -> AbstractTensor:
+def fixed_slice(t: Tensor, fixed: tuple[int | None, ...]) -> Tensor:
     """The view `fixed` leaves of `t` (`t` itself when nothing is fixed).
 
     >>> import lazytensor as lt
@@ -120,11 +156,11 @@ def fixed_slice(t: AbstractTensor, fixed: tuple[int | None, ...]) -> AbstractTen
     if all(index is None for index in fixed):
         return t
     key = tuple(slice(None) if index is None else index for index in fixed)
-    sliced: AbstractTensor = t[(*key, Ellipsis)]
+    sliced: Tensor = t[(*key, Ellipsis)]
     return sliced
 
 
-def select_shown(t: AbstractTensor, dims: DimsSpec, options: PrintOptions) -> Selection:
+def select_shown(t: Tensor, dims: DimsSpec, options: PrintOptions) -> Selection:
     """Which part of `t` a print shows: the `dims` slice, summarised when it is over `threshold`.
 
     >>> import lazytensor as lt
@@ -140,7 +176,7 @@ def select_shown(t: AbstractTensor, dims: DimsSpec, options: PrintOptions) -> Se
         _shown_axis(axis, size, summarise, options.edgeitems)
         for axis, size in zip(free_axes, sub.shape, strict=True)
     )
-    return Selection(t, fixed, sub, axes)
+    return Selection(t, fixed, sub, axes, names_of(t))
 
 
 def read_shown(selection: Selection) -> Values:
@@ -159,7 +195,7 @@ def read_shown(selection: Selection) -> Values:
 MAX_FLAT_INDEX = int(np.iinfo(np.intp).max)
 
 
-def _read_corners(sub: AbstractTensor, selection: Selection) -> Values:
+def _read_corners(sub: Tensor, selection: Selection) -> Values:
     """The shown values as basic slices, one per corner of the summary (each axis: its head and
     its tail), for a base with more elements than int64 can number (a fill-only zarr array)."""
     per_axis = [

@@ -22,7 +22,7 @@ import itertools
 import math
 import time
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import numpy as np
@@ -30,9 +30,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from lazytensor.printer.numberformat import Values
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 BLOCK_ELEMENTS = 1 << 22
 """The elements a block of the pass holds at most, unless one chunk is bigger (32 MB of float64)."""
@@ -166,7 +164,7 @@ class Moments:
 # -- what to read ---------------------------------------------------------------------------------
 
 
-def distinct(t: AbstractTensor) -> tuple[AbstractTensor, int]:
+def distinct(t: Tensor) -> tuple[Tensor, int]:
     """`t` without its repeating (stride-0) axes, and how many times each of its values repeats.
 
     >>> import lazytensor as lt
@@ -181,11 +179,11 @@ def distinct(t: AbstractTensor) -> tuple[AbstractTensor, int]:
     if not any(repeating):
         return t, 1
     times = math.prod(size for size, repeats in zip(layout.shape, repeating, strict=True) if repeats)
-    view: AbstractTensor = t[tuple(slice(0, 1) if repeats else slice(None) for repeats in repeating)]
+    view: Tensor = t[tuple(slice(0, 1) if repeats else slice(None) for repeats in repeating)]
     return view, times
 
 
-def base_region(t: AbstractTensor) -> tuple[slice, ...] | None:
+def base_region(t: Tensor) -> tuple[slice, ...] | None:
     """The per-axis slices of `t`'s base whose box holds exactly `t`'s values (in some order), or
     None when `t`'s positions are not such a box (a gather, or a reshape that skips).
 
@@ -303,7 +301,7 @@ def _grouped(cuts: list[int], width: int) -> list[slice]:
     return groups
 
 
-def chunk_shape(base: AbstractTensor) -> tuple[int, ...] | None:
+def chunk_shape(base: Tensor) -> tuple[int, ...] | None:
     """The chunk shape of an array-like base (a zarr array, a chunked h5py dataset), else None."""
     chunks = getattr(getattr(base, "array", None), "chunks", None)
     if not isinstance(chunks, tuple) or len(chunks) != len(base.shape):
@@ -313,7 +311,7 @@ def chunk_shape(base: AbstractTensor) -> tuple[int, ...] | None:
     return tuple(int(c) for c in chunks)
 
 
-def is_dask_base(base: AbstractTensor) -> bool:
+def is_dask_base(base: Tensor) -> bool:
     """Whether the base's backend is lazy (a dask array: its values come from `dask.compute`)."""
     return bool(getattr(getattr(base, "backend", None), "lazy", False))
 
@@ -360,7 +358,7 @@ def progress_console() -> Console:
     return Console(stderr=True)
 
 
-def one_pass(t: AbstractTensor, chunk: int = BLOCK_ELEMENTS) -> Moments:
+def one_pass(t: Tensor, chunk: int = BLOCK_ELEMENTS) -> Moments:
     """The moments of every value of `t`, each chunk of its base read once (see the module).
 
     >>> import lazytensor as lt
@@ -379,7 +377,7 @@ def one_pass(t: AbstractTensor, chunk: int = BLOCK_ELEMENTS) -> Moments:
     return _region_pass(view.base, region, chunk).repeated(times)
 
 
-def _read(t: AbstractTensor) -> Values:
+def _read(t: Tensor) -> Values:
     return np.asarray(t.numpy())
 
 
@@ -395,7 +393,7 @@ def _merged(parts: Iterator[Moments], kind: str, total: int, description: str) -
     return merged
 
 
-def _region_pass(base: AbstractTensor, region: tuple[slice, ...], chunk: int) -> Moments:
+def _region_pass(base: Tensor, region: tuple[slice, ...], chunk: int) -> Moments:
     """Blocks of the base's box `region`, cut at its chunks' edges, each read in one request."""
     box = base[region]
     chunks = chunk_shape(base)
@@ -407,7 +405,7 @@ def _region_pass(base: AbstractTensor, region: tuple[slice, ...], chunk: int) ->
     return _merged(parts, base.dtype.kind, len(blocks), f"stats: {len(blocks):,} blocks")
 
 
-def _flat_pass(t: AbstractTensor, chunk: int) -> Moments:
+def _flat_pass(t: Tensor, chunk: int) -> Moments:
     """`chunk` values at a time in row-major order (a view with no box in its base)."""
     count = t.numel()
     if count <= chunk:
@@ -418,7 +416,7 @@ def _flat_pass(t: AbstractTensor, chunk: int) -> Moments:
     return _merged(parts, t.dtype.kind, len(starts), f"stats: {count:,} values")
 
 
-def _dask_pass(t: AbstractTensor) -> Moments:
+def _dask_pass(t: Tensor) -> Moments:
     """Every block's moments in one `dask.compute` (on the cluster's workers when one is active),
     merged here."""
     dask = _dask()

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import numpy as np
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from lazytensor.printer.axisnames import AxisNames, names_of, shape_text
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.header import chain_names, format_statistics, statistics_plan
 from lazytensor.printer.numberformat import format_values
@@ -26,9 +27,7 @@ from lazytensor.printer.render import render_for_prompt
 from lazytensor.printer.shown import select_shown
 from lazytensor.printer.streamstats import BLOCK_ELEMENTS, one_pass
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, SHAPE, WARN
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 CHAIN_EDGE = 2
 """Layers named at each end of a summarised chain in one line."""
@@ -53,13 +52,13 @@ def _has_static(value: object, name: str) -> bool:
     return True
 
 
-def _value_text(t: AbstractTensor, options: PrintOptions) -> Text:
+def _value_text(t: Tensor, options: PrintOptions) -> Text:
     values = np.asarray(t.numpy())
     cells = format_values(values, options.precision, options.sci_mode)
     return Text(str(cells.texts[()]).strip())
 
 
-def summary_text(t: AbstractTensor, options: PrintOptions | None = None) -> Text:
+def summary_text(t: Tensor, options: PrintOptions | None = None) -> Text:
     """The one-line summary of `t`, styled.
 
     >>> import lazytensor as lt
@@ -70,7 +69,8 @@ def summary_text(t: AbstractTensor, options: PrintOptions | None = None) -> Text
     """
     options = current_options() if options is None else options
     space = Text(" ")
-    parts = [Text("tensor", style=DIM), Text(str(t.shape), style=SHAPE), Text(str(t.dtype), style=DTYPE)]
+    shape = shape_text(t.shape, names_of(t))
+    parts = [Text("tensor", style=DIM), Text(shape, style=SHAPE), Text(str(t.dtype), style=DTYPE)]
     if len(t.shape) == 0:
         parts.append(_value_text(t, options))
     else:
@@ -82,7 +82,7 @@ def summary_text(t: AbstractTensor, options: PrintOptions | None = None) -> Text
     return space.join(parts)
 
 
-def _statistics_parts(t: AbstractTensor, options: PrintOptions) -> list[Text]:
+def _statistics_parts(t: Tensor, options: PrintOptions) -> list[Text]:
     selection = select_shown(t, None, options)
     plan = statistics_plan(selection, options)
     if not plan.compute:
@@ -111,7 +111,7 @@ class SummaryLine:
     tensor (2,) float64 n=2 x∈[1, 1] μ=1 σ=0 nan 1
     """
 
-    tensor: AbstractTensor
+    tensor: Tensor
     options: PrintOptions = attrs.field(factory=current_options)
 
     def text(self) -> Text:
@@ -185,12 +185,13 @@ class StatsReport:
     dtype: np.dtype[Any]
     count: int
     entries: tuple[tuple[str, str], ...]
+    names: AxisNames | None = None
 
     @classmethod
-    def of(cls, t: AbstractTensor, options: PrintOptions | None = None) -> StatsReport:
+    def of(cls, t: Tensor, options: PrintOptions | None = None) -> StatsReport:
         options = current_options() if options is None else options
         entries = streamed_statistics(t, options.precision)
-        return cls(tuple(t.shape), t.dtype, t.numel(), tuple(entries))
+        return cls(tuple(t.shape), t.dtype, t.numel(), tuple(entries), names_of(t))
 
     def __getitem__(self, name: str) -> str:
         return dict(self.entries)[name]
@@ -199,7 +200,7 @@ class StatsReport:
         dot = Text(" · ", style=DIM)
         first = Text.assemble(
             "stats of shape ",
-            (str(self.shape), SHAPE),
+            (shape_text(self.shape, self.names), SHAPE),
             dot,
             (str(self.dtype), DTYPE),
             dot,
@@ -231,9 +232,7 @@ def _no_statistics(count: int, dtype: np.dtype[Any]) -> str:
     return "no values" if count == 0 else "no statistics for this dtype"
 
 
-def streamed_statistics(
-    t: AbstractTensor, precision: int, chunk: int = BLOCK_ELEMENTS
-) -> list[tuple[str, str]]:
+def streamed_statistics(t: Tensor, precision: int, chunk: int = BLOCK_ELEMENTS) -> list[tuple[str, str]]:
     """The header's statistics of all of `t` in one pass over its base, `chunk` elements (or one
     stored chunk) at a time: memory stays bounded, each chunk is read once, repeats cost nothing.
 

@@ -3,11 +3,15 @@
 It composes the other printer modules: `shown` picks and reads the shown values,
 `numberformat` turns them into cells, `header` and `grid` lay out the lines. Plain
 text is the same renderable through a colourless console.
+
+A print reads the base once: the shown values are read on first use and kept by the
+`TensorPrint`, whatever widths rich then measures and draws it at. A tensor inside a
+rich `Table` is measured (to size the columns) before it is drawn, through two calls of
+its own; `rich_print` hands both the same `TensorPrint`, so a zarr-backed tensor is
+fetched once, not twice.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import attrs
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -15,6 +19,7 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.text import Span, Text
 
+from lazytensor.once import once
 from lazytensor.printer.cells import CellPainter
 from lazytensor.printer.grid import SliceGrid, draw_rules, fit_grid
 from lazytensor.printer.header import Header, header
@@ -23,14 +28,14 @@ from lazytensor.printer.options import PrintOptions, current_options, max_lines
 from lazytensor.printer.shown import Selection, read_shown, select_shown, with_edge_rows
 from lazytensor.printer.styles import DIM
 from lazytensor.printer.summary import summary_text
-
-if TYPE_CHECKING:
-    from lazytensor.tensor import AbstractTensor
+from lazytensor.protocol import Tensor
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class TensorPrint:
-    """A tensor (or its `dims` slice) as a rich renderable: header, then the values.
+    """A tensor (or its `dims` slice) as a rich renderable: header, then the values. It reads them
+    once, when first laid out, and shows those at every width after (one print, one read); a print
+    made later shows later writes.
 
     >>> import lazytensor as lt
     >>> from lazytensor.printer.render import render_plain
@@ -41,14 +46,31 @@ class TensorPrint:
     0  1  2  3
     """
 
-    tensor: AbstractTensor
+    tensor: Tensor
     dims: tuple[int | None, ...] | None = None
     options: PrintOptions = attrs.field(factory=current_options)
+    version: int = attrs.field(init=False)
+    """How many writes the base had seen when the print was made (before it reads)."""
+
+    @version.default
+    def _version_now(self) -> int:
+        return self.tensor.base.version
 
     @property
     def one_line(self) -> bool:
         """A 0-d tensor (not a slice of a bigger one), or the `"line"` style: the print is one line."""
         return self.options.style == "line" or (len(self.tensor.shape) == 0 and self.dims in (None, ()))
+
+    @once
+    def shown(self) -> tuple[Selection, Values]:
+        """What the print shows and the values there, read once (at any width it is laid out)."""
+        selection = select_shown(self.tensor, self.dims, self.options)
+        return selection, read_shown(selection)
+
+    def is_current(self) -> bool:
+        """Whether this print still shows what the tensor holds: made with today's options, and no
+        write through lazytensor has reached the base since its values were read."""
+        return self.options == current_options() and self.version == self.tensor.base.version
 
     def sections(self, width: int) -> tuple[Header, list[Text]]:
         """The header and the lines of values at `width` columns, styled (no header for one line)."""
@@ -59,8 +81,7 @@ class TensorPrint:
         """The header, the grid of the values (None for one line or no elements), and its lines."""
         if self.one_line:
             return Header((), (), ()), None, [summary_text(self.tensor, self.options)]
-        selection = select_shown(self.tensor, self.dims, self.options)
-        shown = read_shown(selection)
+        selection, shown = self.shown
         head = header(selection, shown, self.options, width)
         if shown.size == 0:
             return head, None, [Text("(no elements)", style=DIM)]
@@ -114,3 +135,34 @@ def _with_base_style_as_span(line: Text) -> Text:
     if not line.style:
         return line
     return Text(line.plain, spans=[Span(0, len(line.plain), line.style), *line.spans])
+
+
+PENDING_LIMIT = 16
+"""Prints measured and not yet drawn that are kept for their drawing, at most."""
+
+_pending: dict[int, TensorPrint] = {}
+"""The print of each tensor that rich measured, by `id` (the print holds the tensor, so the id
+stays its own), until rich draws it."""
+
+
+def rich_print(t: Tensor, measuring: bool) -> TensorPrint:
+    """The print of `t` for rich: the one its measuring made, while it is current, so that the
+    drawing that follows reads nothing again. Drawing takes it away; a tensor in memory reads
+    cheaply (a view of its buffer) and always gets a fresh one.
+
+    >>> import lazytensor as lt
+    >>> t = lt.arange(3)
+    >>> rich_print(t, measuring=True) is rich_print(t, measuring=False)
+    False
+    """
+    if t.base.has_buffer:
+        return TensorPrint(t)
+    kept = _pending.get(id(t)) if measuring else _pending.pop(id(t), None)
+    if kept is not None and kept.tensor is t and kept.is_current():
+        return kept
+    printed = TensorPrint(t)
+    if measuring:
+        while len(_pending) >= PENDING_LIMIT:
+            del _pending[next(iter(_pending))]
+        _pending[id(t)] = printed
+    return printed

@@ -9,6 +9,7 @@ them all, implements the protocol, and binds the primitives they name (declared 
   gradient state).
 - `shaping.Shaping`: the views (`permute`, `reshape`, `t[key]`, `split`, ...); `_views`, the view
   constructors.
+- `naming.Naming`: named axes (`names`, `rename`, `isel`); `_views`.
 - `operators.Operators`: operators and elementwise functions; `_apply`, one entry of the table.
 - `reducing.Reductions`: `sum`, `mean`, `max`, `std`, the NaN-ignoring ones, `cumsum`; `_apply`.
 - `arrays.ArrayMethods`: sorting and numpy's names (`copy`, `take`, `put`, `diagonal`, ...); `_apply`.

@@ -51,7 +51,7 @@ class ArrayMethods(Surface):
         >>> t.tolist()
         [[3, 2, 1], [7, 8, 9]]
         """
-        params = keywords.sorting("sort", self.shape, dim, axis, kind, stable, descending)
+        params = keywords.sorting("sort", self._axis_shape, dim, axis, kind, stable, descending)
         self._check_in_place("sort", cast("AbstractTensor", self))
         evaluate.write(cast("AbstractTensor", self), self._apply(optable.SORT, self, **params).numpy())
 
@@ -72,7 +72,7 @@ class ArrayMethods(Surface):
         >>> t.argsort().tolist(), t.argsort(descending=True, stable=True).tolist()
         ([0, 2, 1], [1, 0, 2])
         """
-        params = keywords.sorting("argsort", self.shape, dim, axis, kind, stable, descending)
+        params = keywords.sorting("argsort", self._axis_shape, dim, axis, kind, stable, descending)
         return self._apply(optable.ARGSORT, self, **params)
 
     def flip(
@@ -86,7 +86,7 @@ class ArrayMethods(Surface):
         ([[2, 1, 0], [5, 4, 3]], [[5, 4, 3], [2, 1, 0]], 'SlicedTensor')
         """
         return self._views.flip(
-            cast("AbstractTensor", self), keywords.axes("flip", self.shape, dim, axis, None)
+            cast("AbstractTensor", self), keywords.axes("flip", self._axis_shape, dim, axis, None)
         )
 
     def roll(self, shift: int | Sequence[int], dim: Dims = UNSET, *, axis: Dims = UNSET) -> StorageTensor:
@@ -99,7 +99,7 @@ class ArrayMethods(Surface):
         >>> t.roll(1, axis=1).tolist(), t.roll(1).tolist()
         ([[2, 0, 1], [5, 3, 4]], [[5, 0, 1], [2, 3, 4]])
         """
-        params = keywords.rolling("roll", self.shape, shift, dim, axis)
+        params = keywords.rolling("roll", self._axis_shape, shift, dim, axis)
         return self._apply(optable.ROLL, self, **params)
 
     def nonzero(self) -> tuple[StorageTensor, ...]:
@@ -174,7 +174,7 @@ class ArrayMethods(Surface):
         >>> lt.tensor([1, 2]).repeat(2).tolist(), lt.tensor([[1, 2]]).repeat([1, 2], axis=1).tolist()
         ([1, 1, 2, 2], [[1, 2, 2]])
         """
-        params = keywords.repeating("repeat", self.shape, repeats, axis)
+        params = keywords.repeating("repeat", self._axis_shape, repeats, axis)
         if params["axis"] is None:  # numpy flattens first
             return self._apply(optable.REPEAT, self.reshape(-1), repeats=params["repeats"], axis=0)
         return self._apply(optable.REPEAT, self, **params)
@@ -198,6 +198,8 @@ class ArrayMethods(Surface):
         >>> t.take([3, 0]).tolist(), t.take([1], axis=1).tolist()
         ([4, 1], [[2], [4]])
         """
+        if axis is not None:  # an axis by name is its number from here on
+            axis = keywords.single_axis(axis, self._axis_shape, "take")
         index = keywords.indices("take", self.shape, self._values_of(indices), axis)
         taken = self._apply(optable.TAKE, self, index.reshape(-1), axis=axis)  # the entry takes 1-D indices
         if index.ndim == 1:
@@ -234,7 +236,7 @@ class ArrayMethods(Surface):
         >>> t.diagonal().tolist(), t.diagonal(1).tolist()
         ([0, 4, 8], [1, 5])
         """
-        first, second = keywords.diagonal_axes("diagonal", self.shape, axis1, axis2)
+        first, second = keywords.diagonal_axes("diagonal", self._axis_shape, axis1, axis2)
         rows, columns = self.shape[first], self.shape[second]
         length = max(0, min(rows, columns - offset) if offset >= 0 else min(rows + offset, columns))
         start_row, start_column = (0, offset) if offset >= 0 else (-offset, 0)

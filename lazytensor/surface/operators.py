@@ -174,12 +174,12 @@ class Operators(Surface):
 
     def softmax(self, dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
         """`exp(x) / sum(exp(x))` along `dim` (or scipy's `axis`), numerically stable."""
-        chosen = keywords.one_axis("softmax", self.shape, dim, axis, None, allow_none=False)
+        chosen = keywords.one_axis("softmax", self._axis_shape, dim, axis, None, allow_none=False)
         return self._apply(optable.SOFTMAX, self, dim=chosen)
 
     def log_softmax(self, dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
         """`log(softmax(x))` along `dim` (or `axis`), numerically stable."""
-        chosen = keywords.one_axis("log_softmax", self.shape, dim, axis, None, allow_none=False)
+        chosen = keywords.one_axis("log_softmax", self._axis_shape, dim, axis, None, allow_none=False)
         return self._apply(optable.LOG_SOFTMAX, self, dim=chosen)
 
     def gather(self, dim: int, index: Any) -> StorageTensor:

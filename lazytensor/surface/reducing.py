@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy.typing as npt
 
@@ -53,8 +53,16 @@ class Reductions(Surface):
         >>> t.sum(1).tolist(), t.sum(axis=0, keepdims=True).tolist(), t.sum(dtype="float32").dtype
         ([3, 12], [[3, 5, 7]], dtype('float32'))
         """
+        if dim is UNSET and keepdim is UNSET and axis is UNSET and keepdims is UNSET:
+            whole = (
+                None
+                if dtype is not None or out is not None
+                else self._whole_sum(cast("AbstractTensor", self))
+            )
+            if whole is not None:
+                return whole
         call = keywords.reduction(
-            "sum", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
+            "sum", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
         )
         return self._reduced(optable.SUM, call)
 
@@ -76,7 +84,7 @@ class Reductions(Surface):
         Fraction(5, 12)
         """
         call = keywords.reduction(
-            "mean", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
+            "mean", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
         )
         return self._reduced(optable.MEAN, call)
 
@@ -92,7 +100,7 @@ class Reductions(Surface):
     ) -> AbstractTensor:
         """The product over `dim`."""
         call = keywords.reduction(
-            "prod", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
+            "prod", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
         )
         return self._reduced(optable.PROD, call)
 
@@ -106,7 +114,9 @@ class Reductions(Surface):
         out: AbstractTensor | None = None,
     ) -> AbstractTensor:
         """The largest element over `dim` (NaN wins; ValueError over an empty axis, as in numpy)."""
-        call = keywords.reduction("max", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out)
+        call = keywords.reduction(
+            "max", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
+        )
         return self._reduced(optable.MAX, call)
 
     def min(
@@ -119,7 +129,9 @@ class Reductions(Surface):
         out: AbstractTensor | None = None,
     ) -> AbstractTensor:
         """The smallest element over `dim` (NaN wins; ValueError over an empty axis, as in numpy)."""
-        call = keywords.reduction("min", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out)
+        call = keywords.reduction(
+            "min", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
+        )
         return self._reduced(optable.MIN, call)
 
     def argmax(
@@ -140,7 +152,7 @@ class Reductions(Surface):
         (1, [1, 0], 1)
         """
         call = keywords.reduction(
-            "argmax", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
+            "argmax", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
         )
         return self._reduced(optable.ARGMAX, call)
 
@@ -155,7 +167,7 @@ class Reductions(Surface):
     ) -> AbstractTensor:
         """The index of the first smallest element over `dim`, as `argmax` counts."""
         call = keywords.reduction(
-            "argmin", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
+            "argmin", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
         )
         return self._reduced(optable.ARGMIN, call)
 
@@ -169,7 +181,9 @@ class Reductions(Surface):
         out: AbstractTensor | None = None,
     ) -> AbstractTensor:
         """Whether every element over `dim` is true."""
-        call = keywords.reduction("all", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out)
+        call = keywords.reduction(
+            "all", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
+        )
         return self._reduced(optable.ALL, call)
 
     def any(
@@ -182,7 +196,9 @@ class Reductions(Surface):
         out: AbstractTensor | None = None,
     ) -> AbstractTensor:
         """Whether any element over `dim` is true."""
-        call = keywords.reduction("any", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out)
+        call = keywords.reduction(
+            "any", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
+        )
         return self._reduced(optable.ANY, call)
 
     def std(
@@ -207,7 +223,7 @@ class Reductions(Surface):
         """
         call = keywords.reduction(
             "std",
-            self.shape,
+            self._axis_shape,
             dim,
             keepdim,
             self._is_tensor,
@@ -241,7 +257,7 @@ class Reductions(Surface):
         """
         call = keywords.reduction(
             "var",
-            self.shape,
+            self._axis_shape,
             dim,
             keepdim,
             self._is_tensor,
@@ -273,7 +289,7 @@ class Reductions(Surface):
         3.0
         """
         call = keywords.reduction(
-            "nansum", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
+            "nansum", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
         )
         return self._reduced(optable.NANSUM, call)
 
@@ -294,7 +310,7 @@ class Reductions(Surface):
         1.5
         """
         call = keywords.reduction(
-            "nanmean", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
+            "nanmean", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, dtype, out
         )
         return self._reduced(optable.NANMEAN, call)
 
@@ -314,7 +330,7 @@ class Reductions(Surface):
         2.0
         """
         call = keywords.reduction(
-            "nanmax", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
+            "nanmax", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
         )
         return self._reduced(optable.NANMAX, call)
 
@@ -334,7 +350,7 @@ class Reductions(Surface):
         1.0
         """
         call = keywords.reduction(
-            "nanmin", self.shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
+            "nanmin", self._axis_shape, dim, keepdim, self._is_tensor, axis, keepdims, out=out
         )
         return self._reduced(optable.NANMIN, call)
 
@@ -353,7 +369,7 @@ class Reductions(Surface):
         >>> t.cumsum(1).tolist(), t.cumsum().tolist(), t.cumsum(axis=0).tolist()
         ([[1, 3], [3, 7]], [1, 3, 6, 10], [[1, 2], [4, 6]])
         """
-        call = keywords.scan("cumsum", self.shape, dim, self._is_tensor, axis, dtype, out)
+        call = keywords.scan("cumsum", self._axis_shape, dim, self._is_tensor, axis, dtype, out)
         return self._reduced(optable.CUMSUM, call)
 
     def cumprod(
@@ -370,5 +386,5 @@ class Reductions(Surface):
         >>> lt.tensor([1, 2, 3, 4]).cumprod().tolist()
         [1, 2, 6, 24]
         """
-        call = keywords.scan("cumprod", self.shape, dim, self._is_tensor, axis, dtype, out)
+        call = keywords.scan("cumprod", self._axis_shape, dim, self._is_tensor, axis, dtype, out)
         return self._reduced(optable.CUMPROD, call)

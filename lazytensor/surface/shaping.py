@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import autograd, keywords
+from lazytensor import autograd, keywords, naming
 from lazytensor.keywords import UNSET
 from lazytensor.positions import as_shape
 from lazytensor.surface.base import USER_ERRORS, Surface
@@ -35,7 +34,7 @@ class Shaping(Surface):
     def permute(self, *axes: int | Sequence[int]) -> AbstractTensor:
         """Reorder the axes: axis `i` of the result is axis `axes[i]` of this tensor (a view)."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
-            return self._views.permute(cast("AbstractTensor", self), as_shape(axes))
+            return self._views.permute(cast("AbstractTensor", self), as_shape(self._named(axes, "permute")))
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
 
@@ -51,6 +50,7 @@ class Shaping(Surface):
         if not axes:
             return self._views.reverse_axes(cast("AbstractTensor", self))
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            axes = self._named(axes, "transpose")
             if len(axes) == 2 and not any(isinstance(axis, Sequence) for axis in axes):
                 dim0, dim1 = as_shape(axes)
                 return self._views.swapaxes(cast("AbstractTensor", self), dim0, dim1)
@@ -58,9 +58,19 @@ class Shaping(Surface):
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
 
+    def _named(self, axes: tuple[Any, ...], what: str) -> tuple[Any, ...]:
+        """Axis arguments (one by one, or one sequence) with each name replaced by its axis."""
+        if len(axes) == 1 and isinstance(axes[0], Sequence) and not isinstance(axes[0], str):
+            return (self._named(tuple(axes[0]), what),)
+        if any(isinstance(axis, str) for axis in axes):
+            resolved: tuple[Any, ...] = naming.resolve_dims(axes, self, what)
+            return resolved
+        return axes
+
     def swapaxes(self, dim0: int, dim1: int) -> AbstractTensor:
         """Swap two axes (a view)."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            dim0, dim1 = self._named((dim0, dim1), "swapaxes")
             return self._views.swapaxes(cast("AbstractTensor", self), dim0, dim1)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
@@ -77,10 +87,19 @@ class Shaping(Surface):
             raise ValueError(f"mT needs at least 2 axes, got a tensor of shape {self.shape}")
         return self.swapaxes(-2, -1)
 
-    def reshape(self, *shape: int | Sequence[int]) -> AbstractTensor:
-        """The same elements in row-major order under a new shape; one -1 is inferred (a view)."""
+    def reshape(
+        self, *shape: int | Sequence[int], names: Sequence[str | None] | None = None
+    ) -> AbstractTensor:
+        """The same elements in row-major order under a new shape; one -1 is inferred (a view).
+        The axes it leaves alone keep their names; `names` names every axis of the result.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(24).reshape(2, 3, 4, names=("trial", "channel", "time")).names
+        ('trial', 'channel', 'time')
+        """
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
-            return self._views.reshape(cast("AbstractTensor", self), as_shape(shape))
+            reshaped = self._views.reshape(cast("AbstractTensor", self), as_shape(shape))
+            return reshaped if names is None else reshaped.rename(names)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
 
@@ -104,6 +123,8 @@ class Shaping(Surface):
     def squeeze(self, dim: int | Sequence[int] | None = None) -> AbstractTensor:
         """Drop size-1 axes: all of them, or the ones named (ValueError if one is not size 1)."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            if dim is not None and type(dim) is not int:  # ints first: they need no names
+                dim = naming.resolve_dims(dim, self, "squeeze")
             return self._views.squeeze(cast("AbstractTensor", self), dim)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
@@ -111,6 +132,8 @@ class Shaping(Surface):
     def unsqueeze(self, dim: int) -> AbstractTensor:
         """Insert a size-1 axis at `dim` (a view)."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            if type(dim) is not int:  # ints first: they need no names
+                dim = naming.resolve_dims(dim, self, "unsqueeze")
             return self._views.unsqueeze(cast("AbstractTensor", self), dim)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
@@ -118,6 +141,7 @@ class Shaping(Surface):
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> AbstractTensor:
         """Merge the axes `start_dim..end_dim` into one (a view)."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            start_dim, end_dim = self._named((start_dim, end_dim), "flatten")
             return self._views.flatten(cast("AbstractTensor", self), start_dim, end_dim)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
@@ -146,12 +170,14 @@ class Shaping(Surface):
         >>> [p.shape for p in lt.zeros(2, 5).split(2, axis=1)]
         [(2, 2), (2, 2), (2, 1)]
         """
-        chosen = keywords.one_axis("split", self.shape, dim, axis, 0, allow_none=False)
+        chosen = keywords.one_axis("split", self._axis_shape, dim, axis, 0, allow_none=False)
         return self._views.split(cast("AbstractTensor", self), size, chosen)
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple[AbstractTensor, ...]:
         """At most `chunks` views of equal size (the last may be smaller) along `dim`."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            if type(dim) is not int:  # ints first: they need no names
+                dim = naming.resolve_dims(dim, self, "chunk")
             return self._views.chunk(cast("AbstractTensor", self), chunks, dim)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
@@ -159,6 +185,8 @@ class Shaping(Surface):
     def unbind(self, dim: int = 0) -> tuple[AbstractTensor, ...]:
         """Views of every index along `dim`, that axis removed."""
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            if type(dim) is not int:  # ints first: they need no names
+                dim = naming.resolve_dims(dim, self, "unbind")
             return self._views.unbind(cast("AbstractTensor", self), dim)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
@@ -194,8 +222,10 @@ class Shaping(Surface):
         if _is_element_key(key, len(self.shape)):
             fused = self._fused_values
             if fused is not None and not self.requires_grad:
-                with contextlib.suppress(OverflowError):  # past C's ints: our parser names the index
+                try:  # free unless raised, where `contextlib.suppress` costs a third of the read
                     return fused[key]  # an element of a fused stack: numpy's own indexing and checks
+                except OverflowError:  # past C's ints: our parser names the index
+                    pass
         if self.requires_grad and autograd.is_grad_enabled():
             return self._views.index_view(cast("AbstractTensor", self), key)
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
