@@ -254,12 +254,56 @@ def operand_names(x: Any) -> tuple[Names, Shape]:
     return (unnamed(len(shape)) if names is None else names), shape
 
 
-def result_names(shapes: str, operands: Sequence[Any], params: dict[str, Any]) -> Names | None:
-    """The names of the result of an operation that treats shapes as `shapes` says (an entry of the
-    operation table): broadcasting operands must agree by `broadcast_names` (ValueError if not); an
-    operation that keeps the shape keeps its first operand's names; a reduction drops the names of
-    the axes it reduces (keeps them with keepdim); joined operands agree as broadcast ones. None for
-    the rest: their results are unnamed.
+def matmul_names(left: tuple[Names, Shape], right: tuple[Names, Shape]) -> Names | None:
+    """The names of `left @ right`, PyTorch's rule: the batch axes agree by `broadcast_names`, the
+    contracted axes are dropped, the result's last two axes take the left operand's second-to-last
+    name and the right operand's last one (a 1-D operand contributes none: its axis is contracted).
+    A name that would name two axes of the result is a ValueError, as in PyTorch. None for a 0-d
+    operand, which the kernel refuses.
+
+    >>> matmul_names((("batch", "row", "k"), (8, 2, 3)), ((None, "col"), (3, 4)))
+    ('batch', 'row', 'col')
+    >>> matmul_names((("row", "k"), (2, 3)), (("k",), (3,)))
+    ('row',)
+    """
+    (names_a, shape_a), (names_b, shape_b) = left, right
+    if not shape_a or not shape_b:
+        return None
+    batch = broadcast_names([(names_a[:-2], shape_a[:-2]), (names_b[:-2], shape_b[:-2])])
+    rows = names_a[-2:-1] if len(names_a) > 1 else ()
+    columns = names_b[-1:] if len(names_b) > 1 else ()
+    result = (*batch, *rows, *columns)
+    given = [name for name in result if name is not None]
+    for name in given:
+        if given.count(name) > 1:
+            raise ValueError(
+                f"matmul: names {names_a} and {names_b} (shapes {shape_a} and {shape_b}) would put "
+                f"{name!r} on two axes of the result {result}: rename an operand first"
+            )
+    return result
+
+
+def stacked_names(operands: Sequence[tuple[Names, Shape]], dim: Any) -> Names | None:
+    """The names of `stack`'s result: the operands' names agree by `broadcast_names`, the new axis at
+    `dim` has none (PyTorch's rule). None for a `dim` out of range, which the kernel refuses.
+
+    >>> stacked_names([(("trial", None), (2, 3)), ((None, "time"), (2, 3))], -1)
+    ('trial', 'time', None)
+    """
+    names = broadcast_names(operands)
+    if not isinstance(dim, int) or not -len(names) - 1 <= dim <= len(names):
+        return None
+    axis = dim % (len(names) + 1)
+    return (*names[:axis], None, *names[axis:])
+
+
+def result_names(shapes: str, operands: Sequence[Any], params: dict[str, Any], op: str = "") -> Names | None:
+    """The names of the result of operation `op`, which treats shapes as `shapes` says (an entry of
+    the operation table): broadcasting operands must agree by `broadcast_names` (ValueError if not);
+    an operation that keeps the shape keeps its first operand's names; a reduction drops the names of
+    the axes it reduces (keeps them with keepdim); joined operands agree as broadcast ones (`stack`'s
+    new axis has none); `matmul` names by `matmul_names`. None for the rest: their results are
+    unnamed.
 
     >>> import lazytensor as lt
     >>> t = lt.zeros(2, 3, names=("trial", "time"))
@@ -268,8 +312,12 @@ def result_names(shapes: str, operands: Sequence[Any], params: dict[str, Any]) -
     """
     if shapes == "broadcast":
         return broadcast_names([operand_names(x) for x in operands])
-    if shapes == "join":  # cat keeps the axes, which must agree as broadcast ones; stack's new one: none
+    if shapes == "join" and op == "stack":
+        return stacked_names([operand_names(x) for x in operands], params.get("dim", 0))
+    if shapes == "join":  # cat keeps the axes, which must agree as broadcast ones
         return broadcast_names([operand_names(x) for x in operands])
+    if op == "matmul" and len(operands) == 2:
+        return matmul_names(operand_names(operands[0]), operand_names(operands[1]))
     if shapes == "same":
         return operand_names(operands[0])[0]
     if shapes == "reduce":

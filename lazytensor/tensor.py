@@ -23,7 +23,7 @@ from __future__ import annotations
 import abc
 import functools
 from collections.abc import Collection, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
@@ -141,17 +141,21 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
                 return StorageTensor._trusted(out)
     bases: list[BaseTensor | None] = []  # each operand's base; None for one that is not a tensor
     named = False
+    deferring: BaseTensor | None = None
     for x in operands:
         tensor = _TENSOR_TYPES.get(type(x))  # `is_tensor_type`'s cache, read inline: the hottest line
         if tensor is None:
             tensor = is_tensor_type(type(x))
         base = x.base if tensor else None
         if base is not None:
-            if base.defers_operations:  # dask: the operation stays lazy, no gradient
-                return base.apply_lazily(entry, operands, params)  # type: ignore[no-any-return]
+            if deferring is None and base.defers_operations:
+                deferring = base
             named = named or base.names_used
         bases.append(base)
     names = _checked_names(entry, operands, params) if named else None  # free when nobody named any
+    if deferring is not None:  # dask: the operation stays lazy, no gradient; named as in memory
+        lazy = deferring.apply_lazily(entry, operands, params)
+        return lazy if names is None else _named(lazy, names)  # type: ignore[return-value]
     values: list[Any] = []
     for x, base in zip(operands, bases, strict=True):
         if base is None:
@@ -178,16 +182,19 @@ def _checked_names(entry: Op, operands: tuple[Any, ...], params: dict[str, Any])
     """The names of the result of `entry` on operands some of which are named, checked before any
     work (a mismatch is the user's error, shown from their line), or None for an unnamed result."""
     try:
-        names = naming.result_names(entry.shapes, operands, params)
+        names = naming.result_names(entry.shapes, operands, params, entry.name)
     except ValueError as error:
         raise error.with_traceback(None) from None
     return names if names is not None and naming.is_named(names) else None
 
 
-def _named(result: StorageTensor, names: naming.Names) -> StorageTensor:
-    """A new result named, when its axes are the ones the rule named (an operation of its own
-    shape, say a kernel that squeezes, is left unnamed)."""
-    if len(names) == result.ndim:
+_Result = TypeVar("_Result", bound="AbstractTensor")
+
+
+def _named(result: _Result, names: naming.Names) -> _Result:
+    """A new result (a base: in memory, or dask's lazy one) named, when its axes are the ones the
+    rule named (an operation of its own shape, say a kernel that squeezes, is left unnamed)."""
+    if len(names) == result.ndim and result.base is result:
         naming.name_base(result, names)
     return result
 

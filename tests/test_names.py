@@ -463,7 +463,7 @@ def test_elementwise_and_reductions_keep_or_drop_names() -> None:
     assert a.max(0, keepdim=True).names == ("trial", "time")
     assert a.sum().names == ()
     assert a.softmax(1).names == ("trial", "time")
-    assert (a @ lt.ones(3, 2)).names == (None, None)  # matmul: no rule, an unnamed result
+    assert (a @ lt.ones(3, 2)).names == ("trial", None)  # matmul: PyTorch's rule, the rows keep theirs
 
 
 def test_gradients_through_named_operations_are_the_unnamed_ones() -> None:
