@@ -477,7 +477,7 @@ class AbstractTensor(
     _values_of = staticmethod(values_of)
     _is_tensor = staticmethod(_is_tensor)
     _check_in_place = staticmethod(_check_in_place)
-    _whole_sum = staticmethod(_whole_sum)
+    _whole_sum = _whole_sum  # a method: `t._whole_sum()` is `_whole_sum(t)`
 
     # -- the protocol -----------------------------------------------------------------------
 

@@ -814,7 +814,7 @@ def swapaxes(t: AbstractTensor, dim0: int, dim1: int) -> TransposedTensor:
 
 def reshape(t: AbstractTensor, shape: Sequence[int]) -> ReshapedTensor:
     below = t.shape
-    return ReshapedTensor.trusted(t, infer_shape(shape, numel(below), below))
+    return ReshapedTensor.trusted(t, infer_shape(shape, math.prod(below), below))  # `numel`, inline
 
 
 def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> AbstractTensor:

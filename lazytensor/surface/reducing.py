@@ -57,7 +57,7 @@ class Reductions(Surface):
             whole = (
                 None
                 if dtype is not None or out is not None
-                else self._whole_sum(cast("AbstractTensor", self))
+                else self._whole_sum()
             )
             if whole is not None:
                 return whole
