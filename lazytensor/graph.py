@@ -9,6 +9,7 @@ so gradients come from theirs.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from typing import Any
 
@@ -109,8 +110,14 @@ class Edges:
 
     def into(self, node: int) -> IndexArray:
         """The ids of the edges that end at `node`."""
-        (node,) = normalize_indices(np.array([node], dtype=np.intp), 0, self.num_nodes, axis_word="node axis")
-        return np.flatnonzero(self.dst == node)
+        return np.flatnonzero(self.dst == self._node(node))
+
+    def _node(self, node: int) -> int:
+        """`node` counted from the end when negative; TypeError for no integer (as numpy's `a[1.0]`),
+        IndexError when out of range."""
+        ids = np.array([operator.index(node)], dtype=np.intp)
+        (checked,) = normalize_indices(ids, 0, self.num_nodes, axis_word="node axis")
+        return int(checked)
 
     # -- views onto the edges ---------------------------------------------------------------------
 
@@ -157,12 +164,10 @@ class Edges:
     def explain_node(self, node: int, weights: AbstractTensor | None = None, limit: int = 20) -> NodeMessages:
         """Where `node`'s messages come from: its incoming edges and, given per-edge `weights`
         (attention, say), the weight of each (one column per trailing position)."""
-        (checked,) = normalize_indices(
-            np.array([node], dtype=np.intp), 0, self.num_nodes, axis_word="node axis"
-        )
+        checked = self._node(node)
         if weights is not None and (weights.ndim == 0 or weights.shape[0] != self.count):
             raise ValueError(f"weights of shape {weights.shape} do not give one row per edge of {self.count}")
-        return NodeMessages(self, int(checked), weights, limit)
+        return NodeMessages(self, checked, weights, limit)
 
 
 def edge_softmax(scores: AbstractTensor, dst: Any, num_nodes: int) -> StorageTensor:

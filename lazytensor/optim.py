@@ -176,6 +176,9 @@ class SGD(_Optimizer):
 class Adam(_Optimizer):
     """Adam (Kingma & Ba), with weight decay added to the gradient as the reference GCN's L2 loss does.
 
+    The bias correction counts each parameter's own steps, as PyTorch does: a parameter that
+    had no gradient at a step did not take it.
+
     >>> import lazytensor as lt
     >>> w = lt.tensor([1.0], requires_grad=True)
     >>> opt = Adam([w], lr=0.1)
@@ -194,12 +197,10 @@ class Adam(_Optimizer):
     ) -> None:
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay}
         super().__init__(_groups(params, defaults))
-        self._moments: dict[int, tuple[Array, Array]] = {}
-        self._steps = 0
+        self._moments: dict[int, tuple[int, Array, Array]] = {}  # steps taken, first and second moment
 
     def step(self) -> None:
         """One Adam update of every parameter that has a gradient."""
-        self._steps += 1
         with no_grad():
             for group in self.groups:
                 for param in group.params:
@@ -210,12 +211,13 @@ class Adam(_Optimizer):
         if grad is None:
             return
         beta1, beta2 = options["betas"]
-        first, second = self._moments.get(id(param), (np.zeros_like(grad), np.zeros_like(grad)))
+        steps, first, second = self._moments.get(id(param), (0, np.zeros_like(grad), np.zeros_like(grad)))
+        steps += 1  # the parameter's own count, as PyTorch's: one that had no gradient did not step
         first = beta1 * first + (1 - beta1) * grad
         second = beta2 * second + (1 - beta2) * grad * grad
-        self._moments[id(param)] = (first, second)
-        corrected_first = first / (1 - beta1**self._steps)
-        corrected_second = second / (1 - beta2**self._steps)
+        self._moments[id(param)] = (steps, first, second)
+        corrected_first = first / (1 - beta1**steps)
+        corrected_second = second / (1 - beta2**steps)
         values = param.numpy()
         values -= options["lr"] * corrected_first / (np.sqrt(corrected_second) + options["eps"])
         param.note_write()

@@ -3,6 +3,8 @@ writes, gradients, `explain()` naming edges), bipartite blocks, and errors namin
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -182,3 +184,172 @@ def test_edges_softmax_is_the_edge_softmax(case: tuple[np.ndarray, np.ndarray, i
     np.testing.assert_allclose(
         edges.softmax(scores).numpy(), lt.nn.edge_softmax(scores, dst, nodes).numpy(), rtol=1e-12
     )
+
+
+def test_out_of_range_nodes_are_refused_naming_the_node_axis() -> None:
+    edges = lt.nn.Edges([0, 1], [1, 0], num_nodes=2)
+    for ask in (edges.into, edges.explain_node):
+        for node in (2, -3):
+            with pytest.raises(
+                IndexError, match=rf"^index {node} is out of bounds for node axis 0 with size 2$"
+            ):
+                ask(node)
+
+
+@pytest.mark.parametrize("node", [1.0, 0.5, "1", None])
+def test_a_node_must_be_an_integer(node: object) -> None:
+    """As numpy's `a[1.0]`: a float is no node id (it used to be truncated), nor is a string."""
+    edges = lt.nn.Edges([0, 1], [1, 0], num_nodes=2)
+    for ask in (edges.into, edges.explain_node):
+        with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+            ask(node)  # type: ignore[arg-type]
+
+
+def test_into_lists_the_edges_ending_at_a_node() -> None:
+    edges = lt.nn.Edges([0, 1, 2, 2], [1, 2, 1, 0], num_nodes=3)
+    assert edges.into(1).tolist() == [0, 2] and edges.into(-1).tolist() == [1]
+    assert edges.into(np.int64(0)).tolist() == [3] and edges.into(np.uint8(1)).tolist() == [0, 2]
+
+
+def test_a_target_row_trace_names_the_edge_alone() -> None:
+    edges = lt.nn.Edges([0, 2], [1, 0], num_nodes=3)
+    x_i = edges.targets(lt.arange(6.0).reshape(3, 2))
+    assert x_i.carries == "target row" and x_i.edges is edges
+    assert x_i.describe_position((1, 0)) == "edge 1: 2 → 0"
+    assert x_i.describe() == "2 edges src → dst over 3 nodes, each with its target row"
+    assert edges.label(lt.tensor([1.0, 2.0]), "score").describe_position((0,)) == "edge 0: 0 → 1, score 1.0"
+
+
+def test_explain_node_of_one_weight_per_edge_and_of_no_weights() -> None:
+    edges = lt.nn.Edges([0, 2, 1], [1, 1, 0], num_nodes=3)
+    assert str(edges.explain_node(1, lt.tensor([0.5, 0.25, 1.0]))).splitlines() == [
+        "node 1 receives 2 messages",
+        "edge  from → to  weight",
+        "   0  0 → 1      0.5000",
+        "   1  2 → 1      0.2500",
+    ]
+    assert (
+        str(edges.explain_node(1, lt.tensor([[0.5], [0.25], [1.0]]))).splitlines()[1]
+        == "edge  from → to  weight"
+    )
+    assert str(edges.explain_node(1)).splitlines() == [
+        "node 1 receives 2 messages",
+        "edge  from → to",
+        "   0  0 → 1",
+        "   1  2 → 1",
+    ]
+    with pytest.raises(ValueError, match=r"^weights of shape \(\) do not give one row per edge of 3$"):
+        edges.explain_node(1, lt.tensor(1.0))
+
+
+def test_explain_node_shows_twenty_edges_by_default_and_counts_the_rest() -> None:
+    def rows(count: int, **limit: int) -> list[str]:
+        edges = lt.nn.Edges(np.zeros(count, dtype=int), np.zeros(count, dtype=int), num_nodes=1)
+        return str(edges.explain_node(0, **limit)).splitlines()
+
+    assert len(rows(20)) == 2 + 20 and rows(20)[-1] == "  19  0 → 0"
+    assert len(rows(21)) == 2 + 20 + 1 and rows(21)[-1] == "… 1 more edges"
+    assert rows(3, limit=3)[-1] == "   2  0 → 0"
+    assert rows(4, limit=3)[-1] == "… 1 more edges"
+
+
+def test_explain_node_prints_at_the_configured_line_width() -> None:
+    edges = lt.nn.Edges([0], [0], num_nodes=1)
+    weights = lt.ones(1, 12)
+    with lt.printoptions(linewidth=200):
+        wide = str(edges.explain_node(0, weights)).splitlines()
+    assert len(wide) == 3 and wide[1].endswith("weight 11")
+    with lt.printoptions(linewidth=40):
+        assert len(str(edges.explain_node(0, weights)).splitlines()) > 3  # rich folds the table
+
+
+def test_explain_node_dims_the_header_and_the_count_of_the_rest() -> None:
+    from rich.console import Console
+
+    edges = lt.nn.Edges([0, 0], [0, 0], num_nodes=1)
+    console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=80)
+    segments = list(console.render(edges.explain_node(0, lt.tensor([1.0, 2.0]), limit=1)))
+    styles = {s.text.strip(): s.style for s in segments if s.text.strip()}
+    assert styles["from → to"] is not None and styles["from → to"].dim
+    assert styles["… 1 more edges"] is not None and styles["… 1 more edges"].dim
+
+
+def test_the_gradient_of_a_sum_over_edges_counts_each_sources_out_edges() -> None:
+    edges = lt.nn.Edges([0, 2, 2, 1, 2], [1, 0, 1, 1, 2], num_nodes=3)
+    h = lt.tensor(np.arange(6.0).reshape(3, 2), requires_grad=True)
+    weights = lt.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    (edges.sum(edges.sources(h)) * weights).sum().backward()
+    expected = np.zeros((3, 2))
+    for s, d in zip([0, 2, 2, 1, 2], [1, 0, 1, 1, 2], strict=True):
+        expected[s] += weights.numpy()[d]
+    np.testing.assert_array_equal(h.grad.numpy(), expected)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "mean_dtype"),
+    [(np.float32, np.float32), (np.float64, np.float64), (np.int64, np.float64), (np.int32, np.float64)],
+)
+def test_the_mean_over_edges_is_a_float_of_at_least_the_messages_precision(
+    dtype: type, mean_dtype: type
+) -> None:
+    """As numpy's mean: float32 stays float32, integers average in float64 (and are not truncated)."""
+    edges = lt.nn.Edges([0, 1, 2, 0], [1, 1, 1, 2], num_nodes=4)
+    rows = np.array([[1, 2], [2, 5], [4, 4]], dtype=dtype)
+    got = edges.mean(edges.sources(lt.tensor(rows)))
+    assert got.dtype == np.dtype(mean_dtype)
+    expected = np.array([[0, 0], rows[[0, 1, 2]].mean(axis=0), rows[0], [0, 0]], dtype=mean_dtype)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+def test_sources_of_a_0d_tensor_get_numpys_error() -> None:
+    edges = lt.nn.Edges([0], [0], num_nodes=1)
+    with pytest.raises(IndexError, match="too many indices for tensor: tensor is 0-dimensional"):
+        edges.sources(lt.tensor(1.0))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        (
+            {"src": [0, 3], "dst": [0, 1], "num_nodes": 3},
+            IndexError,
+            "index 3 is out of bounds for node axis 0 with size 3",
+        ),
+        (
+            {"src": [0, 1], "dst": [0, -4], "num_nodes": 3},
+            IndexError,
+            "index -4 is out of bounds for node axis 0 with size 3",
+        ),
+        (
+            {"src": [[0, 1]], "dst": [0, 1], "num_nodes": 3},
+            ValueError,
+            "src must be 1-D (one node per edge), got shape (1, 2)",
+        ),
+        (
+            {"src": [0], "dst": [[0]], "num_nodes": 3},
+            ValueError,
+            "dst must be 1-D (one node per edge), got shape (1, 1)",
+        ),
+        (
+            {"src": [0.5], "dst": [0], "num_nodes": 3},
+            TypeError,
+            "src must hold integer node ids, got dtype float64",
+        ),
+        (
+            {"src": [0], "dst": [0.5], "num_nodes": 3},
+            TypeError,
+            "dst must hold integer node ids, got dtype float64",
+        ),
+        (
+            {"src": [0], "dst": [0], "num_nodes": 2, "num_sources": -1},
+            ValueError,
+            "num_sources must be a non-negative integer, got -1",
+        ),
+    ],
+)
+def test_bad_edges_are_refused_with_the_whole_message(
+    kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as raised:
+        lt.nn.Edges(**kwargs)  # type: ignore[arg-type]
+    assert str(raised.value) == message

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from ops_strategies import DTYPES, broadcastable_shapes, shapes, view_pairs
 
 import lazytensor as lt
+from lazytensor import generic
 from lazytensor.tensor import StorageTensor
 
 FAST = settings(max_examples=40, deadline=None)
@@ -378,3 +379,93 @@ def test_fractions_and_decimals_stay_exact() -> None:
     tenths = lt.tensor([Decimal("0.1")] * 3)
     assert lt.tredux(tenths, 0, Decimal(0), operator.add).item() == Decimal("0.3")
     assert (tenths * 3).tolist() == [Decimal("0.3")] * 3
+
+
+# -- the generic kernels behind ttransform, tpoint and tredux (lazytensor.generic) ------------------
+
+
+def test_only_ufuncs_of_the_right_arity_are_known_operators() -> None:
+    assert generic.known_unary(np.exp) is np.exp and generic.known_binary(np.add) is np.add
+    for two_in_or_two_out in (np.add, np.modf, np.divmod):
+        assert generic.known_unary(two_in_or_two_out) is None
+    for one_in_or_two_out in (np.exp, np.divmod, np.modf):
+        assert generic.known_binary(one_in_or_two_out) is None
+
+
+def test_a_vectorized_callable_of_the_wrong_shape_is_named() -> None:
+    with pytest.raises(ValueError, match=r"^vectorized ttransform returned shape \(1,\), expected \(2,\)$"):
+        generic.transform(np.array([1, 2]), lambda x: x[:1], vectorized=True)
+    with pytest.raises(ValueError, match=r"^vectorized tpoint returned shape \(\), expected \(2,\)$"):
+        generic.point(np.array([1, 2]), 3, lambda x, y: (x * y).sum(), vectorized=True)
+
+
+def test_dtype_is_honoured_on_every_path() -> None:
+    values = np.array([[1, 2], [3, 4]], dtype=np.int64)
+    assert generic.transform(values, lambda x: x * 2, dtype=np.float32, vectorized=True).dtype == np.float32
+    assert generic.point(values, 1, lambda x, y: x + y, dtype=np.float32, vectorized=True).dtype == np.float32
+    assert (
+        generic.fold(values, 0, 0, lambda a, x: a + x, vectorized=True, dtype=np.float32).dtype == np.float32
+    )
+    assert generic.transform(values, lambda x: x * 2, dtype=np.float32).dtype == np.float32
+
+
+def test_a_per_element_result_out_of_the_dtypes_range_raises_as_numpy() -> None:
+    """numpy 2 refuses `np.array([300], dtype=np.int8)`; the results are not wrapped silently."""
+    with pytest.raises(OverflowError):
+        np.array([300], dtype=np.int8)
+    values = np.array([1, 2])
+    with pytest.raises(OverflowError):
+        generic.transform(values, lambda x: 300, dtype=np.int8)
+    with pytest.raises(OverflowError):
+        generic.point(values, values, lambda x, y: 300, dtype=np.int8)
+    with pytest.raises(OverflowError):
+        generic.fold(np.ones((2, 2)), 0, 0, lambda a, x: 300, dtype=np.int8)
+
+
+@pytest.mark.parametrize(("x", "y"), [(np.int8, np.int32), (np.int32, np.int8), (np.uint8, np.float32)])
+def test_an_empty_tpoint_has_numpys_result_type(x: type, y: type) -> None:
+    got = generic.point(np.zeros((0, 2), dtype=x), np.zeros(2, dtype=y), lambda a, b: a + b)
+    assert got.shape == (0, 2) and got.dtype == np.result_type(np.dtype(x), np.dtype(y))
+
+
+@pytest.mark.parametrize(("dtype", "init"), [(np.int8, 0), (np.int8, 0.5), (np.float32, 0)])
+def test_an_empty_fold_has_the_folds_dtype(dtype: type, init: float) -> None:
+    got = generic.fold(np.zeros((2, 0), dtype=dtype), 0, init, lambda a, x: a + x)
+    assert got.shape == (0,) and got.dtype == np.result_type(np.dtype(dtype), init)
+
+
+def test_known_operators_give_c_ordered_results() -> None:
+    fortran = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    assert generic.transform(fortran, abs).flags.c_contiguous
+    assert generic.point(fortran, fortran, operator.add).flags.c_contiguous
+
+
+def test_fold_calls_an_unknown_callable_once_per_element_unless_vectorized() -> None:
+    calls: list[Any] = []
+
+    def add(acc: Any, x: Any) -> Any:
+        calls.append(x)
+        return acc + x
+
+    values = np.arange(6).reshape(2, 3)
+    assert generic.fold(values, 0, 0, add).tolist() == [3, 5, 7]
+    assert len(calls) == 6 and all(isinstance(x, int) for x in calls)
+    calls.clear()
+    kept = generic.fold(values, 0, 0, add, keepdim=True, vectorized=True)
+    assert kept.shape == (1, 3) and kept.tolist() == [[3, 5, 7]] and len(calls) == 2
+
+
+def test_a_fold_that_raises_stopiteration_names_the_callable() -> None:
+    def stop(acc: Any, x: Any) -> Any:
+        raise StopIteration("done")
+
+    with pytest.raises(
+        RuntimeError,
+        match=r"^the callable <function .*stop.*> raised StopIteration: StopIteration\('done'\)$",
+    ):
+        generic.fold(np.arange(3), 0, 0, stop)
+
+
+def test_a_known_fold_computes_in_the_promoted_dtype() -> None:
+    got = generic.fold(np.array([100, 100], dtype=np.int8), 0, 1000, operator.add)
+    assert got.dtype.kind == "i" and int(got) == 1200  # integers stay integers, widened to hold 1000

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from ops_strategies import nonempty_shapes, view_pairs
 
 import lazytensor as lt
+from lazytensor import scatter
 from lazytensor.scatter import row_sums
 
 FAST = settings(max_examples=40, deadline=None)
@@ -154,3 +155,193 @@ def test_index_add_backward_with_a_read_only_reversed_index() -> None:
     out = lt.zeros(3).index_add(0, index, source * lt.tensor([1.0, 10.0, 100.0]))
     (out * lt.tensor([1.0, 2.0, 3.0])).sum().backward()
     assert source.grad.tolist() == [3.0, 20.0, 100.0]
+
+
+def _grouping_of_two() -> Any:
+    from lazytensor.scatter import Grouping
+
+    return Grouping.of(np.array([0, 0]), 1)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (
+            lambda: scatter.gather(np.zeros((2, 2)), [[0], [0], [0]], dim=1),
+            ValueError,
+            "gather: index of shape (3, 1) is larger than the tensor of shape (2, 2) at dim 0",
+        ),
+        (
+            lambda: scatter.gather(np.zeros((2, 2)), [0, 0], dim=1),
+            ValueError,
+            "gather: index of shape (2,) needs as many axes as the tensor of shape (2, 2)",
+        ),
+        (
+            lambda: scatter.gather(np.zeros((2, 2)), [[5]], dim=-1),
+            IndexError,
+            "index 5 is out of bounds for dim 1 with size 2",
+        ),
+        (
+            lambda: scatter.gather(np.zeros((2, 2)), [[0.5]], dim=1),
+            TypeError,
+            "an index along dim 1 must hold integers, got dtype float64",
+        ),
+        (
+            lambda: scatter.scatter_add(np.zeros((2, 2)), [[0], [0], [0]], np.ones((3, 1)), dim=1),
+            ValueError,
+            "scatter_add: index of shape (3, 1) is larger than the tensor of shape (2, 2) at dim 0",
+        ),
+        (
+            lambda: scatter.scatter_add(np.zeros((2, 2)), [[5]], np.ones((1, 1)), dim=-1),
+            IndexError,
+            "index 5 is out of bounds for dim 1 with size 2",
+        ),
+        (
+            lambda: scatter.scatter_add(np.zeros((2, 2)), [[0.5]], np.ones((1, 1)), dim=1),
+            TypeError,
+            "an index along dim 1 must hold integers, got dtype float64",
+        ),
+        (
+            lambda: scatter.scatter_add(np.zeros((2, 2)), [0], np.ones((1, 1)), dim=1),
+            ValueError,
+            "scatter_add: index of shape (1,) needs as many axes as the tensor of shape (2, 2)",
+        ),
+        (
+            lambda: scatter.scatter_add(np.zeros((2, 2)), [[0, 1]], np.ones((1, 1)), dim=1),
+            ValueError,
+            "scatter_add: index of shape (1, 2) does not fit in source of shape (1, 1)",
+        ),
+        (
+            lambda: scatter.scatter_add(np.zeros((2, 2)), [[0]], np.ones(1), dim=1),
+            ValueError,
+            "scatter_add: index of shape (1, 1) does not fit in source of shape (1,)",
+        ),
+        (
+            lambda: scatter.index_add(np.zeros((3, 2)), [[0]], np.ones((1, 2)), dim=0),
+            ValueError,
+            "index_add: index must be 1-D, got shape (1, 1)",
+        ),
+        (
+            lambda: scatter.index_add(np.zeros((3, 2)), [0, 1], np.ones((2, 3)), dim=0),
+            ValueError,
+            "index_add: source of shape (2, 3) does not fit a tensor of shape (3, 2) with 2 indices "
+            "along dim 0 (expected (2, 2))",
+        ),
+        (
+            lambda: scatter.index_add(np.zeros((3, 2)), [5], np.ones((3, 1)), dim=-1),
+            IndexError,
+            "index 5 is out of bounds for dim 1 with size 2",
+        ),
+        (
+            lambda: scatter.segment_sum(np.ones((3, 2)), [0, 1], num_segments=2),
+            ValueError,
+            "segment_sum: index of shape (2,) must be 1-D with one entry per row of source of shape (3, 2)",
+        ),
+        (
+            lambda: scatter.segment_max(np.ones((3, 2)), [[0, 1, 1]], num_segments=2),
+            ValueError,
+            "segment_max: index of shape (1, 3) must be 1-D with one entry per row of source of shape (3, 2)",
+        ),
+        (
+            lambda: scatter.segment_sum(np.ones(3), [0, 5, 0], num_segments=2),
+            IndexError,
+            "index 5 is out of bounds for dim 0 with size 2",
+        ),
+        (
+            lambda: scatter.segment_max(np.ones(3), [0.0, 1.0, 0.0], num_segments=2),
+            TypeError,
+            "an index along dim 0 must hold integers, got dtype float64",
+        ),
+        (
+            lambda: scatter.segment_sum(np.ones(()), [0], num_segments=2),
+            ValueError,
+            "segment_sum: source must have one row per index, got a 0-d array",
+        ),
+        (
+            lambda: scatter.segment_max(np.ones(3), [0, 0, 0], num_segments=True),
+            ValueError,
+            "segment_max: num_segments must be a non-negative integer, got True",
+        ),
+        (
+            lambda: scatter.segment_sum(np.ones(3), [0, 0, 0], num_segments=-1),
+            ValueError,
+            "segment_sum: num_segments must be a non-negative integer, got -1",
+        ),
+        (
+            lambda: scatter.segment_max(np.ones(3, dtype=complex), [0, 0, 0], num_segments=1),
+            TypeError,
+            "segment_max needs real numbers (bool, integer or float), got dtype complex128",
+        ),
+        (
+            lambda: scatter.segment_sum(np.ones(3), [0, 0, 0], num_segments=1, grouping=_grouping_of_two()),
+            ValueError,
+            "segment_sum: a grouping of 2 indices into 1 segments does not fit source of shape (3,) "
+            "into 1 segments",
+        ),
+    ],
+)
+def test_scatter_kernels_name_the_function_shapes_and_dim(
+    call: Any, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as raised:
+        call()
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize(
+    ("values", "source"),
+    [
+        (np.int64, np.float64),
+        (np.int32, np.int64),
+        (np.float32, np.float64),
+        (np.int64, np.int64),
+        (bool, np.int8),
+        (np.float64, np.int32),
+        (np.int64, np.int8),
+    ],
+)
+def test_scatter_add_and_index_add_promote_as_numpy_adds(values: type, source: type) -> None:
+    """lazytensor adds as numpy does (PyTorch refuses mixed dtypes): `values + source`'s dtype."""
+    t = np.zeros((2, 3), dtype=values)
+    src = np.arange(1, 7).reshape(2, 3).astype(source)
+    expected_dtype = np.result_type(t, src)
+    scattered = scatter.scatter_add(t, [[1, 0, 1]], src, dim=0)
+    assert scattered.dtype == expected_dtype
+    np.testing.assert_array_equal(scattered, np.array([[0, 2, 0], [1, 0, 3]], dtype=expected_dtype))
+    added = scatter.index_add(t, [1, 1], src, dim=0)
+    assert added.dtype == expected_dtype
+    np.testing.assert_array_equal(added, np.array([[0, 0, 0], [5, 7, 9]], dtype=expected_dtype))
+
+
+def test_scatter_add_into_a_fortran_ordered_or_transposed_array() -> None:
+    t = np.arange(6.0).reshape(2, 3).T  # a transposed (Fortran-ordered) view
+    expected = t.copy()
+    np.add.at(expected, (np.array([[2, 0]]), np.array([[0, 1]])), np.array([[10.0, 20.0]]))
+    got = scatter.scatter_add(t, [[2, 0]], np.array([[10.0, 20.0]]), dim=0)
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(t, np.arange(6.0).reshape(2, 3).T)  # a copy: the input is unchanged
+
+
+def test_scatter_add_and_index_add_agree_in_float32_along_one_axis() -> None:
+    """Along one axis the two are the same operation; float32 sums are rounded to float32 before they are
+    added (1 + 2**-30 rounds to 1, and 2**-24 + 1 is then a tie that rounds to 1)."""
+    t = np.array([2.0**-24, 0.0], dtype=np.float32)
+    index = [0, 1, 0]
+    src = np.array([1.0, 0.0, 2.0**-30], dtype=np.float32)
+    scattered = scatter.scatter_add(t, index, src, dim=0)
+    added = scatter.index_add(t, index, src, dim=0)
+    assert scattered.dtype == added.dtype == np.float32
+    np.testing.assert_array_equal(scattered, added)
+    assert scattered.tolist() == [1.0, 0.0]
+
+
+def test_float32_sums_are_accumulated_in_float64_and_rounded_once() -> None:
+    """The module's promise: float32 rows are summed by bincount in float64, then cast back, so a sum
+    is the float32 nearest the exact one (1 + 2**-24 + 2**-24 is 1 + 2**-23, where adding in float32
+    rounds each step back to 1)."""
+    tiny = 2.0**-24
+    src = np.array([[1.0], [5.0], [tiny], [tiny]], dtype=np.float32)
+    got = scatter.index_add(np.zeros((2, 1), dtype=np.float32), [0, 1, 0, 0], src, dim=0)
+    assert got.dtype == np.float32
+    assert got[:, 0].tolist() == [float(np.float32(1.0 + 2 * tiny)), 5.0]
+    assert float(np.float32(1.0 + 2 * tiny)) == 1.0 + 2.0**-23
