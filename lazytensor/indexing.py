@@ -273,7 +273,9 @@ def basic_specs(key: Any, shape: Sequence[int]) -> tuple[Spec, ...] | None:
         if kind is slice:
             start, stop, step = item.indices(shape[axis])
             count = len(range(start, stop, step))
-            specs.append(Range.derived(start if count else 0, step, count))
+            start = start if count else 0
+            shared = _RANGES.get((start, step, count))  # `Range.derived`'s store read inline: a hot path
+            specs.append(Range.derived(start, step, count) if shared is None else shared)
             whole = False
         elif kind is int:
             specs.append(normalize_index(item, shape[axis], axis))

@@ -261,7 +261,7 @@ def infer_shape(new_shape: Sequence[int], total: int, old_shape: Sequence[int] =
     >>> infer_shape((-1, 3, 1), 12)
     (4, 3, 1)
     """
-    if (not new_shape or min(new_shape) >= 0) and numel(new_shape) == total:
+    if (not new_shape or min(new_shape) >= 0) and math.prod(new_shape) == total:  # `numel`, inline
         return tuple(new_shape)  # the commonest call: nothing to infer, nothing wrong
     old = tuple(old_shape) if old_shape else (total,)
     unknown = [axis for axis, size in enumerate(new_shape) if size == -1]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 import lazytensor as lt
 from lazytensor import indexing, optable
-from lazytensor.views import IndexedTensor
+from lazytensor.views import IndexedTensor, ReshapedTensor, SlicedTensor, TransposedTensor, View
 
 tensor_module = importlib.import_module("lazytensor.tensor")  # `lt.tensor` is the function
 
@@ -384,3 +385,46 @@ def test_work_big_enough_for_threads_leaves_the_fast_paths_to_the_threaded_kerne
     assert calls == ["ufunc", "reduce"]
     np.testing.assert_array_equal(big.numpy(), small.numpy())
     assert total.item() == np.arange(64.0).sum()
+
+
+def _fields(view: Any) -> list[Any]:
+    return [getattr(view, field.name) for field in attrs.fields(type(view))]
+
+
+def _same(mine: Any, theirs: Any) -> bool:
+    """Equal field values, looking into tuples and comparing arrays by their elements."""
+    if isinstance(theirs, tuple):
+        return type(mine) is tuple and len(mine) == len(theirs) and all(map(_same, mine, theirs))
+    if isinstance(theirs, np.ndarray):
+        return isinstance(mine, np.ndarray) and np.array_equal(mine, theirs)
+    return type(mine) is type(theirs) and bool(mine == theirs)
+
+
+@pytest.mark.parametrize(
+    ("cls", "params"),
+    [
+        (TransposedTensor, ((1, 0, 2),)),  # one parameter: filled without a loop
+        (ReshapedTensor, ((6, 4),)),
+        (SlicedTensor, ((indexing.Range(1, 1, 1), 2, indexing.Range(0, 2, 2)),)),
+        (IndexedTensor, ((None, np.array([2, 0], dtype=np.intp), None), True)),  # two: the loop
+    ],
+)
+def test_a_trusted_view_holds_the_fields_the_checking_constructor_gives(
+    cls: type[View], params: tuple[Any, ...]
+) -> None:
+    below = lt.arange(24).reshape(2, 3, 4)
+    checked, trusted = cls(below, *params), cls.trusted(below, *params)
+    assert len(_fields(trusted)) == len(_fields(checked)) == 1 + len(params)
+    assert _fields(trusted)[0] is below
+    assert all(map(_same, _fields(trusted)[1:], _fields(checked)[1:]))
+    assert trusted.shape == checked.shape
+    np.testing.assert_array_equal(trusted.numpy(), checked.numpy())
+
+
+def test_a_trusted_storage_tensor_shares_its_array_and_reads_it() -> None:
+    array = np.arange(12.0).reshape(3, 4)
+    t = tensor_module.StorageTensor._trusted(array)
+    assert t.shape == (3, 4) and t.buffer.shape == (12,)
+    assert np.shares_memory(t.buffer, array) and t._fused_values is array
+    t[1, 2] = -1.0  # a write through the tensor reaches the array it was made over
+    assert array[1, 2] == -1.0

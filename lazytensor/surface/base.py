@@ -56,10 +56,10 @@ class Surface:
     def _check_in_place(name: str, target: AbstractTensor, *operands: Any) -> None:
         """Refuse a write through `target` that cannot reach storage or would break a gradient."""
 
-    @staticmethod
     @abc.abstractmethod
-    def _whole_sum(t: AbstractTensor) -> StorageTensor | None:
-        """`t.sum()` in one numpy call when its values are in memory and no gradient watches, else None."""
+    def _whole_sum(self) -> StorageTensor | None:
+        """`t.sum()` in one numpy call when its values are in memory and no gradient watches, else None
+        (bound as a method, not a static one: no cast of `self` on the way)."""
 
     if TYPE_CHECKING:  # the protocol's members the mixins use, implemented by AbstractTensor
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import numpy.typing as npt
 
@@ -54,11 +54,7 @@ class Reductions(Surface):
         ([3, 12], [[3, 5, 7]], dtype('float32'))
         """
         if dim is UNSET and keepdim is UNSET and axis is UNSET and keepdims is UNSET:
-            whole = (
-                None
-                if dtype is not None or out is not None
-                else self._whole_sum(cast("AbstractTensor", self))
-            )
+            whole = None if dtype is not None or out is not None else self._whole_sum()
             if whole is not None:
                 return whole
         call = keywords.reduction(

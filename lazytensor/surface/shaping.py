@@ -246,7 +246,10 @@ def _is_element_key(key: Any, ndim: int) -> bool:
         return ndim == 1
     if type(key) is not tuple or len(key) != ndim:
         return False
-    return all(type(k) is int for k in key)
+    for k in key:  # noqa: SIM110 (a loop: `all(...)` of a generator costs three times as much here)
+        if type(k) is not int:
+            return False
+    return True
 
 
 def _is_dtype_argument(arg: Any) -> bool:
