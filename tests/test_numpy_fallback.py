@@ -1,0 +1,103 @@
+"""numpy's functions without a handler: numpy runs on the values and every array it returns is a new
+tensor that owns its memory; a result holding inexact values refuses an input that requires grad."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+import lazytensor as lt
+from lazytensor import numpy_functions
+from lazytensor.tensor import _DOORS
+
+
+def test_a_fallback_result_that_is_a_view_of_its_input_is_a_copy() -> None:
+    """`np.array_split` gives views of its input: writing into the tensors it returns leaves the
+    input alone."""
+    values = np.arange(12.0).reshape(4, 3)
+    t = lt.tensor(values.copy())
+    assert np.array_split not in numpy_functions.HANDLERS
+    parts = np.array_split(t, 2)
+    for part, want in zip(parts, np.array_split(values, 2), strict=True):
+        np.testing.assert_array_equal(part.numpy(), want)
+        part[...] = -1.0
+    np.testing.assert_array_equal(t.numpy(), values)
+
+
+def test_a_fallback_named_tuple_stays_a_named_tuple_of_tensors() -> None:
+    values = np.array([3.0, 1.0, 3.0, 2.0])
+    result = np.unique_all(lt.tensor(values))
+    expected = np.unique_all(values)
+    assert type(result) is type(expected)
+    for field in expected._fields:
+        got = getattr(result, field)
+        assert isinstance(got, lt.AbstractTensor)
+        np.testing.assert_array_equal(got.numpy(), getattr(expected, field))
+
+
+def test_a_fallback_python_value_is_not_a_gradient_refusal() -> None:
+    """`np.allclose` returns a Python bool: no gradient is dropped, so it is allowed on a tensor that
+    requires grad."""
+    t = lt.tensor(np.array([1.0, 2.0]), requires_grad=True)
+    assert np.allclose(t, t.detach()) is True
+
+
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [
+        ("gradient", lambda a: np.gradient(a)),  # a list of float arrays
+        ("object array", lambda a: numpy_functions.fallback(_DOORS, np.frompyfunc(abs, 1, 1), (a,), {})),
+    ],
+)
+def test_a_fallback_refuses_every_inexact_result_kind(name, call) -> None:
+    t = lt.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    with pytest.raises(TypeError, match="requires grad"):
+        call(t)
+    with lt.no_grad():
+        call(t)
+
+
+def test_a_fallback_refusal_names_the_function_and_the_way_out() -> None:
+    t = lt.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    message = (
+        "np.gradient on a tensor that requires grad: lazytensor has no gradient for it; "
+        "call it inside lt.no_grad(), or on t.detach()"
+    )
+    with pytest.raises(TypeError) as info:
+        np.gradient(t)
+    assert str(info.value) == message
+
+
+def test_a_fallback_refusal_names_a_function_without_a_name_by_its_repr() -> None:
+    t = lt.tensor(np.arange(3.0), requires_grad=True)
+    func = functools.partial(np.cumsum, axis=0)
+    with pytest.raises(TypeError) as info:
+        numpy_functions.fallback(_DOORS, func, (t,), {})
+    assert str(info.value).startswith(f"np.{func!r} on a tensor that requires grad")
+
+
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [
+        ("vstack of a list", lambda np_, t: np_.vstack([t, [7.0, 8.0, 9.0]])),
+        ("vstack of a numpy array", lambda np_, t: np_.vstack([np.array([7.0, 8.0, 9.0]), t])),
+        ("hstack of a list", lambda np_, t: np_.hstack([t[0], [7.0]])),
+        ("hstack of a scalar", lambda np_, t: np_.hstack([t[0], 7.0])),
+    ],
+)
+def test_stacks_take_arrays_that_are_not_tensors(name, call) -> None:
+    values = np.arange(6.0).reshape(2, 3)
+    result = call(np, lt.tensor(values))
+    expected = call(np, values)
+    assert isinstance(result, lt.AbstractTensor)
+    assert result.shape == expected.shape and result.dtype == expected.dtype
+    np.testing.assert_array_equal(result.numpy(), expected)
+
+
+@pytest.mark.parametrize("stack", [np.vstack, np.hstack])
+def test_stacks_keep_the_gradient_of_their_tensors(stack) -> None:
+    t = lt.tensor(np.arange(3.0), requires_grad=True)
+    stack([t, np.ones(3), 2.0 * t]).sum().backward()
+    np.testing.assert_array_equal(t.grad.numpy(), np.full(3, 3.0))
