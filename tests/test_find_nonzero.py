@@ -21,3 +21,29 @@ def test_nonzero_and_count_agree_with_numpy(shape) -> None:
     for got, want in zip(find_nonzero.nonzero(values), np.nonzero(values), strict=True):
         np.testing.assert_array_equal(got, want)
     assert find_nonzero.count_nonzero(values) == np.count_nonzero(values)
+
+
+def _arrays():
+    rng = np.random.default_rng(1)
+    dense = (rng.random((7, 5, 3)) < 0.4).astype(np.int8)
+    row = np.array([0, 2, 0, 3, 1])
+    yield "dense 3-d", dense
+    yield "dense 2-d", dense[:, :, 0]
+    yield "repeated first axis", np.broadcast_to(row, (9, 5))
+    yield "repeated twice", np.broadcast_to(row, (2, 5))
+    yield "repeated middle axis", np.broadcast_to(dense[:, None, :, 0], (7, 3, 5))
+    yield "repeated zeros", np.broadcast_to(np.zeros(5), (6, 5))
+    yield "repeated outer of dense", np.broadcast_to(dense, (3, 7, 5, 3))
+    yield "long rows", dense.reshape(7, 15)
+
+
+@pytest.mark.parametrize("block", [1, 2, 4, 6, 16])
+@pytest.mark.parametrize(("name", "values"), list(_arrays()))
+def test_blocked_nonzero_and_count_agree_with_numpy(block, name, values, monkeypatch) -> None:
+    """Small blocks take every blocked path (repeated axes, several rows a block, a row a block)."""
+    monkeypatch.setattr(find_nonzero, "BLOCK", block)
+    assert find_nonzero.count_nonzero(values) == np.count_nonzero(values)
+    got = find_nonzero.nonzero(values)
+    assert len(got) == values.ndim
+    for axis, want in zip(got, np.nonzero(values), strict=True):
+        np.testing.assert_array_equal(axis, want)

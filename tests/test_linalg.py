@@ -140,13 +140,27 @@ def test_qr_takes_mode_as_numpy(mode) -> None:
 
 
 @pytest.mark.parametrize("full_matrices", [True, False])
-def test_svd_takes_full_matrices_as_numpy(full_matrices) -> None:
+@pytest.mark.parametrize("matrices", [STACK, STACK.transpose(0, 2, 1)], ids=["tall", "wide"])
+def test_svd_takes_full_matrices_as_numpy(full_matrices, matrices) -> None:
     result, expected = (
-        L.svd(lt.tensor(STACK), full_matrices=full_matrices),
-        np.linalg.svd(STACK, full_matrices=full_matrices),
+        L.svd(lt.tensor(matrices), full_matrices=full_matrices),
+        np.linalg.svd(matrices, full_matrices=full_matrices),
     )
     for got, want in zip(result, expected, strict=True):
         assert isinstance(got, lt.AbstractTensor) and got.shape == want.shape
     np.testing.assert_allclose(result.S.numpy(), expected.S)
     np.testing.assert_allclose(np.abs(result.U.numpy()), np.abs(expected.U), atol=1e-12)
     np.testing.assert_allclose(np.abs(result.Vh.numpy()), np.abs(expected.Vh), atol=1e-12)
+
+
+@pytest.mark.parametrize("matrices", [STACK, STACK.transpose(0, 2, 1)], ids=["tall", "wide"])
+def test_svd_and_diagonal_defaults_are_numpys(matrices) -> None:
+    result, expected = L.svd(lt.tensor(matrices)), np.linalg.svd(matrices)
+    assert [r.shape for r in result] == [e.shape for e in expected]
+    np.testing.assert_array_equal(L.diagonal(lt.tensor(matrices)).numpy(), np.linalg.diagonal(matrices))
+
+
+def test_tensordot_refuses_summed_axes_of_different_sizes() -> None:
+    with pytest.raises(ValueError) as info:
+        L.tensordot(lt.tensor(np.ones((2, 3))), lt.tensor(np.ones((2, 3))), axes=([1], [0]))
+    assert str(info.value) == "tensordot: axes ([1], [0]) of shapes (2, 3) and (2, 3) do not match"
