@@ -112,19 +112,21 @@ def ones(
 
 
 def empty(
-    *shape: int | tuple[int, ...],
+    shape: int | tuple[int, ...],
+    *more: int,
     dtype: npt.DTypeLike = np.float64,
     device: Any = None,
     requires_grad: bool = False,
     names: Any = None,
 ) -> StorageTensor:
-    """A tensor whose values are whatever the new memory held (numpy's `empty`: write before reading).
+    """A tensor whose values are whatever the new memory held (numpy's `empty`: write before reading);
+    the shape as one int, a tuple (numpy's and the array API's `shape=`), or several ints.
 
-    >>> empty((2, 3), dtype=np.int8).shape
-    (2, 3)
+    >>> empty((2, 3), dtype=np.int8).shape, empty(2, 3).shape, empty(shape=4).shape
+    ((2, 3), (2, 3), (4,))
     """
     keywords.device("empty", device)
-    return _named(_leaf(np.empty(_shape_of(shape), dtype=dtype), requires_grad), names)
+    return _named(_leaf(np.empty(_shape_of((shape, *more)), dtype=dtype), requires_grad), names)
 
 
 def full(

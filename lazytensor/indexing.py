@@ -253,6 +253,25 @@ def parse(key: Any, shape: Sequence[int]) -> ParsedKey:
     return _resolve(entries, shape, is_element, separated)
 
 
+_SLICE_RANGES: dict[tuple[int, int, int], Range] = {}
+"""The shared range of each `slice.indices` result `basic_specs` has met, at most `_RANGES_KEPT`."""
+
+
+def _slice_range(bounds: tuple[int, int, int]) -> Range:
+    """The range of a slice's resolved `(start, stop, step)`, kept in `_SLICE_RANGES` for the next key.
+
+    >>> _slice_range(slice(None, None, 2).indices(10))
+    Range(start=0, step=2, count=5)
+    """
+    start, stop, step = bounds
+    count = len(range(start, stop, step))
+    made = Range.derived(start if count else 0, step, count)
+    if len(_SLICE_RANGES) >= _RANGES_KEPT:
+        _SLICE_RANGES.clear()  # a bound, as `_RANGES`'s
+    _SLICE_RANGES[bounds] = made
+    return made
+
+
 def basic_specs(key: Any, shape: Sequence[int]) -> tuple[Spec, ...] | None:
     """The specs of the commonest view key, Python ints and slices, at most one per axis and not an
     int for every axis (that names an element), straight from the key; None for any other key (which
@@ -271,11 +290,11 @@ def basic_specs(key: Any, shape: Sequence[int]) -> tuple[Spec, ...] | None:
     for axis, item in enumerate(items):
         kind = type(item)
         if kind is slice:
-            start, stop, step = item.indices(shape[axis])
-            count = len(range(start, stop, step))
-            start = start if count else 0
-            shared = _RANGES.get((start, step, count))  # `Range.derived`'s store read inline: a hot path
-            specs.append(Range.derived(start, step, count) if shared is None else shared)
+            bounds = item.indices(shape[axis])
+            shared = _SLICE_RANGES.get(bounds)  # a hot path: numpy's bounds straight to the shared range
+            if shared is None:
+                shared = _slice_range(bounds)
+            specs.append(shared)
             whole = False
         elif kind is int:
             specs.append(normalize_index(item, shape[axis], axis))

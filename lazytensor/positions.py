@@ -246,6 +246,12 @@ def as_shape(args: Sequence[object]) -> Shape:
     >>> as_shape((2, 3)), as_shape(((2, 3),)), as_shape(())
     ((2, 3), (2, 3), ())
     """
+    if type(args) is tuple:
+        for item in args:  # the commonest call, `reshape(20, 5)`: Python ints already, kept as given
+            if type(item) is not int:
+                break
+        else:
+            return args
     items: Iterable[object] = args
     if len(args) == 1 and isinstance(args[0], Iterable):
         items = args[0]

@@ -5,6 +5,7 @@ stay views, the array object's namespace, device and DLPack, and the data type f
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -600,3 +601,12 @@ def test_var_and_std_with_a_correction_are_numpys_to_the_bit(correction: float, 
     for axis in (None, 0, (0, 1), -1):
         _same(lt.var(lt.tensor(a), axis=axis, correction=correction), np.var(a, axis=axis, ddof=correction))
         _same(lt.std(lt.tensor(a), axis=axis, correction=correction), np.std(a, axis=axis, ddof=correction))
+
+
+@pytest.mark.parametrize("name", ["zeros", "ones", "empty", "full"])
+def test_creation_functions_take_the_standards_shape_keyword(name: str) -> None:
+    """The standard's signatures: `shape` is a positional-or-keyword parameter, never `*shape`."""
+    parameter = inspect.signature(getattr(lt, name)).parameters["shape"]
+    assert parameter.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    args = {"fill_value": 1} if name == "full" else {}
+    assert getattr(lt, name)(shape=(2, 3), **args).shape == (2, 3)

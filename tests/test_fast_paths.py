@@ -364,6 +364,19 @@ def test_shared_ranges_are_the_ranges_asked_for_and_their_store_stays_bounded() 
     assert indexing.Range.derived(5, 2, 3) is indexing.Range.derived(5, 2, 3)  # shared while kept
 
 
+def test_a_slice_key_reads_its_range_from_a_bounded_store_of_resolved_bounds() -> None:
+    """`basic_specs` keeps each slice's range under numpy's resolved bounds: a range met again is the
+    same range, every range is the one the slice names, and the store never outgrows its bound."""
+    size = indexing._RANGES_KEPT + 10
+    slices = [slice(start, None, 3) for start in range(size)] + [slice(-4, 1, -1), slice(7, 2)]
+    for item in slices:
+        (spec,) = indexing.basic_specs(item, (size,)) or ()
+        assert spec == indexing.Range.from_slice(item, size)
+        assert len(indexing._SLICE_RANGES) <= indexing._RANGES_KEPT
+    again = indexing.basic_specs(slice(-4, 1, -1), (size,))
+    assert again is not None and again[0] is indexing.basic_specs(slice(-4, 1, -1), (size,))[0]
+
+
 def test_work_big_enough_for_threads_leaves_the_fast_paths_to_the_threaded_kernels(
     monkeypatch: Any,
 ) -> None:

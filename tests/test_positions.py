@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import operator
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -161,3 +163,25 @@ def test_bad_positions_are_refused_with_a_message_naming_them() -> None:
         lt.tenxor.position_to_index([0, 0, 0], [2, 3])
     with pytest.raises(IndexError, match="index 2 is out of bounds for axis 0 with size 2"):
         lt.tenxor.position_to_index([2, 0], [2, 3])
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(-3, 5),
+            st.booleans(),
+            st.integers(0, 5).map(np.int64),
+            st.integers(0, 5).map(np.intp),
+        ),
+        max_size=4,
+    ),
+    st.sampled_from(["args", "tuple", "list"]),
+)
+def test_as_shape_gives_python_ints_whatever_ints_it_is_given(sizes: list[Any], form: str) -> None:
+    """Plain Python ints come back as given (the fast path); numpy ints and bools as Python ints; as
+    separate arguments or as one tuple or list."""
+    args: tuple[Any, ...] = {"args": tuple(sizes), "tuple": (tuple(sizes),), "list": (list(sizes),)}[form]
+    shape = as_shape(args)
+    assert type(shape) is tuple
+    assert shape == tuple(operator.index(size) for size in sizes)
+    assert all(type(size) is int for size in shape)
