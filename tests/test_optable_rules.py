@@ -1,0 +1,144 @@
+"""The table's backward rules where the float64 gradcheck (`test_gradcheck.py`) does not look: complex
+operands, ties under a stable sort, and parameters only some doors pass.
+
+Complex gradients follow lazytensor's convention (that of `test_autograd`'s complex views): for a
+holomorphic operation the gradient is the complex derivative `dL/dz` of the complex loss, which a
+central difference with a real step measures; for a real result of complex operands (`std`) it is
+PyTorch's `dL/dx + i dL/dy`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import lazytensor as lt
+from lazytensor import optable
+from lazytensor.tensor import apply
+
+STEP = 1e-6
+
+
+def _complex_values(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Complex values with distinct real parts spread apart (so a sort's order survives the step)."""
+    count = int(np.prod(shape))
+    real = rng.permutation(np.linspace(-2.0, 2.0, num=max(count, 2) * 4))[:count]
+    return (real + 1j * rng.uniform(-2.0, 2.0, size=count)).reshape(shape)
+
+
+def _holomorphic_check(
+    function: Callable[[lt.AbstractTensor], lt.AbstractTensor], values: np.ndarray
+) -> None:
+    """The gradient of `sum(w * function(z))` against the complex derivative by central differences."""
+    rng = np.random.default_rng(1)
+    leaf = lt.tensor(values, requires_grad=True)
+    out = function(leaf)
+    weights = rng.standard_normal(out.shape) + 1j * rng.standard_normal(out.shape)
+    (out * weights).sum().backward()
+    assert leaf.grad is not None
+    assert leaf.grad.dtype == values.dtype
+
+    def loss(z: np.ndarray) -> complex:
+        with lt.no_grad():
+            return complex((function(lt.tensor(z)).numpy() * weights).sum())
+
+    numeric = np.zeros(values.shape, dtype=complex)
+    for i in np.ndindex(values.shape):
+        above, below = values.copy(), values.copy()
+        above[i] += STEP
+        below[i] -= STEP
+        numeric[i] = (loss(above) - loss(below)) / (2 * STEP)
+    np.testing.assert_allclose(leaf.grad.numpy(), numeric, rtol=1e-6, atol=1e-7)
+
+
+COMPLEX_RULES: dict[str, tuple[Callable[[lt.AbstractTensor], lt.AbstractTensor], tuple[int, ...]]] = {
+    "cumprod": (lambda z: apply(optable.CUMPROD, z, dim=1), (2, 4)),
+    "cumprod_flat": (lambda z: apply(optable.CUMPROD, z, dim=None), (2, 3)),
+    "prod": (lambda z: apply(optable.PROD, z, dim=0), (3, 2)),
+    "sort": (lambda z: lt.sort(z, axis=0), (4, 2)),
+    "take_along_axis": (
+        lambda z: lt.take_along_axis(z, lt.tensor([[2, 0, 0, 1], [1, 1, 0, 2]]), axis=1),
+        (2, 3),
+    ),
+    "take_along_axis_broadcast": (
+        lambda z: lt.take_along_axis(z, lt.tensor([[1], [0], [1]]), axis=0),
+        (2, 3),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX_RULES))
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_gradients_match_the_complex_derivative(name: str, dtype: Any) -> None:
+    function, shape = COMPLEX_RULES[name]
+    values = _complex_values(np.random.default_rng(0), shape).astype(dtype)
+    if dtype == np.complex64:
+        # single precision: the step must be larger, so compare against the float64 computation instead
+        with_double = lt.tensor(values.astype(np.complex128), requires_grad=True)
+        single = lt.tensor(values, requires_grad=True)
+        for leaf in (with_double, single):
+            (function(leaf) * (1 + 2j)).sum().backward()
+        assert single.grad is not None and with_double.grad is not None
+        assert single.grad.dtype == np.complex64
+        np.testing.assert_allclose(single.grad.numpy(), with_double.grad.numpy(), rtol=1e-4, atol=1e-5)
+        return
+    _holomorphic_check(function, values)
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_std_of_complex_values_has_pytorchs_gradient(axis: int | None) -> None:
+    """For a real loss of complex z, PyTorch's gradient is dL/dx + i dL/dy: here `(z - mean) / (n * std)`."""
+    z = _complex_values(np.random.default_rng(2), (3, 2))
+    leaf = lt.tensor(z, requires_grad=True)
+    leaf.std(axis).sum().backward()
+    assert leaf.grad is not None
+
+    def loss(values: np.ndarray) -> float:
+        return float(np.std(values, axis=axis).sum())
+
+    numeric = np.zeros(z.shape, dtype=complex)
+    for i in np.ndindex(z.shape):
+        for unit in (1, 1j):
+            above, below = z.copy(), z.copy()
+            above[i] += STEP * unit
+            below[i] -= STEP * unit
+            numeric[i] += unit * (loss(above) - loss(below)) / (2 * STEP)
+    np.testing.assert_allclose(leaf.grad.numpy(), numeric, rtol=1e-6, atol=1e-7)
+
+
+def test_a_stable_sort_sends_each_tie_its_own_positions_gradient() -> None:
+    """Equal values keep their order in a stable sort, so the i-th of a run of ties gets the gradient
+    of the i-th sorted position of that run, as PyTorch's `sort(stable=True)` backward (by its indices)."""
+    rng = np.random.default_rng(0)
+    values = rng.integers(0, 3, size=(2, 40)).astype(np.float64)
+    weights = rng.standard_normal(values.shape)
+    for descending in (False, True):
+        leaf = lt.tensor(values, requires_grad=True)
+        (lt.sort(leaf, axis=1, descending=descending) * weights).sum().backward()
+        assert leaf.grad is not None
+        order = np.argsort(-values if descending else values, axis=1, kind="stable")
+        expected = np.zeros(values.shape)
+        np.put_along_axis(expected, order, weights, axis=1)
+        np.testing.assert_array_equal(leaf.grad.numpy(), expected)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1, None])
+def test_the_sort_entry_differentiates_a_descending_sort(dim: int | None) -> None:
+    """`descending=True` reaches the table entry itself (the in-place `t.sort(descending=True)` passes
+    it): each sorted position's gradient goes back to the element that landed there."""
+    values = np.array([[0.5, -1.0, 2.0], [3.0, 1.5, -0.25]])
+    weights = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).reshape(-1 if dim is None else (2, 3))
+    leaf = lt.tensor(values, requires_grad=True)
+    result = apply(optable.SORT, leaf, dim=dim, descending=True)
+    flat = values.reshape(-1) if dim is None else values
+    axis = 0 if dim is None else dim
+    np.testing.assert_array_equal(result.numpy(), -np.sort(-flat, axis=axis))
+    (result * weights).sum().backward()
+    assert leaf.grad is not None
+    order = np.argsort(-flat, axis=axis, kind="stable")
+    expected = np.zeros(flat.shape)
+    np.put_along_axis(expected, order, weights, axis=axis)
+    np.testing.assert_array_equal(leaf.grad.numpy(), expected.reshape(values.shape))
