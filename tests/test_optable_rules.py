@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_gradcheck import _check_function
 
 import lazytensor as lt
 from lazytensor import optable
@@ -142,3 +143,16 @@ def test_the_sort_entry_differentiates_a_descending_sort(dim: int | None) -> Non
     expected = np.zeros(flat.shape)
     np.put_along_axis(expected, order, weights, axis=axis)
     np.testing.assert_array_equal(leaf.grad.numpy(), expected.reshape(values.shape))
+
+
+@pytest.mark.parametrize(
+    ("shape", "shift", "axis"),
+    [((5,), 2, None), ((2, 3), -4, None), ((2, 3), 1, 1), ((2, 3, 4), (1, -3), (0, 2)), ((3, 4), (5,), (1,))],
+)
+def test_roll_gradient_matches_finite_differences(
+    shape: tuple[int, ...], shift: int | tuple[int, ...], axis: int | tuple[int, ...] | None
+) -> None:
+    """Shifts that are not half the axis (where rolling back and forth agree), one or one per axis."""
+    rng = np.random.default_rng(3)
+    values = rng.permutation(np.linspace(-2.0, 2.0, num=4 * int(np.prod(shape))))[: int(np.prod(shape))]
+    _check_function("roll", lambda x: lt.roll(x, shift, axis=axis), [values.reshape(shape)], rng)
