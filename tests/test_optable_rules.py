@@ -9,6 +9,7 @@ PyTorch's `dL/dx + i dL/dy`.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,15 @@ COMPLEX_RULES: dict[str, tuple[Callable[[lt.AbstractTensor], lt.AbstractTensor],
         lambda z: lt.take_along_axis(z, lt.tensor([[1], [0], [1]]), axis=0),
         (2, 3),
     ),
+    "take": (lambda z: lt.take(z, lt.tensor([2, 0, 2]), axis=1), (2, 3)),
+    "repeat": (lambda z: lt.repeat(z, 2, axis=0), (2, 3)),
+    "gather": (lambda z: z.gather(1, lt.tensor([[0, 0], [2, 1]])), (2, 3)),
+    "scatter_add": (
+        lambda z: lt.zeros(3, 2, dtype=z.dtype).scatter_add(0, lt.tensor([[0, 2], [0, 0]]), z),
+        (2, 2),
+    ),
+    "diff": (lambda z: lt.diff(z, axis=0), (3, 2)),
+    "astype": (lambda z: lt.astype(z, z.dtype) * 1.0, (2, 2)),
 }
 
 
@@ -156,3 +166,68 @@ def test_roll_gradient_matches_finite_differences(
     rng = np.random.default_rng(3)
     values = rng.permutation(np.linspace(-2.0, 2.0, num=4 * int(np.prod(shape))))[: int(np.prod(shape))]
     _check_function("roll", lambda x: lt.roll(x, shift, axis=axis), [values.reshape(shape)], rng)
+
+
+def test_a_real_tensor_cast_to_complex_gets_the_real_part_of_the_gradient() -> None:
+    """PyTorch: the gradient of a real input is real; the imaginary part of the complex gradient is
+    dropped without a ComplexWarning."""
+    x = lt.tensor([1.0, -2.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (lt.astype(x, lt.complex128) * np.array([2 + 1j, -1 + 3j])).sum().backward()
+    assert x.grad is not None and x.grad.dtype == np.float64
+    assert x.grad.tolist() == [2.0, -1.0]
+
+
+@pytest.mark.parametrize(
+    ("name", "shapes", "params"),
+    [
+        ("cat", [(2, 3), (1, 3)], {}),
+        ("stack", [(2, 3), (2, 3)], {}),
+        ("diff", [(2, 4)], {}),
+        ("cross", [(2, 3), (3,)], {}),
+        ("take_along_axis", [(2, 3)], {"index": [[2, 0, 0, 1], [1, 1, 2, 0]]}),
+        ("repeat", [(3, 2)], {"repeats": [2, 0, 1]}),
+    ],
+)
+def test_an_entry_applied_without_its_optional_parameters_differentiates_with_the_kernels_defaults(
+    name: str, shapes: list[tuple[int, ...]], params: dict[str, Any]
+) -> None:
+    """`apply(entry, ...)` with `dim`/`axis`/`n` left out: the kernel uses its defaults (cat/stack on
+    axis 0, diff once along the last axis, cross along the last axis, ...), and the backward rule must
+    assume the same ones."""
+    rng = np.random.default_rng(5)
+    arrays = [_spread_values(rng, shape) for shape in shapes]
+    entry = optable.TABLE[name]
+    index = [np.array(params["index"])] if "index" in params else []
+    rest = {key: value for key, value in params.items() if key != "index"}
+    _check_function(name, lambda *operands: apply(entry, *operands, *index, **rest), arrays, rng)
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod", "sort"])
+def test_a_scan_over_the_flattened_values_differentiates(name: str) -> None:
+    """`dim=None` scans the values flattened (numpy's `axis=None`); the gradient goes back in the
+    input's shape."""
+    rng = np.random.default_rng(6)
+    entry = optable.TABLE[name]
+    _check_function(name, lambda x: apply(entry, x, dim=None), [_spread_values(rng, (2, 3))], rng)
+
+
+def test_nanmean_over_only_nans_gives_a_nan_gradient_without_a_warning() -> None:
+    """An all-NaN slice has no mean (NaN); its elements' gradient is 0/0 = NaN, as PyTorch's, and the
+    backward pass does not warn about it."""
+    x = lt.tensor([[np.nan, np.nan], [1.0, np.nan]], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numpy's own "Mean of empty slice" in the forward pass
+        mean = apply(optable.NANMEAN, x, dim=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (mean * lt.tensor([1.0, 3.0])).sum().backward()
+    assert x.grad is not None
+    np.testing.assert_array_equal(x.grad.numpy(), [[np.nan, np.nan], [3.0, 0.0]])
+
+
+def _spread_values(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Real values no two within 0.05 of each other (as the gradcheck's), so no tie meets the step."""
+    count = int(np.prod(shape))
+    return rng.permutation(np.linspace(-2.0, 2.0, num=4 * count))[:count].reshape(shape)
