@@ -231,3 +231,54 @@ def _spread_values(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarr
     """Real values no two within 0.05 of each other (as the gradcheck's), so no tie meets the step."""
     count = int(np.prod(shape))
     return rng.permutation(np.linspace(-2.0, 2.0, num=4 * count))[:count].reshape(shape)
+
+
+def _norm_grad(values: list[float], **params: Any) -> list[float]:
+    x = lt.tensor(values, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        apply(optable.VECTOR_NORM, x, **params).backward()
+    assert x.grad is not None
+    grads: list[float] = x.grad.tolist()
+    return grads
+
+
+def test_vector_norm_gradient_at_zero_elements_is_pytorchs_subgradient() -> None:
+    """torch's norm_backward: `sgn(x) * grad` for ord 1 (0 at x == 0), and for an order below 1 the
+    power `|x| ** (ord - 1)` is masked to 0 where x == 0 (it would be infinite)."""
+    assert _norm_grad([0.0, 2.0, -3.0], ord=1) == [0.0, 1.0, -1.0]
+    values = [0.0, 1.0, -4.0]
+    norm = (1.0 + 2.0) ** 2  # (sum |x| ** 0.5) ** 2
+    expected = [0.0, norm**0.5 * 1.0**-0.5, -(norm**0.5) * 4.0**-0.5]  # sgn(x) |x|^(p-1) norm^(1-p)
+    assert _norm_grad(values, ord=0.5) == pytest.approx(expected)
+    assert _norm_grad([0.0, 0.0], ord=3) == [0.0, 0.0]  # a zero norm: the subgradient 0, no 0/0
+    assert _norm_grad([0.0, 2.0, -3.0], ord=np.inf) == [0.0, 0.0, -1.0]
+
+
+@pytest.mark.parametrize("order", [np.inf, -np.inf])
+def test_vector_norm_splits_the_gradient_among_tied_extremes(order: float) -> None:
+    """torch: the mask of |x| == norm, each masked element getting `sgn(x) * grad / count`."""
+    values = [2.0, -1.0, -2.0, 1.0, 1.5]
+    expected = [0.5, 0.0, -0.5, 0.0, 0.0] if order > 0 else [0.0, -0.5, 0.0, 0.5, 0.0]
+    assert _norm_grad(values, ord=order) == expected
+
+
+def test_vector_norm_without_its_parameters_is_the_euclidean_norm_of_all_elements() -> None:
+    values = np.array([[3.0, -4.0], [0.0, 12.0]])
+    x = lt.tensor(values, requires_grad=True)
+    norm = apply(optable.VECTOR_NORM, x)
+    assert norm.item() == 13.0
+    norm.backward()
+    assert x.grad is not None
+    np.testing.assert_allclose(x.grad.numpy(), values / 13.0)
+    rows = lt.tensor(values, requires_grad=True)
+    (apply(optable.VECTOR_NORM, rows, axis=1) * lt.tensor([1.0, 2.0])).sum().backward()
+    assert rows.grad is not None
+    np.testing.assert_allclose(rows.grad.numpy(), [[3.0 / 5.0, -4.0 / 5.0], [0.0, 2.0]])
+
+
+@pytest.mark.parametrize("axis", [[1], [0, 1], (1,)])
+def test_vector_norm_over_listed_axes_without_keepdims(axis: Any) -> None:
+    rng = np.random.default_rng(8)
+    values = _spread_values(rng, (2, 3))
+    _check_function("vector_norm", lambda x: lt.linalg.vector_norm(x, axis=axis, ord=3), [values], rng)
