@@ -282,3 +282,38 @@ def test_vector_norm_over_listed_axes_without_keepdims(axis: Any) -> None:
     rng = np.random.default_rng(8)
     values = _spread_values(rng, (2, 3))
     _check_function("vector_norm", lambda x: lt.linalg.vector_norm(x, axis=axis, ord=3), [values], rng)
+
+
+def test_matrix_norm_gradients_at_a_zero_matrix_and_at_zero_elements() -> None:
+    """torch: the Frobenius gradient `x / norm` masked to 0 where the norm is 0 (no 0/0 warning); the
+    1- and inf-norms' `sgn(x)` is 0 at a zero element."""
+    for values, order, expected in [
+        ([[0.0, 0.0], [0.0, 0.0]], "fro", [[0.0, 0.0], [0.0, 0.0]]),
+        ([[0.6, 0.0], [0.0, -0.8]], "fro", [[0.6, 0.0], [0.0, -0.8]]),  # a norm of exactly 1
+        ([[0.0, 2.0], [1.0, -3.0]], 1, [[0.0, 1.0], [0.0, -1.0]]),  # the second column's sum, 5
+        ([[0.0, 2.0], [1.0, -3.0]], np.inf, [[0.0, 0.0], [1.0, -1.0]]),  # the second row's sum, 4
+    ]:
+        x = lt.tensor(values, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            apply(optable.MATRIX_NORM, x, ord=order).backward()
+        assert x.grad is not None
+        np.testing.assert_allclose(x.grad.numpy(), expected, err_msg=str(order))
+
+
+def test_matrix_norm_without_its_parameters_is_the_frobenius_norm_of_each_matrix() -> None:
+    values = np.array([[[3.0, 0.0], [0.0, -4.0]], [[1.0, 1.0], [1.0, -1.0]]])
+    x = lt.tensor(values, requires_grad=True)
+    norms = apply(optable.MATRIX_NORM, x)
+    assert norms.tolist() == [5.0, 2.0]
+    (norms * lt.tensor([1.0, 3.0])).sum().backward()
+    assert x.grad is not None
+    np.testing.assert_allclose(x.grad.numpy(), [values[0] / 5.0, 3.0 * values[1] / 2.0])
+
+
+@pytest.mark.parametrize("name", ["sum", "max", "std"])
+def test_a_reduction_applied_without_keepdim_drops_the_reduced_axis(name: str) -> None:
+    """`keepdim` left out is False (the kernels' default), for the rule as for the kernel."""
+    rng = np.random.default_rng(9)
+    entry = optable.TABLE[name]
+    _check_function(name, lambda x: apply(entry, x, dim=1), [_spread_values(rng, (2, 3))], rng)
