@@ -4,8 +4,11 @@ arithmetic."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -82,3 +85,40 @@ def test_matmul_names_both_shapes_and_numpy_s_reason_when_they_do_not_align() ->
         np.ones((2, 3)) @ np.ones((2, 3))
     assert str(raised.value) == f"matmul: shapes (2, 3) and (2, 3) are not aligned ({numpy_s.value})"
     assert raised.value.__cause__ is None and raised.value.__suppress_context__
+
+
+def test_concatenate_names_itself_when_the_axis_is_out_of_range() -> None:
+    with pytest.raises(np.exceptions.AxisError) as raised:
+        lt.concatenate([lt.ones(2), lt.ones(2)], axis=3)
+    assert (
+        str(raised.value)
+        == "concatenate of a tensor of shape (2,): axis 3 is out of bounds for array of dimension 1"
+    )
+
+
+def test_sigmoid_of_object_values_uses_their_own_exp() -> None:
+    """A Decimal keeps its precision (`Decimal.exp`); a Fraction, which has no `exp`, goes through float."""
+    values = [Decimal(0), Decimal(2), Decimal("-1.5")]
+    assert lt.tensor(values).sigmoid().tolist() == [1 / (1 + (-d).exp()) for d in values]
+    assert lt.tensor([Fraction(1, 2), Fraction(-3)]).sigmoid().tolist() == [
+        1 / (1 + math.exp(-0.5)),
+        1 / (1 + math.exp(3.0)),
+    ]
+
+
+def test_allclose_of_object_values_matches_numpys_rule_at_its_edges() -> None:
+    """numpy's `|a - b| <= atol + rtol * |b|`: equality at the bound counts as close, `rtol` scales
+    `|b|`, equal infinities are close, and NaN is close to NaN only with `equal_nan`."""
+    exact = [Fraction(1), Fraction(10)]
+    for a, b, rtol, atol in [([1, 10], [Fraction(3, 2), Fraction(21, 2)], 0.0, 0.5), ([11], [10], 0.1, 0.0)]:
+        expected = np.allclose(np.array(a, dtype=float), np.array(b, dtype=float), rtol=rtol, atol=atol)
+        assert expected
+        assert lt.allclose(
+            lt.tensor([Fraction(x) for x in a]), lt.tensor([Fraction(x) for x in b]), rtol, atol
+        )
+    assert not lt.allclose(lt.tensor(exact), lt.tensor([Fraction(1), Fraction(11)]), rtol=0.05, atol=0.0)
+    infinity = lt.tensor([Decimal("Infinity"), Decimal(1)])
+    assert lt.allclose(infinity, infinity) == np.allclose([np.inf, 1.0], [np.inf, 1.0])
+    nan = [np.nan, 1.0]
+    assert lt.allclose(lt.tensor(nan), nan) is False
+    assert lt.allclose(lt.tensor(nan), nan, equal_nan=True) is True
