@@ -122,3 +122,15 @@ def test_allclose_of_object_values_matches_numpys_rule_at_its_edges() -> None:
     nan = [np.nan, 1.0]
     assert lt.allclose(lt.tensor(nan), nan) is False
     assert lt.allclose(lt.tensor(nan), nan, equal_nan=True) is True
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+@pytest.mark.parametrize("dtype", [None, np.float32, np.int16])
+def test_concatenate_matches_numpy(axis: int | None, dtype: Any) -> None:
+    a, b = np.arange(6).reshape(2, 3), np.arange(10, 14).reshape(2, 2)
+    if axis == 0:
+        b = np.arange(10, 16).reshape(2, 3)
+    expected = np.concatenate([a, b], axis=axis, dtype=dtype)
+    result = lt.concatenate([lt.tensor(a), b], axis=axis, dtype=dtype)
+    assert result.dtype == expected.dtype
+    np.testing.assert_array_equal(result.numpy(), expected)
