@@ -134,3 +134,9 @@ def test_concatenate_matches_numpy(axis: int | None, dtype: Any) -> None:
     result = lt.concatenate([lt.tensor(a), b], axis=axis, dtype=dtype)
     assert result.dtype == expected.dtype
     np.testing.assert_array_equal(result.numpy(), expected)
+
+
+def test_cat_of_flattened_operands_takes_tensors_arrays_and_lists() -> None:
+    parts = [np.arange(4).reshape(2, 2), [[7], [8]], np.array(9)]
+    result = lt.cat([lt.tensor(parts[0]), parts[1], parts[2]], axis=None)
+    np.testing.assert_array_equal(result.numpy(), np.concatenate(parts, axis=None))
