@@ -5,6 +5,7 @@ arithmetic."""
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Callable
 from decimal import Decimal
@@ -140,3 +141,38 @@ def test_cat_of_flattened_operands_takes_tensors_arrays_and_lists() -> None:
     parts = [np.arange(4).reshape(2, 2), [[7], [8]], np.array(9)]
     result = lt.cat([lt.tensor(parts[0]), parts[1], parts[2]], axis=None)
     np.testing.assert_array_equal(result.numpy(), np.concatenate(parts, axis=None))
+
+
+def test_where_names_the_shapes_that_do_not_broadcast_whichever_operand_holds_them() -> None:
+    message = (
+        "shapes (2,) and (3,) cannot be broadcast together: sizes 2 and 3 differ at axis 0 of the padded "
+    )
+    message += "shapes"
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        lt.where(lt.ones(2) > 0, lt.zeros(2), lt.zeros(3))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.int8, np.float16])
+def test_relu_keeps_every_dtype_as_numpy_s_maximum_with_zero_of_that_dtype(dtype: Any) -> None:
+    values = (
+        np.array([1, 0, 3], dtype=dtype)
+        if dtype in (np.bool_, np.uint8)
+        else np.array([-2, 0, 3], dtype=dtype)
+    )
+    result = lt.tensor(values).relu()
+    expected = np.maximum(values, dtype(0))
+    assert result.dtype == expected.dtype == values.dtype
+    np.testing.assert_array_equal(result.numpy(), expected)
+
+
+def test_tredux_casts_to_the_dtype_it_is_given() -> None:
+    t = lt.arange(6).reshape(2, 3)
+    result = lt.tredux(t, 1, 0, operator.add, dtype=np.float32)
+    expected = np.add.reduce(np.arange(6).reshape(2, 3), axis=1, dtype=np.float32)
+    assert result.dtype == expected.dtype and result.tolist() == expected.tolist()
+
+
+def test_cat_joins_named_tensors_along_an_axis_named_by_its_name() -> None:
+    t = lt.tensor(np.arange(6.0).reshape(2, 3), names=("rows", "cols"))
+    joined = lt.cat([t, t * 2], dim="cols")
+    np.testing.assert_array_equal(joined.numpy(), np.concatenate([t.numpy(), 2 * t.numpy()], axis=1))
