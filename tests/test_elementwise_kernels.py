@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
+from lazytensor import optable
+from lazytensor.tensor import apply
 
 REFUSALS: list[tuple[Callable[[], Any], type[Exception], str]] = [
     (
@@ -176,3 +178,19 @@ def test_cat_joins_named_tensors_along_an_axis_named_by_its_name() -> None:
     t = lt.tensor(np.arange(6.0).reshape(2, 3), names=("rows", "cols"))
     joined = lt.cat([t, t * 2], dim="cols")
     np.testing.assert_array_equal(joined.numpy(), np.concatenate([t.numpy(), 2 * t.numpy()], axis=1))
+
+
+def test_object_values_round_and_take_exp_and_log_as_python_does() -> None:
+    """Fractions and Decimals round by their own `round` (halves to even, `decimals` places);
+    a Fraction, which has no `exp` or `ln`, goes through `math`'s."""
+    fractions = [Fraction(1, 3), Fraction(5, 2), Fraction(-7, 2)]
+    assert lt.tensor(fractions).round(2).tolist() == [round(f, 2) for f in fractions]
+    assert lt.tensor(fractions).round().tolist() == [round(f, 0) for f in fractions]
+    assert lt.tensor([Decimal("2.675")]).round(2).tolist() == [round(Decimal("2.675"), 2)]
+    assert lt.tensor([Fraction(1, 2)]).exp().tolist() == [math.exp(0.5)]
+    assert lt.tensor([Fraction(1, 2)]).log().tolist() == [math.log(0.5)]
+
+
+def test_the_round_entry_without_decimals_rounds_to_integers() -> None:
+    values = np.array([0.45, 1.55, -2.5])
+    np.testing.assert_array_equal(apply(optable.ROUND, lt.tensor(values)).numpy(), np.round(values))
