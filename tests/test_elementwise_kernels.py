@@ -194,3 +194,23 @@ def test_object_values_round_and_take_exp_and_log_as_python_does() -> None:
 def test_the_round_entry_without_decimals_rounds_to_integers() -> None:
     values = np.array([0.45, 1.55, -2.5])
     np.testing.assert_array_equal(apply(optable.ROUND, lt.tensor(values)).numpy(), np.round(values))
+
+
+def test_allclose_passes_its_tolerances_and_names_shapes_that_do_not_broadcast() -> None:
+    assert lt.allclose(lt.tensor([1.0]), [1.1], rtol=0.1) and not lt.allclose(lt.tensor([1.0]), [1.1])
+    assert lt.allclose(lt.tensor([0.0]), [0.05], atol=0.1) and not lt.allclose(lt.tensor([0.0]), [0.05])
+    message = (
+        "shapes (2,) and (3,) cannot be broadcast together: sizes 2 and 3 differ at axis 0 of the padded "
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}shapes$"):
+        lt.allclose(lt.ones(2), lt.ones(3))
+
+
+def test_tanh_of_a_decimal_goes_through_float() -> None:
+    """Decimal has no `tanh` method: `math.tanh` of its float."""
+    assert lt.tensor([Decimal(1), Decimal("-0.5")]).tanh().tolist() == [math.tanh(1.0), math.tanh(-0.5)]
+
+
+def test_the_stack_entry_without_dim_stacks_along_a_new_first_axis() -> None:
+    a, b = np.arange(6).reshape(2, 3), np.arange(6, 12).reshape(2, 3)
+    np.testing.assert_array_equal(apply(optable.STACK, a, b).numpy(), np.stack([a, b]))
