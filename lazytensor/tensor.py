@@ -899,7 +899,6 @@ class BaseTensor(AbstractTensor):
 
 _FUSED_VALUES: once[Buffer | None] = AbstractTensor._fused_values
 """The cached fused values, as the descriptor: constructors that hold them already prime it."""
-_FUSED_KEY = _FUSED_VALUES.name
 
 
 @attrs.frozen(eq=False, repr=False, slots=False)
@@ -962,7 +961,7 @@ class StorageTensor(BaseTensor):
         fields = t.__dict__  # filled key by key: cheaper than `update(**fields)` on every result
         fields["buffer"] = array.ravel()  # a view of a C array, as `reshape(-1)` is, at half the cost
         fields["_shape"] = array.shape
-        fields[_FUSED_KEY] = array  # `_FUSED_VALUES.prime(t, array)`, without the call
+        _FUSED_VALUES.prime(t, array)
         return t
 
     @once
