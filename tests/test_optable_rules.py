@@ -317,3 +317,10 @@ def test_a_reduction_applied_without_keepdim_drops_the_reduced_axis(name: str) -
     rng = np.random.default_rng(9)
     entry = optable.TABLE[name]
     _check_function(name, lambda x: apply(entry, x, dim=1), [_spread_values(rng, (2, 3))], rng)
+
+
+def test_cross_gradient_along_a_first_axis() -> None:
+    """Vectors along axis 0 (not the default last axis): both operands' gradients use that axis."""
+    rng = np.random.default_rng(10)
+    arrays = [_spread_values(rng, (3, 2)), _spread_values(rng, (3, 1))]
+    _check_function("cross", lambda a, b: apply(optable.CROSS, a, b, axis=0), arrays, rng)
