@@ -20,6 +20,29 @@ from lazytensor import optable
 from lazytensor.tensor import apply
 
 REFUSALS: list[tuple[Callable[[], Any], type[Exception], str]] = [
+    # the table's kernels check what the doors (`keywords.join_axis`) check, for `apply(entry, ...)`
+    (
+        lambda: apply(optable.CAT, np.float64(1.0), np.float64(2.0)),
+        ValueError,
+        "cat: 0-d tensors have no axis to join along; use stack",
+    ),
+    (
+        lambda: apply(optable.CAT, np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((2, 4))),
+        ValueError,
+        "cat: tensor 0 of shape (2, 3) and tensor 2 of shape (2, 4) must have the same sizes "
+        "except along dim 0",
+    ),
+    (
+        lambda: apply(optable.CAT, np.zeros((2, 3)), np.zeros(3), dim=-1),
+        ValueError,
+        "cat: tensor 0 of shape (2, 3) and tensor 1 of shape (3,) must have the same sizes "
+        "except along dim 1",
+    ),
+    (
+        lambda: apply(optable.STACK, np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((3, 2))),
+        ValueError,
+        "stack: tensor 0 of shape (2, 3) and tensor 2 of shape (3, 2) must have the same shape",
+    ),
     (
         lambda: lt.tensor(2.0) @ lt.ones(2),
         ValueError,
