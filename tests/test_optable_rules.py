@@ -184,9 +184,9 @@ def test_a_real_tensor_cast_to_complex_gets_the_real_part_of_the_gradient() -> N
     [
         ("cat", [(2, 3), (1, 3)], {}),
         ("stack", [(2, 3), (2, 3)], {}),
-        ("diff", [(2, 4)], {}),
+        ("diff", [(2, 2, 4)], {}),
         ("cross", [(2, 3), (3,)], {}),
-        ("take_along_axis", [(2, 3)], {"index": [[2, 0, 0, 1], [1, 1, 2, 0]]}),
+        ("take_along_axis", [(2, 2, 3)], {"index": [[[2, 0, 0, 1], [1, 1, 2, 0]]]}),
         ("repeat", [(3, 2)], {"repeats": [2, 0, 1]}),
     ],
 )
@@ -252,6 +252,7 @@ def test_vector_norm_gradient_at_zero_elements_is_pytorchs_subgradient() -> None
     expected = [0.0, norm**0.5 * 1.0**-0.5, -(norm**0.5) * 4.0**-0.5]  # sgn(x) |x|^(p-1) norm^(1-p)
     assert _norm_grad(values, ord=0.5) == pytest.approx(expected)
     assert _norm_grad([0.0, 0.0], ord=3) == [0.0, 0.0]  # a zero norm: the subgradient 0, no 0/0
+    assert _norm_grad([1.0, 0.0], ord=3) == [1.0, 0.0]  # a norm of exactly 1
     assert _norm_grad([0.0, 2.0, -3.0], ord=np.inf) == [0.0, 0.0, -1.0]
 
 
