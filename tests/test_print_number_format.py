@@ -206,6 +206,14 @@ def test_integers_booleans_and_objects_are_their_str_right_aligned() -> None:
     assert empty.width == 0 and empty.texts.shape == (0, 3)
 
 
+def test_numpy_scalars_in_an_object_array_show_their_own_str() -> None:
+    """Not the str of their Python value: a datetime64[ns] would read as a count of nanoseconds."""
+    stamp = np.datetime64("2024-01-01T00:00:00.000000001", "ns")
+    objects = np.array([stamp, np.float32(0.1), np.int8(3)], dtype=object)
+    assert [str(t).strip() for t in format_values(objects, 4).texts] == [str(v) for v in objects]
+    assert [str(v) for v in objects] == ["2024-01-01T00:00:00.000000001", "0.1", "3"]
+
+
 def test_unsigned_integers_beyond_int64_print_in_full() -> None:
     values = np.array([2**64 - 1, 0], dtype=np.uint64)
     assert [str(t).strip() for t in format_values(values, 4).texts] == [str(v) for v in values]

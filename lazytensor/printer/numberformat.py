@@ -226,7 +226,7 @@ def _object_text(value: Any) -> str:
 def _plain_texts(values: Values, convert: Any) -> Values:
     texts = np.empty(values.shape, dtype=object)
     for position, value in np.ndenumerate(values):
-        texts[position] = convert(value.item() if isinstance(value, np.generic) else value)
+        texts[position] = convert(value)  # a numpy scalar in an object array: its own str, as the docs say
     return texts
 
 
