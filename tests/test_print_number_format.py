@@ -104,6 +104,8 @@ def float_vectors(draw: st.DrawFn) -> np.ndarray:
 @example(np.array([np.nan + 1j, 2 - np.inf * 1j]), 4)
 @example(np.array([1e9 + 2j, 3 - 1.5j]), 4)
 @example(np.array([1e6], dtype=np.float32), 4)
+@example(np.array([9.99999e99, 1.0]), 4)  # rounded to 4 digits, the exponent takes a third digit
+@example(np.array([-9.99999e99, 1.0]), 2)
 @example(np.array([999.0, 1000.0], dtype=np.float16), 4)
 @example(np.array([1e-4, 2e-4], dtype=np.float32), 4)
 @example(np.array([1e-4, 0.05], dtype=np.float32), 4)
