@@ -188,6 +188,15 @@ def test_the_fast_positional_form_is_the_numpy_form(values: np.ndarray, precisio
             assert len(fmt.format(x)) == fmt.width
 
 
+@given(float_vectors(), st.integers(0, 8))
+@example(np.array([-1e10, 1e10]), 4)
+def test_a_float_format_pads_each_value_to_its_width_as_numpy(values: np.ndarray, precision: int) -> None:
+    real = values.real
+    fmt = FloatFormat.decide(real, precision)
+    assert [fmt.format(x) for x in real] == numpy_float_cells(real, precision)
+    assert {len(fmt.format(x)) for x in real} == {fmt.width}
+
+
 def test_a_signed_format_pads_nan_and_inf_with_their_sign() -> None:
     values = np.array([np.nan, -np.inf, 1.5, np.inf])
     fmt = FloatFormat.decide(values, 4, sign=True)
