@@ -105,6 +105,8 @@ def float_vectors(draw: st.DrawFn) -> np.ndarray:
 @example(np.array([1e9 + 2j, 3 - 1.5j]), 4)
 @example(np.array([1e6], dtype=np.float32), 4)
 @example(np.array([9.99999e99, 1.0]), 4)  # rounded to 4 digits, the exponent takes a third digit
+@example(np.array([1 + 10j, 1 - 1j]), 4)  # the sign counts in the imaginary part's width
+@example(np.array([0.3, 1.0], dtype=np.float32), 8)  # float32's shortest digits, not its exact ones
 @example(np.array([-9.99999e99, 1.0]), 2)
 @example(np.array([999.0, 1000.0], dtype=np.float16), 4)
 @example(np.array([1e-4, 2e-4], dtype=np.float32), 4)
@@ -177,10 +179,11 @@ def test_forced_notation_of_real_values() -> None:
     assert _cells(np.array([np.nan, np.inf]), sci_mode=True) == ["nan", "inf"]
 
 
-@given(float_vectors(), st.integers(0, 8))
-def test_the_fast_positional_form_is_the_numpy_form(values: np.ndarray, precision: int) -> None:
+@given(float_vectors(), st.integers(0, 8), st.booleans())
+@example(np.array([np.nan, np.inf, -1.5]), 4, True)
+def test_the_fast_positional_form_is_the_numpy_form(values: np.ndarray, precision: int, sign: bool) -> None:
     for part in (values.real, values.imag) if values.dtype.kind == "c" else (values,):
-        fmt = FloatFormat.decide(part, precision)
+        fmt = FloatFormat.decide(part, precision, sign=sign)
         if fmt.scientific:
             continue
         for x in part:
