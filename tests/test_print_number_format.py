@@ -6,6 +6,7 @@ numpy's masks and numpy's arithmetic on the same values.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -105,6 +106,8 @@ def float_vectors(draw: st.DrawFn) -> np.ndarray:
 @example(np.array([1e9 + 2j, 3 - 1.5j]), 4)
 @example(np.array([1e6], dtype=np.float32), 4)
 @example(np.array([9.99999e99, 1.0]), 4)  # rounded to 4 digits, the exponent takes a third digit
+@example(np.array([1.0, 1000.0]), 4)  # a spread of exactly 1000: positional
+@example(np.array([1.0, 1000.5]), 4)
 @example(np.array([1 + 10j, 1 - 1j]), 4)  # the sign counts in the imaginary part's width
 @example(np.array([0.3, 1.0], dtype=np.float32), 8)  # float32's shortest digits, not its exact ones
 @example(np.array([-9.99999e99, 1.0]), 2)
@@ -151,6 +154,16 @@ def test_tiny_is_compared_in_the_dtype_as_numpy_does() -> None:
     assert float(values[0]) < 1e-4
     assert [str(text) for text in format_values(values, 4).texts] == ["0.0001", "0.05  "]
     assert str(values) == "[0.0001 0.05  ]"
+
+
+def test_a_spread_beyond_float16_is_no_overflow() -> None:
+    """999 / 0.0001 overflows float16, where numpy compares it too: inf, and no warning."""
+    values = np.array([999.0, 1e-4], dtype=np.float16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cells = [str(text) for text in format_values(values, 4).texts]
+    assert cells == numpy_float_cells(values, 4)
+    assert "e" in cells[0]
 
 
 @pytest.mark.parametrize("precision", [0, 2, 4])
