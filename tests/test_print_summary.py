@@ -97,6 +97,16 @@ def test_the_prompt_shows_the_plain_line_when_not_a_terminal() -> None:
     assert pretty.texts == [str(report)]
 
 
+def test_a_report_at_the_prompt_wraps_at_the_configured_width() -> None:
+    report = lt.tensor([1.0, 2.0]).stats()
+    pretty = _Pretty()
+    with lt.printoptions(linewidth=30):
+        report._repr_pretty_(pretty, cycle=False)
+    lines = pretty.texts[0].splitlines()
+    assert max(len(line) for line in lines) <= 30 < len(str(report).splitlines()[1])
+    assert " ".join(pretty.texts[0].split()) == " ".join(str(report).split())
+
+
 def test_a_summary_line_in_rich_is_its_text_in_colour() -> None:
     line = lt.tensor([1.0, np.nan]).summary()
     console = Console(width=200, force_terminal=True, color_system="standard", record=True)
