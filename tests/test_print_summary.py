@@ -46,6 +46,12 @@ def test_each_part_of_a_summary_has_its_style() -> None:
     assert {style for part, style in styled[5:]} == {CHAIN}
 
 
+def test_a_summary_names_the_axes_of_its_shape() -> None:
+    t = lt.zeros(2, 3, names=("row", None))
+    assert str(t.summary()) == "tensor (row 2, 3) float64 n=6 x∈[0, 0] μ=0 σ=0"
+    assert str(t.T.summary()).startswith("tensor (3, row 2) float64 n=6")
+
+
 def test_empty_and_skipped_statistics_are_styled() -> None:
     assert runs(summary_text(lt.zeros(0, 2)))[-1] == ("empty", DIM)
     skipped = summary_text(lt.arange(200_000))
