@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 import lazytensor as lt
+from lazytensor.printer import streamstats
 from lazytensor.printer.options import PrintOptions
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, SHAPE, WARN
 from lazytensor.printer.summary import (
@@ -219,3 +220,22 @@ def test_streamed_statistics_of_a_view_in_any_chunk(chunk: int) -> None:
     expected = dict(streamed_statistics(lt.from_numpy(values), 4))
     assert dict(streamed_statistics(t, 4, chunk=chunk)) == expected
     assert expected["mean"] == f"{values.mean():.4g}"
+
+
+@pytest.mark.parametrize("chunk", [3, 4])
+def test_streamed_statistics_read_at_most_chunk_elements_at_a_time(
+    chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sizes: list[int] = []
+    read = streamstats._read
+
+    def counting(t: Any) -> np.ndarray:
+        sizes.append(t.numel())
+        return read(t)
+
+    monkeypatch.setattr(streamstats, "_read", counting)
+    t = lt.arange(24.0).reshape(4, 6)
+    for view in (t, t.T, t[:, ::2]):
+        sizes.clear()
+        streamed_statistics(view, 4, chunk=chunk)
+        assert sum(sizes) == view.numel() and max(sizes) <= chunk
