@@ -276,15 +276,34 @@ def test_a_failed_read_waits_for_the_other_requests(monkeypatch: pytest.MonkeyPa
 
     async def main() -> None:
         soon = asyncio.ensure_future(request("soon", 0.01))
-        never = asyncio.ensure_future(request("never", 60))
-        await stores._others_done()
+        never = asyncio.ensure_future(request("never", 600))
+        await stores._others_done()  # the settling time below bounds the wait
         assert soon.done() and not never.done()
         never.cancel()
 
     monkeypatch.setattr(stores, "SETTLE_SECONDS", 0.5)
     asyncio.run(main())
     assert finished == ["soon"]
-    asyncio.run(stores._others_done())  # nothing else running: nothing to wait for
+
+
+def test_settling_waits_for_the_others_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stores, "SETTLE_SECONDS", 600)  # waiting on itself would wait this long
+
+    async def main() -> None:
+        soon = asyncio.ensure_future(asyncio.sleep(0.01))
+        await stores._others_done()
+        assert soon.done()
+        await stores._others_done()  # nothing else running: nothing to wait for
+
+    asyncio.run(main())
+
+
+def test_settling_never_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken() -> None:
+        raise RuntimeError("the loop is closed")
+
+    monkeypatch.setattr(stores, "_others_done", broken)
+    stores._settle()  # at exit: nothing to report, nothing to raise
 
 
 def test_settling_runs_on_zarr_s_loop_and_is_registered_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -483,6 +502,15 @@ def test_guarded_leaves_other_arrays_alone(tmp_path: Path) -> None:
 
     imitation = Array()
     assert stores.guarded(imitation) is imitation
+
+
+def test_guarded_keeps_the_format_the_array_was_opened_in(tmp_path: Path) -> None:
+    zarr.create_array(str(tmp_path / "a"), shape=(2,), dtype="i1", zarr_format=2, fill_value=0)[:] = [1, 2]
+    zarr.create_array(str(tmp_path / "b"), shape=(3,), dtype="i1", zarr_format=3, fill_value=0)[:] = [4, 5, 6]
+    os.replace(tmp_path / "b" / "zarr.json", tmp_path / "a" / "zarr.json")  # a folder holding both formats
+    plain = zarr.open_array(zarr.storage.LocalStore(str(tmp_path / "a")), zarr_format=2)
+    safe = stores.guarded(plain)
+    assert safe.metadata.zarr_format == 2 and safe[:].tolist() == [1, 2]
 
 
 def test_guarded_reopens_a_root_array(tmp_path: Path) -> None:

@@ -212,6 +212,10 @@ def test_a_failed_read_names_the_store_and_the_chunk() -> None:
     assert str(caught.value) == f"{zarrreads._where(z)}: cannot write (RuntimeError: no chunk)"
     reads = GuardedReads(z)
     assert (reads.shape, reads.dtype, reads.ndim) == ((6,), np.dtype("<f8"), 1)
+    assert type(reads.dtype) is type(np.dtype("<f8"))
+    small = GuardedReads(zarr.create_array({}, shape=(2, 3), chunks=(1, 3), dtype="<i2", fill_value=5))
+    assert (small.shape, small.dtype, small.ndim) == ((2, 3), np.dtype("<i2"), 2)
+    assert small[1].tolist() == [5, 5, 5]
     assert reads[4:].tolist() == [4.0, 5.0] and isinstance(reads[4:], np.ndarray)
     with pytest.raises(StoreError, match="key c/1: cannot read"):
         reads[1:3]
