@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import bz2
+import errno
 import gzip
 import json
 import lzma
 import os
 import socket
+import stat
 import zlib
 from pathlib import Path
 from typing import Any
@@ -131,6 +133,11 @@ def test_blosc_and_lz4_sizes_are_read_from_their_headers() -> None:
     assert stores._declared_size(b"\x01\x00\x00\x00", "lz4", 0) == 1
     assert stores._declared_size(b"\x01\x00\x00", "lz4", 0) is None
     assert stores._declared_size(zlib.compress(bytes(9)), "bytes", 100) is None
+    for codec in ("bytes", "transpose", "crc32c"):  # no size to read: whatever the data holds
+        assert stores._declared_size(bytes(range(1, 21)), codec, 100) is None
+    # a zlib stream is no gzip stream: the gzip codec will refuse it, nothing is counted
+    assert stores._declared_size(zlib.compress(bytes(1000)), "gzip", 1 << 20) == 0
+    assert stores._declared_size(gzip.compress(bytes(1000)), "zlib", 1 << 20) == 0
 
 
 def test_codec_names_are_found_anywhere_in_the_metadata() -> None:
@@ -190,6 +197,56 @@ def test_read_key_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
             assert str(caught.value) == f"{root}: key {key}: {what}"
 
 
+def test_read_key_says_why_a_file_cannot_be_opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = str(tmp_path)
+    (tmp_path / "c").write_bytes(b"x")
+    real_open, real_stat = os.open, os.stat
+
+    def denied(path: str, flags: int) -> int:
+        raise PermissionError(errno.EACCES, "Permission denied", path)
+
+    monkeypatch.setattr(os, "open", denied)
+    with pytest.raises(StoreError) as caught:
+        read_key(root, "c", None, Limits())
+    assert str(caught.value) == f"{root}: key c: cannot be read (Permission denied)"
+
+    def vanished(path: str, flags: int) -> int:
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", path)
+
+    monkeypatch.setattr(os, "open", vanished)  # removed between the stat and the open
+    assert read_key(root, "c", None, Limits()) is None
+    monkeypatch.setattr(os, "open", real_open)
+
+    def unexplained(path: Any) -> Any:
+        raise OSError("the disk is gone")
+
+    monkeypatch.setattr(os, "stat", unexplained)
+    with pytest.raises(StoreError) as caught:
+        read_key(root, "c", None, Limits())
+    assert str(caught.value) == f"{root}: key c: cannot be read (the disk is gone)"
+    monkeypatch.setattr(os, "stat", real_stat)
+
+
+def test_read_key_refuses_a_file_that_turned_into_something_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = str(tmp_path)
+    (tmp_path / "c").write_bytes(b"x")
+    closed: list[int] = []
+    real_close = os.close
+
+    def close(fd: int) -> None:
+        closed.append(fd)
+        real_close(fd)
+
+    monkeypatch.setattr(os, "fstat", lambda fd: os.stat_result((stat.S_IFIFO | 0o644, 0, 0, 1, 0, 0, 0, 0, 0, 0)))
+    monkeypatch.setattr(os, "close", close)
+    with pytest.raises(StoreError) as caught:
+        read_key(root, "c", None, Limits())
+    assert str(caught.value) == f"{root}: key c: is not a regular file"
+    assert len(closed) == 1
+
+
 def test_read_key_refuses_more_bytes_than_a_key_can_need(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = str(tmp_path)
     (tmp_path / ".zarray").write_bytes(b"x" * 40)
@@ -207,6 +264,9 @@ def test_read_key_refuses_more_bytes_than_a_key_can_need(tmp_path: Path, monkeyp
         read_key(root, "0.0", None, Limits(decoded=10, file=39))
     assert str(caught.value) == f"{root}: key 0.0: holds 40 bytes; a chunk of this array needs at most 39"
     assert read_key(root, "0.0", OffsetByteRequest(1), Limits(decoded=10, file=39)) == b"y" * 39
+    with pytest.raises(StoreError) as caught:
+        read_key(root, "0.0", RangeByteRequest(3, 40), Limits(decoded=10, file=36))
+    assert str(caught.value) == f"{root}: key 0.0: holds 37 bytes; a chunk of this array needs at most 36"
 
 
 def test_a_chunk_that_decodes_past_the_limit_is_a_memory_error_but_metadata_reads(tmp_path: Path) -> None:
@@ -255,6 +315,12 @@ def test_a_cut_blosc_chunk_is_refused(tmp_path: Path) -> None:
             read_key(root, "cut", None, limits)
         assert str(caught.value) == (
             f"{root}: key cut: its blosc data is cut ({len(data) - 1:,} bytes; its header says {len(data):,})"
+        )
+        (tmp_path / "header").write_bytes(data[:16])
+        with pytest.raises(StoreError) as caught:
+            read_key(root, "header", None, limits)
+        assert str(caught.value) == (
+            f"{root}: key header: its blosc data is cut (16 bytes; its header says {len(data):,})"
         )
         (tmp_path / "short").write_bytes(data[:15])
         with pytest.raises(StoreError) as caught:
@@ -375,6 +441,12 @@ def test_limits_fit_the_array_s_chunks_and_codecs(tmp_path: Path, fmt: int) -> N
     assert {2: "zlib", 3: "gzip"}[fmt] in limits.codecs
 
 
+def test_limits_of_one_byte_elements(tmp_path: Path) -> None:
+    zarr.create_array(str(tmp_path), shape=(10,), chunks=(5,), dtype="u1")
+    limits = stores.open_array(str(tmp_path), "r").store.limits
+    assert (limits.decoded, limits.file) == (5, stores.ENCODED_SLACK * 5 + stores.SLACK_BYTES)
+
+
 def test_limits_of_a_sharded_array_bound_the_shard_file(tmp_path: Path) -> None:
     zarr.create_array(str(tmp_path), shape=(16,), chunks=(2,), shards=(8,), dtype="<f8")
     limits = stores.open_array(str(tmp_path), "r").store.limits
@@ -444,9 +516,9 @@ def test_a_store_error_opening_passes_through_and_no_document_raises_zarr_s_erro
     with pytest.raises(StoreError) as caught:
         stores.open_array(str(tmp_path / "a"), "r")
     assert str(caught.value) == f"{tmp_path / 'a'}: key zarr.json: is a FIFO (named pipe), not a file"
-    with pytest.raises(Exception) as plain:
+    with pytest.raises(FileNotFoundError) as plain:  # no document to name: zarr's own error
         stores.open_array(str(tmp_path / "nothing"), "r")
-    assert not isinstance(plain.value, StoreError)
+    assert str(plain.value) == f"{tmp_path / 'nothing'} does not exist"
 
 
 def test_a_short_refusal_keeps_its_whole_detail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -467,6 +539,14 @@ def test_a_short_refusal_keeps_its_whole_detail(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(StoreError) as caught:
         stores.open_array(str(tmp_path), "r")
     assert str(caught.value).endswith("(ValueError: a b " + "c" * 196 + ")")
+
+    def refuse_longer(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("d" * 201)
+
+    monkeypatch.setattr(zarr, "open_array", refuse_longer)
+    with pytest.raises(StoreError) as caught:
+        stores.open_array(str(tmp_path), "r")
+    assert str(caught.value).endswith("(ValueError: " + "d" * 200 + "…)")
 
 
 @pytest.mark.parametrize("fmt", [2, 3])
