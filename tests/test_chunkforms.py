@@ -278,6 +278,27 @@ def test_transform_runs_per_block() -> None:
     assert _computed(named).dtype == np.float32 and _computed(named).tolist() == np.abs(x).tolist()
 
 
+def test_transform_s_dtype_is_its_callable_s() -> None:
+    x = np.arange(6)
+    halves = chunkforms.TRANSFORM.build(da, None, (_chunked(x),), {"op": lambda v: v / 2})
+    assert halves.dtype == np.float64
+    np.testing.assert_array_equal(_computed(halves), x / 2)
+
+
+def test_transform_calls_a_vectorized_callable_once_per_block() -> None:
+    shapes: list[tuple[int, ...]] = []
+
+    def op(v: np.ndarray) -> np.ndarray:
+        shapes.append(v.shape)
+        return v + 1
+
+    x = np.arange(6)
+    result = chunkforms.TRANSFORM.build(da, None, (_chunked(x),), {"op": op, "vectorized": True, "dtype": x.dtype})
+    assert shapes == []  # dask was given the meta: it called nothing to guess it
+    np.testing.assert_array_equal(_computed(result), x + 1)
+    assert shapes == [(2,), (2,), (2,)]
+
+
 def test_point_broadcasts_its_two_operands() -> None:
     x, y = np.arange(3).reshape(3, 1), np.arange(4)
     for first, second in ((_chunked(x), y), (x, _chunked(y)), (_chunked(x), _chunked(y))):

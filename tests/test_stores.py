@@ -114,6 +114,9 @@ def test_zstd_sizes_are_read_from_the_frame_header() -> None:
         assert stores._zstd_size(_zstd_header(0x80 | flag, True, size, b"\x01\x02\x03\x04")) == 0x04030201
         eight = bytes(range(1, 9))
         assert stores._zstd_size(_zstd_header(0xC0 | flag, True, size, eight)) == int.from_bytes(eight, "little")
+        # the block header after the size is no part of it
+        assert stores._zstd_size(_zstd_header(0xC0 | flag, True, size, eight + b"\xff")) == int.from_bytes(eight, "little")
+        assert stores._zstd_size(_zstd_header(0x80 | flag, True, size, eight)) == int.from_bytes(eight[:4], "little")
     # no size field: a frame without a declared size
     assert stores._zstd_size(_zstd_header(0x00, True, 0, b"")) is None
     # too short, or another magic number

@@ -183,13 +183,24 @@ def test_the_failing_chunk_is_not_searched_in_chunks_too_large() -> None:
     fails = lambda key: True  # noqa: E731
     at_limit = Recorded(np.zeros(1, dtype=np.int8), (64 << 20,), fail=fails)
     assert zarrreads._failing_key(at_limit, (slice(None),)) == "c/0"
-    past = Recorded(np.zeros(1, dtype=np.int8), (64 << 20 + 1,), fail=fails)
+    past = Recorded(np.zeros(1, dtype=np.int8), ((64 << 20) + 1,), fail=fails)
     assert zarrreads._failing_key(past, (slice(None),)) is None
     assert past.requests == []
     wide = Recorded(np.zeros(1, dtype=np.int16), (32 << 20,), fail=fails)
     assert zarrreads._failing_key(wide, (slice(None),)) == "c/0"
-    wider = Recorded(np.zeros(1, dtype=np.int16), (32 << 20 + 1,), fail=fails)
+    wider = Recorded(np.zeros(1, dtype=np.int16), ((32 << 20) + 1,), fail=fails)
     assert zarrreads._failing_key(wider, (slice(None),)) is None
+
+
+def test_an_array_without_chunks_names_no_chunk() -> None:
+    class Bare:  # a zarr-like array whose chunks cannot be asked for
+        shape = (4,)
+        dtype = np.dtype("i4")
+
+    assert zarrreads._failing_key(Bare(), (slice(0, 4),)) is None
+    with pytest.raises(StoreError) as caught, reading(Bare(), (slice(0, 4),)):
+        raise OSError("gone")
+    assert str(caught.value) == "the zarr store: cannot read (OSError: gone)"
 
 
 def _broken_array() -> Any:
