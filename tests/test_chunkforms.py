@@ -324,6 +324,14 @@ def test_fold_sees_the_whole_axis_in_order(keepdim: bool, dim: int) -> None:
         assert result.chunks[dim] == (1,)
 
 
+def test_fold_s_dtype_is_its_callable_s() -> None:
+    x = np.arange(1, 13).reshape(3, 4)
+    params = {"dim": 1, "init": 0, "op": lambda acc, v: acc + v / 2}
+    result = chunkforms.FOLD.build(da, None, (_chunked(x),), params)
+    assert result.dtype == np.float64
+    np.testing.assert_array_equal(_computed(result), generic.fold(x, **params))
+
+
 def test_declarations_are_frozen_values() -> None:
     form = ChunkedForm(chunkforms._transform)
     assert form == ChunkedForm(chunkforms._transform) and form != chunkforms.POINT
