@@ -70,7 +70,11 @@ def test_stand_ins_have_the_operand_s_dtype_and_axes() -> None:
     assert chunkforms._sample(2.5) == 2.5 and type(chunkforms._sample(2.5)) is float
     zero_d = np.float32(1.5)
     assert chunkforms._sample(zero_d) is zero_d
-    for x in (np.zeros((3, 4), np.int8), da.zeros((2, 5, 1), dtype=np.complex64), da.zeros((), dtype=np.uint16)):
+    for x in (
+        np.zeros((3, 4), np.int8),
+        da.zeros((2, 5, 1), dtype=np.complex64),
+        da.zeros((), dtype=np.uint16),
+    ):
         sample = chunkforms._sample(x)
         assert isinstance(sample, np.ndarray) and sample.shape == (1,) * np.ndim(x)
         assert sample.dtype == x.dtype and np.all(sample == 1)
@@ -139,7 +143,10 @@ def test_blockwise_broadcasts_two_dask_operands_and_array_parameters() -> None:
     x = np.arange(12.0).reshape(3, 4)
     lo = np.array([1.0, 2.0, 3.0, 4.0])
     result = blockwise(("lo", "hi")).build(
-        da, lambda v, lo, hi, out=None: np.clip(v, lo, hi, out=out), (_chunked(x),), {"lo": _chunked(lo), "hi": 8}
+        da,
+        lambda v, lo, hi, out=None: np.clip(v, lo, hi, out=out),
+        (_chunked(x),),
+        {"lo": _chunked(lo), "hi": 8},
     )
     np.testing.assert_array_equal(_computed(result), np.clip(x, lo, 8))
     both = blockwise().build(da, np.add, (_chunked(x, 3), _chunked(np.arange(4), 2)), {})
@@ -150,10 +157,14 @@ def test_blockwise_broadcasts_two_dask_operands_and_array_parameters() -> None:
 
 def test_blockwise_passes_the_other_parameters_to_each_block() -> None:
     x = np.arange(6, dtype=np.int64)
-    clip = blockwise(("hi",)).build(da, lambda v, lo, hi: np.clip(v, lo, hi), (_chunked(x),), {"lo": 1, "hi": 4})
+    clip = blockwise(("hi",)).build(
+        da, lambda v, lo, hi: np.clip(v, lo, hi), (_chunked(x),), {"lo": 1, "hi": 4}
+    )
     assert _computed(clip).tolist() == [1, 1, 2, 3, 4, 4]
     hi = _chunked(np.array([0, 9, 9, 0, 9, 0]))
-    clip = blockwise(("hi",)).build(da, lambda v, lo, hi: np.clip(v, lo, hi), (_chunked(x),), {"lo": 1, "hi": hi})
+    clip = blockwise(("hi",)).build(
+        da, lambda v, lo, hi: np.clip(v, lo, hi), (_chunked(x),), {"lo": 1, "hi": hi}
+    )
     assert _computed(clip).tolist() == np.clip(x, 1, [0, 9, 9, 0, 9, 0]).tolist()
     keyword = blockwise().build(da, np.round, (_chunked(x / 7),), {"decimals": 2})
     np.testing.assert_array_equal(_computed(keyword), np.round(x / 7, decimals=2))
@@ -221,7 +232,9 @@ def test_whole_axis_sorts_like_numpy(dim: Any) -> None:
 def test_whole_axis_of_a_0_d_array_and_its_default() -> None:
     result = whole_axis().build(da, lambda v, dim=-1: np.sort(v, axis=dim), (da.asarray(np.array(3)),), {})
     assert _computed(result).tolist() == [3]
-    flattened = whole_axis(None).build(da, lambda v, dim=None: np.sort(v, axis=dim), (_chunked(np.eye(3)),), {})
+    flattened = whole_axis(None).build(
+        da, lambda v, dim=None: np.sort(v, axis=dim), (_chunked(np.eye(3)),), {}
+    )
     assert _computed(flattened).tolist() == sorted(np.eye(3).reshape(-1).tolist())
     assert whole_axis().build.args == (-1,) and whole_axis(0).build.args == (0,)
 
@@ -243,7 +256,9 @@ def test_softmax_from_dask_s_reductions(log: bool, dtype: Any) -> None:
         shifted = x.astype(np.float64 if x.dtype.kind in "iu" else x.dtype) - x.max(axis=dim, keepdims=True)
         exps = np.exp(shifted)
         expected = (
-            shifted - np.log(exps.sum(axis=dim, keepdims=True)) if log else exps / exps.sum(axis=dim, keepdims=True)
+            shifted - np.log(exps.sum(axis=dim, keepdims=True))
+            if log
+            else exps / exps.sum(axis=dim, keepdims=True)
         )
         result = _computed(softmax(log).build(da, None, (_chunked(x),), {"dim": dim}))
         assert result.dtype == expected.dtype
@@ -293,7 +308,9 @@ def test_transform_calls_a_vectorized_callable_once_per_block() -> None:
         return v + 1
 
     x = np.arange(6)
-    result = chunkforms.TRANSFORM.build(da, None, (_chunked(x),), {"op": op, "vectorized": True, "dtype": x.dtype})
+    result = chunkforms.TRANSFORM.build(
+        da, None, (_chunked(x),), {"op": op, "vectorized": True, "dtype": x.dtype}
+    )
     assert shapes == []  # dask was given the meta: it called nothing to guess it
     np.testing.assert_array_equal(_computed(result), x + 1)
     assert shapes == [(2,), (2,), (2,)]

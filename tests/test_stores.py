@@ -113,10 +113,13 @@ def test_zstd_sizes_are_read_from_the_frame_header() -> None:
         # 4 and 8 bytes, little endian
         assert stores._zstd_size(_zstd_header(0x80 | flag, True, size, b"\x01\x02\x03\x04")) == 0x04030201
         eight = bytes(range(1, 9))
-        assert stores._zstd_size(_zstd_header(0xC0 | flag, True, size, eight)) == int.from_bytes(eight, "little")
+        value = int.from_bytes(eight, "little")
+        assert stores._zstd_size(_zstd_header(0xC0 | flag, True, size, eight)) == value
         # the block header after the size is no part of it
-        assert stores._zstd_size(_zstd_header(0xC0 | flag, True, size, eight + b"\xff")) == int.from_bytes(eight, "little")
-        assert stores._zstd_size(_zstd_header(0x80 | flag, True, size, eight)) == int.from_bytes(eight[:4], "little")
+        assert stores._zstd_size(_zstd_header(0xC0 | flag, True, size, eight + b"\xff")) == value
+        assert stores._zstd_size(_zstd_header(0x80 | flag, True, size, eight)) == int.from_bytes(
+            eight[:4], "little"
+        )
     # no size field: a frame without a declared size
     assert stores._zstd_size(_zstd_header(0x00, True, 0, b"")) is None
     # too short, or another magic number
@@ -242,7 +245,9 @@ def test_read_key_refuses_a_file_that_turned_into_something_else(
         closed.append(fd)
         real_close(fd)
 
-    monkeypatch.setattr(os, "fstat", lambda fd: os.stat_result((stat.S_IFIFO | 0o644, 0, 0, 1, 0, 0, 0, 0, 0, 0)))
+    monkeypatch.setattr(
+        os, "fstat", lambda fd: os.stat_result((stat.S_IFIFO | 0o644, 0, 0, 1, 0, 0, 0, 0, 0, 0))
+    )
     monkeypatch.setattr(os, "close", close)
     with pytest.raises(StoreError) as caught:
         read_key(root, "c", None, Limits())
@@ -250,7 +255,9 @@ def test_read_key_refuses_a_file_that_turned_into_something_else(
     assert len(closed) == 1
 
 
-def test_read_key_refuses_more_bytes_than_a_key_can_need(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_read_key_refuses_more_bytes_than_a_key_can_need(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = str(tmp_path)
     (tmp_path / ".zarray").write_bytes(b"x" * 40)
     (tmp_path / "0.0").write_bytes(b"y" * 40)
@@ -282,7 +289,8 @@ def test_a_chunk_that_decodes_past_the_limit_is_a_memory_error_but_metadata_read
     with pytest.raises(MemoryError) as caught:
         read_key(root, "c", None, big)
     assert str(caught.value) == (
-        f"{root}: key c: a chunk of this array decodes to 1,073,741,825 bytes; at most 1,073,741,824 are read at once"
+        f"{root}: key c: a chunk of this array decodes to 1,073,741,825 bytes; "
+        "at most 1,073,741,824 are read at once"
     )
 
 
@@ -426,7 +434,8 @@ def test_the_safe_store_reads_through_every_entry_point(tmp_path: Path) -> None:
 
 
 def test_a_new_safe_store_opens_on_first_read(tmp_path: Path) -> None:
-    zarr.create_array(str(tmp_path), shape=(2,), chunks=(2,), dtype="u1", fill_value=0, compressors=None)[:] = [5, 6]
+    z = zarr.create_array(str(tmp_path), shape=(2,), chunks=(2,), dtype="u1", fill_value=0, compressors=None)
+    z[:] = [5, 6]
     assert asyncio.run(stores.safe_store(str(tmp_path), False).get("c/0")).to_bytes() == b"\x05\x06"
     assert stores.safe_store(str(tmp_path), False).get_sync("c/0").to_bytes() == b"\x05\x06"
 

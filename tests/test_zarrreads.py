@@ -20,7 +20,9 @@ from lazytensor.zarrreads import GuardedReads, outer_by_runs, reading
 class Recorded:
     """An array-like over numpy values with zarr's `chunks` (and maybe `shards`), recording each request."""
 
-    def __init__(self, values: np.ndarray, chunks: tuple[int, ...], shards: Any = None, fail: Any = None) -> None:
+    def __init__(
+        self, values: np.ndarray, chunks: tuple[int, ...], shards: Any = None, fail: Any = None
+    ) -> None:
         self.values = values
         self.shape = values.shape
         self.dtype = values.dtype
@@ -64,7 +66,9 @@ many = zarrreads.MANY_CHUNKS
     rows=st.sets(st.integers(0, many), min_size=0, max_size=6),
     columns=st.one_of(
         st.sets(st.integers(0, 4), min_size=1, max_size=5).map(sorted),
-        st.tuples(st.integers(-6, 6), st.integers(-6, 6), st.sampled_from([1, 2, -1])).map(lambda t: slice(*t)),
+        st.tuples(st.integers(-6, 6), st.integers(-6, 6), st.sampled_from([1, 2, -1])).map(
+            lambda t: slice(*t)
+        ),
     ),
 )
 def test_outer_reads_by_runs_agree_with_numpy(rows: set[int], columns: Any) -> None:
@@ -125,25 +129,36 @@ def test_the_store_is_named_by_its_root_or_path() -> None:
     assert zarrreads._where(object()) == "the zarr store"
 
 
-def _touched(request: tuple[Any, ...], grid: tuple[int, ...], shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+def _touched(
+    request: tuple[Any, ...], grid: tuple[int, ...], shape: tuple[int, ...]
+) -> list[tuple[int, ...]]:
     """Brute force: the chunks holding the first to the last element the request reads, per axis."""
     per_axis = []
     for key, size, extent in zip(request, grid, shape, strict=True):
         picked = np.arange(extent)[key].reshape(-1)
         chunks = sorted({int(i) // size for i in picked})
-        per_axis.append(list(range(chunks[0], chunks[-1] + 1)) if isinstance(key, slice) and chunks else chunks)
-    return [tuple(per_axis[axis][i] for axis, i in enumerate(coords)) for coords in np.ndindex(*map(len, per_axis))]
+        per_axis.append(
+            list(range(chunks[0], chunks[-1] + 1)) if isinstance(key, slice) and chunks else chunks
+        )
+    return [
+        tuple(per_axis[axis][i] for axis, i in enumerate(coords))
+        for coords in np.ndindex(*map(len, per_axis))
+    ]
 
 
 keys = st.one_of(
-    st.tuples(st.integers(-12, 12), st.integers(-12, 12), st.sampled_from([1, 3, -1, -4])).map(lambda t: slice(*t)),
+    st.tuples(st.integers(-12, 12), st.integers(-12, 12), st.sampled_from([1, 3, -1, -4])).map(
+        lambda t: slice(*t)
+    ),
     st.lists(st.integers(0, 9), min_size=1, max_size=4).map(lambda v: np.array(v, dtype=np.intp)),
     st.integers(0, 9),
 )
 
 
 @given(first=keys, second=keys, grid=st.tuples(st.integers(1, 4), st.integers(1, 4)), sharded=st.booleans())
-def test_chunk_coords_are_the_chunks_a_request_touches(first: Any, second: Any, grid: Any, sharded: bool) -> None:
+def test_chunk_coords_are_the_chunks_a_request_touches(
+    first: Any, second: Any, grid: Any, sharded: bool
+) -> None:
     shape = (10, 10)
     array = Recorded(np.zeros(shape), (1, 1), shards=grid) if sharded else Recorded(np.zeros(shape), grid)
     expected = _touched((first, second), grid, shape)
