@@ -325,6 +325,21 @@ def test_point_broadcasts_its_two_operands() -> None:
     assert _computed(text).dtype == np.int8 and _computed(text).tolist() == (x * 2).tolist()
 
 
+def test_point_calls_a_vectorized_callable_once_per_block() -> None:
+    shapes: list[tuple[int, ...]] = []
+
+    def op(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        shapes.append(a.shape)
+        return a - b
+
+    x, y = np.arange(6), np.arange(6)[::-1]
+    params = {"op": op, "vectorized": True, "dtype": x.dtype}
+    result = chunkforms.POINT.build(da, None, (_chunked(x), _chunked(y)), params)
+    assert shapes == []  # dask was given the meta: it called nothing to guess it
+    np.testing.assert_array_equal(_computed(result), x - y)
+    assert shapes == [(2,), (2,), (2,)]
+
+
 @pytest.mark.parametrize("keepdim", [False, True])
 @pytest.mark.parametrize("dim", [0, 1, -1])
 def test_fold_sees_the_whole_axis_in_order(keepdim: bool, dim: int) -> None:
