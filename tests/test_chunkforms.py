@@ -134,9 +134,9 @@ def test_blockwise_broadcasts_like_numpy(shape: tuple[int, ...], other: str) -> 
     expected = np.subtract(x, y)
     values = _computed(result)
     assert values.dtype == expected.dtype
-    np.testing.assert_array_equal(values, expected)
+    np.testing.assert_array_equal(values, expected, strict=True)
     swapped = _computed(blockwise().build(da, np.subtract, (y, _chunked(x)), {}))
-    np.testing.assert_array_equal(swapped, np.subtract(y, x))
+    np.testing.assert_array_equal(swapped, np.subtract(y, x), strict=True)
 
 
 def test_blockwise_broadcasts_two_dask_operands_and_array_parameters() -> None:
@@ -148,11 +148,11 @@ def test_blockwise_broadcasts_two_dask_operands_and_array_parameters() -> None:
         (_chunked(x),),
         {"lo": _chunked(lo), "hi": 8},
     )
-    np.testing.assert_array_equal(_computed(result), np.clip(x, lo, 8))
+    np.testing.assert_array_equal(_computed(result), np.clip(x, lo, 8), strict=True)
     both = blockwise().build(da, np.add, (_chunked(x, 3), _chunked(np.arange(4), 2)), {})
-    np.testing.assert_array_equal(_computed(both), x + np.arange(4))
+    np.testing.assert_array_equal(_computed(both), x + np.arange(4), strict=True)
     column = blockwise().build(da, np.add, (_chunked(x[:, :1]), _chunked(np.arange(4), 3)), {})
-    np.testing.assert_array_equal(_computed(column), x[:, :1] + np.arange(4))
+    np.testing.assert_array_equal(_computed(column), x[:, :1] + np.arange(4), strict=True)
 
 
 def test_blockwise_passes_the_other_parameters_to_each_block() -> None:
@@ -167,7 +167,7 @@ def test_blockwise_passes_the_other_parameters_to_each_block() -> None:
     )
     assert _computed(clip).tolist() == np.clip(x, 1, [0, 9, 9, 0, 9, 0]).tolist()
     keyword = blockwise().build(da, np.round, (_chunked(x / 7),), {"decimals": 2})
-    np.testing.assert_array_equal(_computed(keyword), np.round(x / 7, decimals=2))
+    np.testing.assert_array_equal(_computed(keyword), np.round(x / 7, decimals=2), strict=True)
     named = blockwise(("lo",)).build(da, lambda v, lo: v + lo, (_chunked(x),), {"lo": np.int8(1)})
     assert _computed(named).tolist() == (x + 1).tolist()
 
@@ -196,7 +196,7 @@ def test_dask_functions_take_dotted_names_and_parameters_as_they_are() -> None:
     norm = _computed(dask_function("linalg.norm").build(da, None, (_chunked(x),), {"axis": 1}))
     np.testing.assert_allclose(norm, np.linalg.norm(x, axis=1))
     rolled = _computed(dask_function("roll").build(da, None, (_chunked(x),), {"shift": 1, "axis": 0}))
-    np.testing.assert_array_equal(rolled, np.roll(x, 1, axis=0))
+    np.testing.assert_array_equal(rolled, np.roll(x, 1, axis=0), strict=True)
     with pytest.raises(TypeError):  # not a reduction: `dim` is no parameter of dask's roll
         dask_function("roll").build(da, None, (_chunked(x),), {"shift": 1, "dim": 0})
     assert chunkforms._axis_params({"dim": [0, 2], "keepdim": True, "correction": 0, "out": None}) == {
@@ -220,7 +220,7 @@ def test_whole_axis_sorts_like_numpy(dim: Any) -> None:
 
         result = whole_axis().build(da, along, (_chunked(x),), params)
         expected = kernel(x, axis=axis, kind="stable")
-        np.testing.assert_array_equal(_computed(result), expected)
+        np.testing.assert_array_equal(_computed(result), expected, strict=True)
         if dim is None:
             assert result.chunks == ((30,),)
         else:
@@ -245,7 +245,9 @@ def test_whole_axis_of_a_0_d_array_and_its_default() -> None:
 def test_arg_extremes_keep_the_dim_like_numpy(name: str, keepdim: bool, dim: Any) -> None:
     x = np.random.default_rng(1).permutation(30).reshape(5, 6)
     result = arg_extreme(name).build(da, None, (_chunked(x),), {"dim": dim, "keepdim": keepdim})
-    np.testing.assert_array_equal(_computed(result), getattr(np, name)(x, axis=dim, keepdims=keepdim))
+    np.testing.assert_array_equal(
+        _computed(result), getattr(np, name)(x, axis=dim, keepdims=keepdim), strict=True
+    )
 
 
 @pytest.mark.parametrize("log", [False, True])
@@ -274,7 +276,7 @@ def test_scans_carry_across_blocks(name: str, dim: Any) -> None:
         result = _computed(scan(name).build(da, None, (_chunked(x),), {"dim": dim, "dtype": dtype}))
         expected = getattr(np, name)(x, axis=dim, dtype=dtype)
         assert result.dtype == expected.dtype
-        np.testing.assert_array_equal(result, expected)
+        np.testing.assert_array_equal(result, expected, strict=True)
 
 
 @pytest.mark.parametrize("name", ["concatenate", "stack"])
@@ -282,13 +284,13 @@ def test_joins_of_dask_and_numpy_operands(name: str) -> None:
     a, b = np.arange(6).reshape(2, 3), np.arange(6, 12).reshape(2, 3)
     for params, axis in (({}, 0), ({"dim": 1}, 1), ({"dim": -1}, -1)):
         result = _computed(join(name).build(da, None, (_chunked(a), b), params))
-        np.testing.assert_array_equal(result, getattr(np, name)([a, b], axis=axis))
+        np.testing.assert_array_equal(result, getattr(np, name)([a, b], axis=axis), strict=True)
 
 
 def test_transform_runs_per_block() -> None:
     x = np.arange(-4, 5).reshape(3, 3)
     result = chunkforms.TRANSFORM.build(da, None, (_chunked(x),), {"op": lambda v: v * v - 1})
-    np.testing.assert_array_equal(_computed(result), x * x - 1)
+    np.testing.assert_array_equal(_computed(result), x * x - 1, strict=True)
     named = chunkforms.TRANSFORM.build(da, None, (_chunked(x),), {"op": abs, "dtype": np.float32})
     assert _computed(named).dtype == np.float32 and _computed(named).tolist() == np.abs(x).tolist()
 
@@ -297,7 +299,7 @@ def test_transform_s_dtype_is_its_callable_s() -> None:
     x = np.arange(6)
     halves = chunkforms.TRANSFORM.build(da, None, (_chunked(x),), {"op": lambda v: v / 2})
     assert halves.dtype == np.float64
-    np.testing.assert_array_equal(_computed(halves), x / 2)
+    np.testing.assert_array_equal(_computed(halves), x / 2, strict=True)
 
 
 def test_transform_calls_a_vectorized_callable_once_per_block() -> None:
@@ -312,7 +314,7 @@ def test_transform_calls_a_vectorized_callable_once_per_block() -> None:
         da, None, (_chunked(x),), {"op": op, "vectorized": True, "dtype": x.dtype}
     )
     assert shapes == []  # dask was given the meta: it called nothing to guess it
-    np.testing.assert_array_equal(_computed(result), x + 1)
+    np.testing.assert_array_equal(_computed(result), x + 1, strict=True)
     assert shapes == [(2,), (2,), (2,)]
 
 
@@ -320,7 +322,7 @@ def test_point_broadcasts_its_two_operands() -> None:
     x, y = np.arange(3).reshape(3, 1), np.arange(4)
     for first, second in ((_chunked(x), y), (x, _chunked(y)), (_chunked(x), _chunked(y))):
         result = chunkforms.POINT.build(da, None, (first, second), {"op": lambda a, b: 10 * a + b})
-        np.testing.assert_array_equal(_computed(result), 10 * x + y)
+        np.testing.assert_array_equal(_computed(result), 10 * x + y, strict=True)
     text = chunkforms.POINT.build(da, None, (_chunked(x), 2), {"op": operator.mul, "dtype": np.int8})
     assert _computed(text).dtype == np.int8 and _computed(text).tolist() == (x * 2).tolist()
 
@@ -336,7 +338,7 @@ def test_point_calls_a_vectorized_callable_once_per_block() -> None:
     params = {"op": op, "vectorized": True, "dtype": x.dtype}
     result = chunkforms.POINT.build(da, None, (_chunked(x), _chunked(y)), params)
     assert shapes == []  # dask was given the meta: it called nothing to guess it
-    np.testing.assert_array_equal(_computed(result), x - y)
+    np.testing.assert_array_equal(_computed(result), x - y, strict=True)
     assert shapes == [(2,), (2,), (2,)]
 
 
@@ -350,7 +352,7 @@ def test_fold_sees_the_whole_axis_in_order(keepdim: bool, dim: int) -> None:
 
     params = {"dim": dim, "init": 0, "op": op, "keepdim": keepdim}
     result = chunkforms.FOLD.build(da, None, (_chunked(x),), params)
-    np.testing.assert_array_equal(_computed(result), generic.fold(x, **params))
+    np.testing.assert_array_equal(_computed(result), generic.fold(x, **params), strict=True)
     assert result.ndim == (2 if keepdim else 1)
     if keepdim:
         assert result.chunks[dim] == (1,)
@@ -361,7 +363,7 @@ def test_fold_s_dtype_is_its_callable_s() -> None:
     params = {"dim": 1, "init": 0, "op": lambda acc, v: acc + v / 2}
     result = chunkforms.FOLD.build(da, None, (_chunked(x),), params)
     assert result.dtype == np.float64
-    np.testing.assert_array_equal(_computed(result), generic.fold(x, **params))
+    np.testing.assert_array_equal(_computed(result), generic.fold(x, **params), strict=True)
 
 
 def test_declarations_are_frozen_values() -> None:
