@@ -272,7 +272,7 @@ def test_softmax_from_dask_s_reductions(log: bool, dtype: Any) -> None:
 @pytest.mark.parametrize("dim", [None, 0, 1, -1, -2])
 def test_scans_carry_across_blocks(name: str, dim: Any) -> None:
     x = (np.arange(20).reshape(4, 5) % 3 + 1).astype(np.int8)
-    for dtype in (None, np.int64):
+    for dtype in (None, np.int64, np.int16, np.float32):
         result = _computed(scan(name).build(da, None, (_chunked(x),), {"dim": dim, "dtype": dtype}))
         expected = getattr(np, name)(x, axis=dim, dtype=dtype)
         assert result.dtype == expected.dtype
