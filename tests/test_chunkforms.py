@@ -199,6 +199,10 @@ def test_dask_functions_take_dotted_names_and_parameters_as_they_are() -> None:
     np.testing.assert_array_equal(rolled, np.roll(x, 1, axis=0), strict=True)
     with pytest.raises(TypeError):  # not a reduction: `dim` is no parameter of dask's roll
         dask_function("roll").build(da, None, (_chunked(x),), {"shift": 1, "dim": 0})
+    assert chunkforms._axis_params({"dtype": np.float32, "split_every": 4}) == {
+        "dtype": np.float32,
+        "split_every": 4,
+    }
     assert chunkforms._axis_params({"dim": [0, 2], "keepdim": True, "correction": 0, "out": None}) == {
         "axis": (0, 2),
         "keepdims": True,
@@ -253,8 +257,8 @@ def test_arg_extremes_keep_the_dim_like_numpy(name: str, keepdim: bool, dim: Any
 @pytest.mark.parametrize("log", [False, True])
 @pytest.mark.parametrize("dtype", [np.int16, np.float32, np.float64])
 def test_softmax_from_dask_s_reductions(log: bool, dtype: Any) -> None:
-    x = (np.arange(24).reshape(4, 6) % 7 * 100).astype(dtype)  # large: overflow without the shift
-    for dim in (0, 1, -1):
+    large = (np.arange(24).reshape(4, 6) % 7 * 100).astype(dtype)  # overflow without the shift
+    for x, dim in [(large, 0), (large, 1), (large, -1), (large % 3, 1), ((large % 5).T, 0)]:
         shifted = x.astype(np.float64 if x.dtype.kind in "iu" else x.dtype) - x.max(axis=dim, keepdims=True)
         exps = np.exp(shifted)
         expected = (
