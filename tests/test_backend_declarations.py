@@ -238,7 +238,21 @@ def test_the_generic_backend_writes_points_one_by_one() -> None:
     assert Backend().dimension_names(array) is None
 
 
-# -- 0-d bases -------------------------------------------------------------------------------------------
+# -- one element -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["zarr", "getitem", "h5py", "numpy-array"])
+def test_set_writes_one_element_of_an_array_base(kind: str, tmp_path: Path) -> None:
+    values = np.arange(6.0).reshape(2, 3)
+    t = lt.from_array(values.copy()) if kind == "numpy-array" else on_base(kind, values, tmp_path)
+    t.T.set((2, 1), -7.0)
+    t.set((0, 0), -1.0)
+    expected = values.copy()
+    expected[1, 2], expected[0, 0] = -7.0, -1.0
+    assert t.numpy().tolist() == expected.tolist()
+    scalar = lt.from_array(np.array(2.5)) if kind == "numpy-array" else on_base(kind, np.array(2.5), tmp_path)
+    scalar.set((), 4.0)
+    assert scalar.item() == 4.0
 
 
 @pytest.mark.parametrize("kind", ["zarr", "getitem", "h5py"])
@@ -266,3 +280,28 @@ def test_persist_keeps_the_values_and_renamed_keys_rebuild_the_same_array() -> N
     assert cloned.numpy().tolist() == (values.T * 2).tolist()
     (computed,) = dask.compute(t[1:].sum(0))
     assert isinstance(computed, lt.StorageTensor) and computed.tolist() == values[1:].sum(0).tolist()
+
+
+# -- axis names kept by the format --------------------------------------------------------------------
+
+
+def test_hdf5_axes_are_named_by_label_else_by_their_first_dimension_scale(tmp_path: Path) -> None:
+    with h5py.File(tmp_path / "x.h5", "w") as file:
+        data = file.create_dataset("grp/d", data=np.zeros((2, 3, 4)))
+        file.create_dataset("grp/time", data=np.arange(2.0))
+        file["grp/time"].make_scale("t")  # the scale's own name is not the axis name: its path is
+        file.create_dataset("lat", data=np.arange(3.0))
+        file["lat"].make_scale()
+        file.create_dataset("other", data=np.arange(3.0))
+        file["other"].make_scale()
+        data.dims[0].attach_scale(file["grp/time"])
+        data.dims[1].attach_scale(file["lat"])
+        data.dims[1].attach_scale(file["other"])
+        data.dims[1].label = "y"  # a label wins over a scale
+        assert bases.backend_of(data).dimension_names(data) == ("time", "y", None)
+        assert lt.from_array(data).names == ("time", "y", None)
+        scaled = file.create_dataset("e", data=np.zeros((2, 3)))
+        scaled.dims[1].attach_scale(file["lat"])
+        scaled.dims[1].attach_scale(file["other"])
+        assert lt.from_array(scaled).names == (None, "lat")  # the first scale attached
+        assert lt.from_array(file.create_dataset("f", data=np.zeros(2))).names == (None,)
