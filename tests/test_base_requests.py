@@ -1,0 +1,90 @@
+"""How an array base lowers reads and writes to its backend's requests: the virtual grid of a backend
+without chunks, the bounding box of a small selection, one request per chunk touched otherwise, and
+the per-axis slices of a strided view (checked against numpy's view, request by request)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from bases_support import Plain
+
+from lazytensor import bases
+from lazytensor.bases import virtual_chunks
+
+
+@pytest.mark.parametrize(
+    ("shape", "chunks"),
+    [
+        ((1, 1000), (1, 1000)),  # an axis of size 1 is a chunk of 1
+        ((3, 65536), (1, 65536)),  # the last axis fills the block: one row a chunk
+        ((2, 40000), (1, 40000)),
+        ((4, 300, 300), (1, 218, 300)),  # trailing axes whole while they fit, then part of the next
+        ((10**6,), (65536,)),
+        ((5,), (5,)),
+        ((0, 5), (1, 5)),
+        ((7, 0, 3), (7, 1, 3)),  # an empty axis takes no room
+        ((), ()),
+    ],
+)
+def test_the_virtual_grid_fills_blocks_from_the_last_axis(
+    shape: tuple[int, ...], chunks: tuple[int, ...]
+) -> None:
+    assert virtual_chunks(shape) == chunks
+
+
+class Recording(Plain):
+    """A slice-only array-like that keeps every key it is asked for."""
+
+    def __init__(self, array: np.ndarray, chunks: tuple[int, ...] | None = None) -> None:
+        super().__init__(array, chunks)
+        self.keys: list[object] = []
+        self.written: list[object] = []
+
+    def __getitem__(self, key: object) -> np.ndarray:
+        self.keys.append(key)
+        return super().__getitem__(key)
+
+    def __setitem__(self, key: object, value: object) -> None:
+        self.written.append(key)
+        super().__setitem__(key, value)
+
+
+def _points(array: Recording, *coords: list[int]) -> np.ndarray:
+    index = tuple(np.array(c, dtype=np.intp) for c in coords)
+    got = np.asarray(bases.points_by_request(bases.Backend(), array, index, array.shape))
+    assert got.tolist() == array.array[index].tolist()
+    return got
+
+
+def test_points_in_a_small_box_are_read_as_the_box() -> None:
+    array = Recording(np.arange(100.0), chunks=(10,))
+    _points(array, [51, 20])  # a box of 32 elements for 2 points: BOX_FACTOR * 2, exactly
+    assert array.keys == [(slice(20, 52),)]
+    array.keys.clear()
+    _points(array, [20, 52])  # 33: one request per chunk touched instead
+    assert array.keys == [(slice(20, 21),), (slice(52, 53),)]
+
+
+def test_points_in_a_big_box_are_read_per_chunk_each_as_the_box_of_its_points() -> None:
+    values = np.arange(10_000.0).reshape(100, 100)
+    array = Recording(values, chunks=(50, 50))
+    _points(array, [3, 60, 7, 99, 4], [5, 2, 90, 95, 1])
+    assert sorted(array.keys, key=str) == sorted(
+        [
+            (slice(3, 5), slice(1, 6)),  # chunk (0, 0): points (3, 5), (4, 1)
+            (slice(60, 61), slice(2, 3)),  # chunk (1, 0)
+            (slice(7, 8), slice(90, 91)),  # chunk (0, 1)
+            (slice(99, 100), slice(95, 96)),  # chunk (1, 1)
+        ],
+        key=str,
+    )
+    undeclared = Recording(np.arange(300_000.0).reshape(3, 100_000))  # virtual chunks of (1, 65536)
+    _points(undeclared, [0, 2, 0], [0, 99_999, 70_000])
+    assert sorted(undeclared.keys, key=str) == sorted(
+        [
+            (slice(0, 1), slice(0, 1)),
+            (slice(0, 1), slice(70_000, 70_001)),
+            (slice(2, 3), slice(99_999, 100_000)),
+        ],
+        key=str,
+    )
