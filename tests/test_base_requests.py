@@ -11,6 +11,8 @@ from bases_support import Plain
 from lazytensor import bases
 from lazytensor.bases import virtual_chunks
 
+Shape = tuple[int, ...]
+
 
 @pytest.mark.parametrize(
     ("shape", "chunks"),
