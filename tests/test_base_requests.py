@@ -54,7 +54,7 @@ class Recording(Plain):
 def _points(array: Recording, *coords: list[int]) -> np.ndarray:
     index = tuple(np.array(c, dtype=np.intp) for c in coords)
     got = np.asarray(bases.points_by_request(bases.Backend(), array, index, array.shape))
-    assert got.tolist() == array.array[index].tolist()
+    assert got.tolist() == array.array[index].tolist() and got.dtype == array.dtype
     return got
 
 
@@ -68,7 +68,7 @@ def test_points_in_a_small_box_are_read_as_the_box() -> None:
 
 
 def test_points_in_a_big_box_are_read_per_chunk_each_as_the_box_of_its_points() -> None:
-    values = np.arange(10_000.0).reshape(100, 100)
+    values = np.arange(10_000, dtype=np.int64).reshape(100, 100) + 2**60  # not exact as float64
     array = Recording(values, chunks=(50, 50))
     _points(array, [3, 60, 7, 99, 4], [5, 2, 90, 95, 1])
     assert sorted(array.keys, key=str) == sorted(
@@ -80,7 +80,9 @@ def test_points_in_a_big_box_are_read_per_chunk_each_as_the_box_of_its_points() 
         ],
         key=str,
     )
-    undeclared = Recording(np.arange(300_000.0).reshape(3, 100_000))  # virtual chunks of (1, 65536)
+    undeclared = Recording(
+        np.arange(300_000, dtype=np.int32).reshape(3, 100_000)
+    )  # virtual chunks of (1, 65536)
     _points(undeclared, [0, 2, 0], [0, 99_999, 70_000])
     assert sorted(undeclared.keys, key=str) == sorted(
         [
@@ -90,3 +92,47 @@ def test_points_in_a_big_box_are_read_per_chunk_each_as_the_box_of_its_points() 
         ],
         key=str,
     )
+
+
+def _outer(array: Recording, *keys: slice | list[int]) -> np.ndarray:
+    index = tuple(k if isinstance(k, slice) else np.array(k, dtype=np.intp) for k in keys)
+    got = np.asarray(bases.outer_by_request(bases.Backend(), array, index, array.shape))
+    per_axis = [np.arange(n)[k] for k, n in zip(index, array.shape, strict=True)]
+    expected = array.array[np.ix_(*per_axis)]
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    assert got.tolist() == expected.tolist()
+    return got
+
+
+def test_an_outer_selection_in_a_small_box_is_read_as_the_box() -> None:
+    values = np.arange(10_000, dtype=np.int64).reshape(100, 100) + 2**60
+    array = Recording(values, chunks=(4, 4))
+    _outer(array, [0, 7], [7, 0])  # 2 × 2 points in a box of 64: BOX_FACTOR * 4, exactly
+    assert array.keys == [(slice(0, 8), slice(0, 8))]
+    array.keys.clear()
+    _outer(array, slice(2, 4), [9, 0])
+    assert array.keys == [(slice(2, 4), slice(0, 10))]
+    array.keys.clear()
+    _outer(array, [0, 8], [7, 0])  # a box of 72: the four points, one request per chunk
+    assert sorted(array.keys, key=str) == sorted(
+        [(slice(r, r + 1), slice(c, c + 1)) for r in (0, 8) for c in (0, 7)], key=str
+    )
+
+
+def test_scattered_writes_read_and_write_back_each_box_once() -> None:
+    values = np.arange(100, dtype=np.int64).reshape(10, 10)
+    array = Recording(values.copy(), chunks=(5, 5))
+    rows, cols = np.array([1, 3]), np.array([2, 0])
+    bases.set_points_by_request(bases.Backend(), array, (rows, cols), np.array([-1, -2]), array.shape)
+    expected = values.copy()
+    expected[rows, cols] = [-1, -2]
+    assert array.array.tolist() == expected.tolist()
+    assert array.keys == array.written == [(slice(1, 4), slice(0, 3))]  # 9 elements: one box
+    array.keys.clear()
+    array.written.clear()
+    rows, cols = np.array([0, 9, 4]), np.array([0, 9, 1])
+    bases.set_points_by_request(bases.Backend(), array, (rows, cols), np.array([-3, -4, -5]), array.shape)
+    expected[rows, cols] = [-3, -4, -5]
+    assert array.array.tolist() == expected.tolist()
+    boxes = [(slice(0, 5), slice(0, 2)), (slice(9, 10), slice(9, 10))]  # (0, 0) and (4, 1) share a chunk
+    assert sorted(array.keys, key=str) == sorted(array.written, key=str) == sorted(boxes, key=str)
