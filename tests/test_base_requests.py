@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from bases_support import Plain
 
+import lazytensor as lt
 from lazytensor import bases
 from lazytensor.bases import virtual_chunks
 
@@ -136,3 +137,43 @@ def test_scattered_writes_read_and_write_back_each_box_once() -> None:
     assert array.array.tolist() == expected.tolist()
     boxes = [(slice(0, 5), slice(0, 2)), (slice(9, 10), slice(9, 10))]  # (0, 0) and (4, 1) share a chunk
     assert sorted(array.keys, key=str) == sorted(array.written, key=str) == sorted(boxes, key=str)
+
+
+def test_scattered_writes_in_a_box_of_exactly_the_limit_take_one_box() -> None:
+    array = Recording(np.arange(100, dtype=np.int64), chunks=(10,))
+    bases.set_points_by_request(
+        bases.Backend(), array, (np.array([20, 51]),), np.array([-1, -2]), array.shape
+    )
+    assert array.keys == array.written == [(slice(20, 52),)]  # 32 elements: BOX_FACTOR * 2
+    array.keys.clear()
+    array.written.clear()
+    bases.set_points_by_request(
+        bases.Backend(), array, (np.array([20, 52]),), np.array([-3, -4]), array.shape
+    )
+    assert array.keys == array.written == [(slice(20, 21),), (slice(52, 53),)]
+    assert array.array[[20, 51, 52]].tolist() == [-3, -2, -4]
+
+
+def test_scattered_writes_to_an_array_without_chunks_group_by_the_virtual_grid() -> None:
+    array = Recording(np.zeros((3, 100_000), dtype=np.int32))
+    t = lt.from_array(array)
+    t[[0, 2, 0], [0, 99_999, 70_000]] = lt.tensor([1, 2, 3], dtype="int32")
+    assert array.array[[0, 2, 0], [0, 99_999, 70_000]].tolist() == [1, 2, 3]
+    assert array.array.sum() == 6
+    assert sorted(array.written, key=str) == sorted(
+        [
+            (slice(0, 1), slice(0, 1)),
+            (slice(0, 1), slice(70_000, 70_001)),
+            (slice(2, 3), slice(99_999, 100_000)),
+        ],
+        key=str,
+    )
+
+
+def test_repeated_writes_into_a_0_d_base_leave_the_last_as_numpy_does() -> None:
+    array = Recording(np.array(0.0))
+    view = lt.from_array(array).reshape(1)[[0, 0, 0]]
+    view[...] = lt.tensor([1.0, 2.0, 3.0])
+    expected = np.zeros(1)
+    expected[[0, 0, 0]] = [1.0, 2.0, 3.0]
+    assert array.array.item() == expected.item() == 3.0
