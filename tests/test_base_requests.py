@@ -4,6 +4,8 @@ the per-axis slices of a strided view (checked against numpy's view, request by 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from bases_support import Plain
@@ -42,6 +44,7 @@ class Recording(Plain):
         super().__init__(array, chunks)
         self.keys: list[object] = []
         self.written: list[object] = []
+        self.c_ordered: list[bool] = []
 
     def __getitem__(self, key: object) -> np.ndarray:
         self.keys.append(key)
@@ -49,6 +52,7 @@ class Recording(Plain):
 
     def __setitem__(self, key: object, value: object) -> None:
         self.written.append(key)
+        self.c_ordered.append(bool(np.asarray(value).flags.c_contiguous))
         super().__setitem__(key, value)
 
 
@@ -177,3 +181,35 @@ def test_repeated_writes_into_a_0_d_base_leave_the_last_as_numpy_does() -> None:
     expected = np.zeros(1)
     expected[[0, 0, 0]] = [1.0, 2.0, 3.0]
     assert array.array.item() == expected.item() == 3.0
+
+
+@pytest.mark.parametrize(
+    ("view", "key"),
+    [
+        (lambda t: t[1:3], (slice(1, 3, 1), slice(0, 4, 1))),
+        (lambda t: t.T[::-2, 1:], (slice(1, 3, 1), slice(1, 4, 2))),  # flipped and transposed
+        (lambda t: t[2:, None, ::3], (2, slice(0, 4, 3))),  # axes of size 1: the row is an int
+        (lambda t: t[1], (1, slice(0, 4, 1))),
+    ],
+)
+def test_a_write_through_a_strided_view_is_one_request_of_c_ordered_values(
+    view: Any, key: tuple[object, ...]
+) -> None:
+    values = np.arange(12, dtype=np.int64).reshape(3, 4)
+    array = Recording(values.copy())
+    target = view(lt.from_array(array))
+    new = -np.arange(1, target.numel() + 1).reshape(target.shape)
+    target[...] = lt.tensor(new)
+    expected = values.copy()
+    view(expected)[...] = new
+    assert array.array.tolist() == expected.tolist()
+    assert array.keys == [] and array.written == [key] and array.c_ordered == [True]
+
+
+def test_every_write_into_an_array_base_counts_one_version() -> None:
+    t = lt.from_array(Recording(np.zeros((3, 4))))
+    assert t.base.version == 0
+    t[1:] = 1.0
+    t[[0, 2], [1, 3]] = lt.tensor([2.0, 3.0])
+    t.T.set((3, 0), 4.0)
+    assert t.base.version == 3 and t.T.base.version == 3
