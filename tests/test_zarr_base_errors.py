@@ -13,6 +13,7 @@ import pytest
 import zarr
 
 import lazytensor as lt
+from lazytensor import bases, zarrreads
 from lazytensor.stores import StoreError
 
 
@@ -66,3 +67,22 @@ def test_requests_that_miss_the_corrupt_chunk_still_work(corrupt: tuple[Path, An
     assert t[[0, 3], [1, 3]].numpy().tolist() == values[[0, 3], [1, 3]].tolist()
     t[[0, 3], [1, 3]] = lt.tensor([-1.0, -2.0])
     assert t[[0, 3], [1, 3]].numpy().tolist() == [-1.0, -2.0]
+
+
+def test_an_outer_read_takes_the_run_readers_answer_when_it_gives_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    array = zarr.create_array(store={}, shape=(4, 4), chunks=(2, 2), dtype="f8")
+    array[...] = np.arange(16.0).reshape(4, 4)
+    asked: list[Any] = []
+
+    def by_runs(array: Any, keys: Any) -> Any:
+        asked.append(keys)
+        return np.full((2, 2), -1.0) if len(asked) == 1 else None
+
+    monkeypatch.setattr(zarrreads, "outer_by_runs", by_runs)
+    backend = bases.backend_of(array)
+    keys = (np.array([0, 3]), np.array([1, 2]))
+    assert backend.outer(array, keys).tolist() == [[-1.0, -1.0], [-1.0, -1.0]]  # the runs' answer
+    assert backend.outer(array, keys).tolist() == [[1.0, 2.0], [13.0, 14.0]]  # else zarr's oindex
+    assert len(asked) == 2
