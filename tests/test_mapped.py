@@ -104,3 +104,7 @@ def test_a_buffer_that_maps_no_file_is_not_checked() -> None:
     values = np.arange(6.0).reshape(2, 3)
     t = MappedTensor.over(values, "in memory")  # type: ignore[arg-type]  # an array, not a memmap
     assert t.T.tolist() == values.T.tolist() and t[1, 2].item() == 5.0
+    unnamed = MappedTensor.over(values)  # type: ignore[arg-type]  # no name, no filename
+    assert unnamed.file_name == "the memory-mapped file" and unnamed.tolist() == values.tolist()
+    over_bytes = np.frombuffer(np.arange(4.0).tobytes(), dtype=np.float64)  # its base is a bytes object
+    assert MappedTensor.over(over_bytes, "bytes").tolist() == [0.0, 1.0, 2.0, 3.0]  # type: ignore[arg-type]
