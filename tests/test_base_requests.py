@@ -213,3 +213,17 @@ def test_every_write_into_an_array_base_counts_one_version() -> None:
     t[[0, 2], [1, 3]] = lt.tensor([2.0, 3.0])
     t.T.set((3, 0), 4.0)
     assert t.base.version == 3 and t.T.base.version == 3
+
+
+def test_a_backend_that_declares_outer_selection_answers_it_itself() -> None:
+    class Outer(bases.Backend):
+        kind = "outer"
+        indexing = bases.Indexing.OUTER
+
+        def outer(self, array: Any, keys: Any) -> Any:
+            return array.array[np.ix_(*bases._per_axis(keys, array.shape))] * 10
+
+    array = Recording(np.arange(20).reshape(4, 5))
+    keys = (np.array([0, 3]), slice(1, 3))
+    got = bases.outer_by_request(Outer(), array, keys, array.shape)
+    assert got.tolist() == [[10, 20], [160, 170]] and array.keys == []  # no basic request
