@@ -36,7 +36,9 @@ def _check(made: lt.AbstractTensor, expected: np.ndarray, *, requires_grad: bool
 
 
 @given(shape=small_shapes, dtype=st.sampled_from(DTYPES), requires_grad=st.booleans())
-def test_zeros_and_ones_match_numpy_in_every_shape_form(shape: tuple[int, ...], dtype: Any, requires_grad: bool) -> None:
+def test_zeros_and_ones_match_numpy_in_every_shape_form(
+    shape: tuple[int, ...], dtype: Any, requires_grad: bool
+) -> None:
     grad = requires_grad and np.dtype(dtype).kind in "fc"
     for make, reference in ((creation.zeros, np.zeros), (creation.ones, np.ones)):
         expected = reference(shape, dtype=dtype)
@@ -48,7 +50,10 @@ def test_zeros_and_ones_match_numpy_in_every_shape_form(shape: tuple[int, ...], 
 
 @given(shape=small_shapes, dtype=st.sampled_from(DTYPES))
 def test_empty_has_numpys_shape_and_dtype(shape: tuple[int, ...], dtype: Any) -> None:
-    for made in (lt.empty(shape, dtype=dtype), lt.empty(*shape, dtype=dtype) if shape else lt.empty((), dtype=dtype)):
+    for made in (
+        lt.empty(shape, dtype=dtype),
+        lt.empty(*shape, dtype=dtype) if shape else lt.empty((), dtype=dtype),
+    ):
         assert made.shape == np.empty(shape).shape and made.dtype == np.dtype(dtype)
         assert made.requires_grad is False
     assert lt.empty(shape).dtype == np.float64
@@ -56,7 +61,9 @@ def test_empty_has_numpys_shape_and_dtype(shape: tuple[int, ...], dtype: Any) ->
     assert lt.empty(shape, names=_axis_names(shape)).names == _axis_names(shape)
 
 
-@given(shape=small_shapes, fill=st.sampled_from([7, 2.5, True, 1 + 2j]), dtype=st.sampled_from([None, *DTYPES]))
+@given(
+    shape=small_shapes, fill=st.sampled_from([7, 2.5, True, 1 + 2j]), dtype=st.sampled_from([None, *DTYPES])
+)
 def test_full_matches_numpy(shape: tuple[int, ...], fill: Any, dtype: Any) -> None:
     expected = np.full(shape, fill, dtype=dtype)
     _check(creation.full(shape, fill, dtype=dtype), expected)
@@ -73,7 +80,14 @@ def test_full_of_an_int_shape_and_a_tensor_row() -> None:
 
 @pytest.mark.parametrize(
     ("make", "args"),
-    [(creation.zeros, (2, -1)), (creation.ones, ((2, -1),)), (lt.empty, (2, -1)), (creation.full, ((2, -1), 0)), (lt.trandom, (2, -1)), (lt.randn, (2, -1))],
+    [
+        (creation.zeros, (2, -1)),
+        (creation.ones, ((2, -1),)),
+        (lt.empty, (2, -1)),
+        (creation.full, ((2, -1), 0)),
+        (lt.trandom, (2, -1)),
+        (lt.randn, (2, -1)),
+    ],
 )
 def test_a_negative_size_is_numpys_value_error(make: Any, args: tuple[Any, ...]) -> None:
     with pytest.raises(ValueError, match=r"^negative dimensions are not allowed: shape \(2, -1\)$"):
@@ -96,7 +110,9 @@ def test_a_negative_size_is_numpys_value_error(make: Any, args: tuple[Any, ...])
 )
 def test_the_cpu_is_the_only_device_and_the_refusal_names_the_function(name: str, make: Any) -> None:
     assert make("cpu").shape in ((2,), (1,))
-    with pytest.raises(ValueError, match=rf"^{name}: lazytensor's tensors live on the cpu, not on device 'cuda'$"):
+    with pytest.raises(
+        ValueError, match=rf"^{name}: lazytensor's tensors live on the cpu, not on device 'cuda'$"
+    ):
         make("cuda")
 
 
@@ -137,7 +153,9 @@ def test_a_like_prototype_may_be_a_list() -> None:
 
 
 def test_full_like_takes_a_tensor_fill_value() -> None:
-    _check(lt.full_like(creation.zeros(2, 2), lt.tensor([1.0, 2.0])), np.full_like(np.zeros((2, 2)), [1.0, 2.0]))
+    _check(
+        lt.full_like(creation.zeros(2, 2), lt.tensor([1.0, 2.0])), np.full_like(np.zeros((2, 2)), [1.0, 2.0])
+    )
 
 
 def test_a_negative_like_shape_is_refused() -> None:
@@ -157,7 +175,11 @@ def test_a_negative_like_shape_is_refused() -> None:
 def test_arange_matches_numpy(start: int, stop: int | None, step: Any, dtype: Any) -> None:
     if dtype is np.int16 and isinstance(step, float):
         dtype = None
-    expected = np.arange(start, stop, step, dtype=dtype) if stop is not None else np.arange(start, step=step, dtype=dtype)
+    expected = (
+        np.arange(start, stop, step, dtype=dtype)
+        if stop is not None
+        else np.arange(start, step=step, dtype=dtype)
+    )
     _check(creation.arange(start, stop, step, dtype=dtype), expected)
     _check(creation.arange(start, stop, step=step, dtype=dtype, names=("i",)), expected)
     assert creation.arange(start, stop, step, names=("i",)).names == ("i",)
@@ -179,7 +201,11 @@ def test_arange_refuses_a_zero_step_naming_its_bounds() -> None:
 def test_linspace_matches_numpy(num: int, endpoint: bool, dtype: Any, requires_grad: bool) -> None:
     grad = requires_grad and np.dtype(dtype or float).kind in "fc"
     expected = np.linspace(-1, 3, num, endpoint=endpoint, dtype=dtype)
-    _check(creation.linspace(-1, 3, num, endpoint=endpoint, dtype=dtype, requires_grad=grad), expected, requires_grad=grad)
+    _check(
+        creation.linspace(-1, 3, num, endpoint=endpoint, dtype=dtype, requires_grad=grad),
+        expected,
+        requires_grad=grad,
+    )
     _check(creation.linspace(-1, 3), np.linspace(-1, 3))
 
 
@@ -198,7 +224,11 @@ def test_eye_matches_numpy(n: int, m: int | None, k: int, dtype: Any) -> None:
 # -- random tensors ---------------------------------------------------------------------------------
 
 
-@given(shape=small_shapes, seed=st.integers(0, 2**32), dtype=st.sampled_from([np.float64, np.float32, np.float16]))
+@given(
+    shape=small_shapes,
+    seed=st.integers(0, 2**32),
+    dtype=st.sampled_from([np.float64, np.float32, np.float16]),
+)
 def test_randn_is_numpys_standard_normal_for_the_seed(shape: tuple[int, ...], seed: int, dtype: Any) -> None:
     expected = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
     _check(lt.randn(*shape, seed=seed, dtype=dtype), expected)
@@ -254,7 +284,9 @@ def test_an_object_from_another_module_with_numpy_methods_is_not_taken_for_torch
         lt.tensor(NotTorch(np.zeros(2)), dtype=np.float64)
 
 
-@given(data=st.sampled_from([[[1, 2], [3, 4]], 3.5, [True], [1 + 1j, 2]]), dtype=st.sampled_from([None, *DTYPES]))
+@given(
+    data=st.sampled_from([[[1, 2], [3, 4]], 3.5, [True], [1 + 1j, 2]]), dtype=st.sampled_from([None, *DTYPES])
+)
 def test_tensor_copies_numpys_array_of_the_data(data: Any, dtype: Any) -> None:
     try:
         expected = np.array(data, dtype=dtype)

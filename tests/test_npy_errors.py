@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import importlib
 import os
 import re
 import stat
 from pathlib import Path
 from typing import Any
 
+import h5py
 import numpy as np
 import pytest
+import xarray as xr
 
 import lazytensor as lt
 import lazytensor.io as ltio
@@ -21,7 +24,12 @@ import lazytensor.io as ltio
 
 def npy_bytes(header: str, version: int = 1) -> bytes:
     encoded = header.encode("latin1")
-    return b"\x93NUMPY" + bytes([version, 0]) + len(encoded).to_bytes(2 if version == 1 else 4, "little") + encoded
+    return (
+        b"\x93NUMPY"
+        + bytes([version, 0])
+        + len(encoded).to_bytes(2 if version == 1 else 4, "little")
+        + encoded
+    )
 
 
 def header_of(shape: str, descr: str = "<f8", fortran: bool = False) -> str:
@@ -35,8 +43,14 @@ REFUSED = {
     "short-length-3.npy": (b"\x93NUMPY\x03\x00\x05\x00", "truncated .npy file (it ends inside the header)"),
     "version-1-1.npy": (b"\x93NUMPY\x01\x01\x00\x00", "unsupported .npy format version 1.1"),
     "version-0-0.npy": (b"\x93NUMPY\x00\x00\x00\x00", "unsupported .npy format version 0.0"),
-    "cut-header.npy": (b"\x93NUMPY\x01\x00\x50\x00{'descr'", "truncated .npy file (it ends inside its 80-byte header)"),
-    "header-10001.npy": (b"\x93NUMPY\x02\x00\x11\x27\x00\x00", "corrupt .npy header (10001 bytes; at most 10000)"),
+    "cut-header.npy": (
+        b"\x93NUMPY\x01\x00\x50\x00{'descr'",
+        "truncated .npy file (it ends inside its 80-byte header)",
+    ),
+    "header-10001.npy": (
+        b"\x93NUMPY\x02\x00\x11\x27\x00\x00",
+        "corrupt .npy header (10001 bytes; at most 10000)",
+    ),
     "header-10000.npy": (
         b"\x93NUMPY\x02\x00\x10\x27\x00\x00",
         "truncated .npy file (it ends inside its 10000-byte header)",
@@ -55,10 +69,22 @@ REFUSED = {
         npy_bytes(header_of("(1,)", "|O")) + bytes(8),
         "holds Python objects (pickled data); lazytensor never unpickles",
     ),
-    "pickle-2.npy": (b"\x80\x02" + bytes(10), "not a .npy file (it is a Python pickle (lazytensor never unpickles))"),
-    "pickle-5.npy": (b"\x80\x05" + bytes(10), "not a .npy file (it is a Python pickle (lazytensor never unpickles))"),
-    "protocol-6.npy": (b"\x80\x06" + bytes(10), "not a .npy file (it is binary data without the .npy magic string)"),
-    "protocol-1.npy": (b"\x80\x01" + bytes(10), "not a .npy file (it is binary data without the .npy magic string)"),
+    "pickle-2.npy": (
+        b"\x80\x02" + bytes(10),
+        "not a .npy file (it is a Python pickle (lazytensor never unpickles))",
+    ),
+    "pickle-5.npy": (
+        b"\x80\x05" + bytes(10),
+        "not a .npy file (it is a Python pickle (lazytensor never unpickles))",
+    ),
+    "protocol-6.npy": (
+        b"\x80\x06" + bytes(10),
+        "not a .npy file (it is binary data without the .npy magic string)",
+    ),
+    "protocol-1.npy": (
+        b"\x80\x01" + bytes(10),
+        "not a .npy file (it is binary data without the .npy magic string)",
+    ),
     "zip.npy": (b"PK\x03\x04" + bytes(20), "not a .npy file (it is a zip archive (an .npz file?))"),
     "empty-zip.npy": (b"PK\x05\x06" + bytes(20), "not a .npy file (it is a zip archive (an .npz file?))"),
     "binary.npy": (b"\xff\xfe\x00", "not a .npy file (it is binary data without the .npy magic string)"),
@@ -70,8 +96,14 @@ REFUSED = {
         npy_bytes(header_of("(" + "(" * 16 + "1" + ")" * 16 + ",)")),
         "corrupt .npy header (brackets nested deeper than 16)",
     ),
-    "signs-5.npy": (npy_bytes(header_of("(- - - - - 1,)")), "corrupt .npy header (a run of more than 4 signs)"),
-    "signs-mixed.npy": (npy_bytes(header_of("(+-~-+1,)")), "corrupt .npy header (a run of more than 4 signs)"),
+    "signs-5.npy": (
+        npy_bytes(header_of("(- - - - - 1,)")),
+        "corrupt .npy header (a run of more than 4 signs)",
+    ),
+    "signs-mixed.npy": (
+        npy_bytes(header_of("(+-~-+1,)")),
+        "corrupt .npy header (a run of more than 4 signs)",
+    ),
 }
 
 
@@ -98,7 +130,9 @@ def test_each_malformed_file_is_refused_in_full(tmp_path: Path, name: str, mmap:
 def test_what_numpys_parser_refuses_is_one_line_of_ours(tmp_path: Path, header: str, detail: str) -> None:
     path = tmp_path / "h.npy"
     path.write_bytes(npy_bytes(header) + bytes(8))
-    with pytest.raises(ValueError, match=rf"^{re.escape(str(path))}: corrupt \.npy header \([^\n]*{detail}[^\n]*\)$"):
+    with pytest.raises(
+        ValueError, match=rf"^{re.escape(str(path))}: corrupt \.npy header \([^\n]*{detail}[^\n]*\)$"
+    ):
         lt.load(path)
 
 
@@ -122,7 +156,9 @@ def test_a_parser_error_without_a_message_is_named_by_its_type(
     monkeypatch.setattr(np.lib.format, "read_array_header_1_0", fail)
     path = tmp_path / "r.npy"
     np.save(path, np.arange(3))
-    with pytest.raises(ValueError, match=rf"^{re.escape(str(path))}: corrupt \.npy header \(RecursionError\)$"):
+    with pytest.raises(
+        ValueError, match=rf"^{re.escape(str(path))}: corrupt \.npy header \(RecursionError\)$"
+    ):
         lt.load(path)
 
 
@@ -135,7 +171,9 @@ def test_a_parser_error_whose_argument_is_no_string_is_shown_whole(
     monkeypatch.setattr(np.lib.format, "read_array_header_1_0", fail)
     path = tmp_path / "r.npy"
     np.save(path, np.arange(3))
-    with pytest.raises(ValueError, match=rf"^{re.escape(str(path))}: corrupt \.npy header \(\(17, 'text\\n spread'\)\)$"):
+    with pytest.raises(
+        ValueError, match=rf"^{re.escape(str(path))}: corrupt \.npy header \(\(17, 'text\\n spread'\)\)$"
+    ):
         lt.load(path)
 
 
@@ -154,13 +192,17 @@ def test_a_parser_that_returns_no_dtype_is_refused(tmp_path: Path, monkeypatch: 
 def test_shapes_numpy_lets_through_are_checked_in_full(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: Any, shown: str
 ) -> None:
-    monkeypatch.setattr(np.lib.format, "read_array_header_1_0", lambda *a, **k: (shape, False, np.dtype("u1")))
+    monkeypatch.setattr(
+        np.lib.format, "read_array_header_1_0", lambda *a, **k: (shape, False, np.dtype("u1"))
+    )
     path = tmp_path / "s.npy"
     np.save(path, np.zeros(4, dtype=np.uint8))
     if isinstance(shape, list):
         message = f"{path}: corrupt .npy header (shape {shown} is not a tuple)"
     else:
-        message = f"{path}: corrupt .npy header (shape {shown} holds {shown[1:-1].split(', ')[1]}, not a size)"
+        message = (
+            f"{path}: corrupt .npy header (shape {shown} holds {shown[1:-1].split(', ')[1]}, not a size)"
+        )
     with pytest.raises(ValueError) as caught:
         lt.load(path)
     assert str(caught.value) == message
@@ -169,15 +211,21 @@ def test_shapes_numpy_lets_through_are_checked_in_full(
 def test_limits_are_inclusive(tmp_path: Path) -> None:
     """16 nested brackets, 4 signs in a row and 32 axes (a subarray's included) pass our checks."""
     nested = tmp_path / "nested.npy"
-    nested.write_bytes(npy_bytes(header_of("(" + "(" * 14 + "1" + ")" * 14 + ",)")) + bytes(8))  # 16 with the dict's
+    nested.write_bytes(
+        npy_bytes(header_of("(" + "(" * 14 + "1" + ")" * 14 + ",)")) + bytes(8)
+    )  # 16 with the dict's
     assert lt.load(nested).tolist() == [0.0]
     signs = tmp_path / "signs.npy"
     signs.write_bytes(npy_bytes(header_of("(- - - - 1,)")))
-    with pytest.raises(ValueError, match="corrupt .npy header") as caught:
+    with pytest.raises(ValueError, match=r"corrupt \.npy header") as caught:
         lt.load(signs)
     assert "a run of more than" not in str(caught.value)
     quoted = tmp_path / "quoted.npy"  # brackets and signs inside a string are not counted
-    quoted.write_bytes(npy_bytes("{'descr': '<f8', 'x': '((((((((((((((((((((-----\\'', 'fortran_order': False, 'shape': (1,), }"))
+    quoted.write_bytes(
+        npy_bytes(
+            "{'descr': '<f8', 'x': '((((((((((((((((((((-----\\'', 'fortran_order': False, 'shape': (1,), }"
+        )
+    )
     with pytest.raises(ValueError, match="correct keys"):
         lt.load(quoted)
     axes = tmp_path / "axes.npy"
@@ -212,7 +260,9 @@ def test_headers_are_quoted_with_escapes_and_odd_quotes_intact(tmp_path: Path) -
 
 @pytest.mark.parametrize("mmap", [True, False])
 @pytest.mark.parametrize("shape", [(2, 3), (2, 3, 4), (0, 3), (3,), ()])
-def test_fortran_order_files_load_as_numpy_with_names_in_order(tmp_path: Path, mmap: bool, shape: tuple[int, ...]) -> None:
+def test_fortran_order_files_load_as_numpy_with_names_in_order(
+    tmp_path: Path, mmap: bool, shape: tuple[int, ...]
+) -> None:
     array = np.array(np.arange(int(np.prod(shape)), dtype=np.int16).reshape(shape), order="F")
     path = tmp_path / "f.npy"
     np.save(path, array)
@@ -224,7 +274,7 @@ def test_fortran_order_files_load_as_numpy_with_names_in_order(tmp_path: Path, m
     base = loaded.base
     assert isinstance(base, lt.StorageTensor)
     assert base.storage.flags.c_contiguous
-    assert (base.storage_note == "memory-mapped") is (mmap and 0 not in shape and len(shape) > 0 or (mmap and shape == ()))
+    assert (base.storage_note == "memory-mapped") is (mmap and 0 not in shape)
 
 
 @pytest.mark.parametrize("mmap", [True, False])
@@ -278,7 +328,10 @@ def test_special_files_in_full(tmp_path: Path) -> None:
     assert directory.value.errno == errno.EISDIR
     with pytest.raises(FileNotFoundError) as missing:
         lt.load(tmp_path / "missing.npy")
-    assert str(missing.value) == f"{tmp_path / 'missing.npy'}: no such file" and missing.value.errno == errno.ENOENT
+    assert (
+        str(missing.value) == f"{tmp_path / 'missing.npy'}: no such file"
+        and missing.value.errno == errno.ENOENT
+    )
     loop = tmp_path / "loop.npy"
     loop.symlink_to(loop)
     with pytest.raises(ValueError) as caught:
@@ -287,7 +340,12 @@ def test_special_files_in_full(tmp_path: Path) -> None:
 
 
 def test_a_socket_and_other_kinds_are_named() -> None:
-    for kind, words in ((stat.S_IFSOCK, "a socket"), (stat.S_IFBLK, "a block device"), (stat.S_IFLNK, "a symbolic link"), (0, "not a regular file")):
+    for kind, words in (
+        (stat.S_IFSOCK, "a socket"),
+        (stat.S_IFBLK, "a block device"),
+        (stat.S_IFLNK, "a symbolic link"),
+        (0, "not a regular file"),
+    ):
         with pytest.raises(ValueError) as caught:
             ltio._require_regular("x.npy", kind)
         assert str(caught.value) == f"x.npy: is {words}, not a regular .npy file"
@@ -301,7 +359,9 @@ def test_a_file_replaced_by_a_fifo_after_the_stat_is_refused_without_blocking(
     os.mkfifo(fifo)
     real_stat = os.stat
     regular = real_stat(__file__)
-    monkeypatch.setattr(os, "stat", lambda name, *a, **k: regular if name == str(fifo) else real_stat(name, *a, **k))
+    monkeypatch.setattr(
+        os, "stat", lambda name, *a, **k: regular if name == str(fifo) else real_stat(name, *a, **k)
+    )
     with pytest.raises(ValueError) as caught:
         lt.load(fifo)  # opened non-blocking, then refused by fstat
     assert str(caught.value) == f"{fifo}: is a FIFO (named pipe), not a regular .npy file"
@@ -337,7 +397,11 @@ def test_a_failed_open_after_the_stat_says_why(
     ("error", "kind", "message"),
     [
         (PermissionError(errno.EACCES, "no"), PermissionError, "permission denied"),
-        (OSError(errno.ENAMETOOLONG, "File name too long"), ValueError, "cannot be opened (File name too long)"),
+        (
+            OSError(errno.ENAMETOOLONG, "File name too long"),
+            ValueError,
+            "cannot be opened (File name too long)",
+        ),
     ],
 )
 def test_a_failed_stat_says_why(
@@ -371,7 +435,9 @@ def test_save_refusals_in_full(tmp_path: Path) -> None:
     assert str(caught.value) == f"cannot save a tensor of dtype object to {tmp_path / 'o.npy'} without pickle"
     with pytest.raises(FileNotFoundError) as missing:
         lt.save(tmp_path / "nowhere" / "o.npy", lt.arange(3))
-    assert str(missing.value) == f"{tmp_path / 'nowhere' / 'o.npy'}: cannot be saved (No such file or directory)"
+    assert (
+        str(missing.value) == f"{tmp_path / 'nowhere' / 'o.npy'}: cannot be saved (No such file or directory)"
+    )
     assert missing.value.errno == errno.ENOENT
 
 
@@ -404,7 +470,12 @@ def test_save_writes_through_partial_writes(tmp_path: Path, monkeypatch: pytest.
     ],
 )
 def test_a_failed_write_is_one_line_with_its_errno(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int | None, strerror: str | None, kind: type, message: str
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    code: int | None,
+    strerror: str | None,
+    kind: type,
+    message: str,
 ) -> None:
     def fail(self: Any, data: Any) -> int:
         if strerror is None:
@@ -542,13 +613,17 @@ def test_open_refusals_in_full(tmp_path: Path) -> None:
     np.save(tmp_path / "a.npy", np.arange(3))
     with pytest.raises(ValueError) as caught:
         lt.open(tmp_path / "a.npy", "key")
-    assert str(caught.value) == f"{tmp_path / 'a.npy'}: a .npy file holds one array, so there is no 'key' in it"
+    assert (
+        str(caught.value) == f"{tmp_path / 'a.npy'}: a .npy file holds one array, so there is no 'key' in it"
+    )
     with pytest.raises(FileNotFoundError) as missing:
         lt.open(tmp_path / "missing.zarr")
     assert missing.value.errno == errno.ENOENT and missing.value.filename == str(tmp_path / "missing.zarr")
     assert missing.value.strerror == "no .npy file, HDF5 or netCDF file or zarr store here"
     (tmp_path / "empty").mkdir()
-    with pytest.raises(ValueError, match=rf"^{re.escape(str(tmp_path / 'empty'))}: not a \.npy file nor a zarr array \(.+\)$"):
+    with pytest.raises(
+        ValueError, match=rf"^{re.escape(str(tmp_path / 'empty'))}: not a \.npy file nor a zarr array \(.+\)$"
+    ):
         lt.open(tmp_path / "empty")
 
 
@@ -560,7 +635,6 @@ def test_open_of_a_npy_file_names_its_axes(tmp_path: Path) -> None:
 
 
 def test_open_hdf5_refusals_in_full(tmp_path: Path) -> None:
-    h5py = pytest.importorskip("h5py")
     bad = tmp_path / "bad.H5"
     bad.write_bytes(b"garbage")
     with pytest.raises(ValueError, match=rf"^{re.escape(str(bad))}: not an HDF5 file \(.+\)$"):
@@ -594,13 +668,11 @@ def test_open_hdf5_refusals_in_full(tmp_path: Path) -> None:
     copy = tmp_path / "copy.h5"
     copy.write_bytes(one.read_bytes())
     read_only = lt.open(copy, mode="r")
-    with pytest.raises(Exception, match="(?i)read.?only|no write intent|permission"):
+    with pytest.raises(Exception, match=r"(?i)read.?only|no write intent|permission"):
         read_only[0] = 6
 
 
 def test_open_netcdf_refusals_in_full(tmp_path: Path) -> None:
-    xr = pytest.importorskip("xarray")
-    pytest.importorskip("h5netcdf")
     two = tmp_path / "two.NC"
     xr.Dataset({"u": ("x", np.arange(3.0)), "v": ("x", np.arange(3.0) * 2)}).to_netcdf(two, engine="h5netcdf")
     with pytest.raises(ValueError) as caught:
@@ -617,7 +689,45 @@ def test_open_netcdf_refusals_in_full(tmp_path: Path) -> None:
 
 
 def test_from_array_of_a_dataset_names_its_variables() -> None:
-    xr = pytest.importorskip("xarray")
     with pytest.raises(TypeError) as caught:
         lt.from_array(xr.Dataset({"u": ("x", np.arange(3.0)), "v": ("x", np.arange(3.0))}))
     assert str(caught.value) == "a Dataset holds several arrays (u, v): pass one, lt.from_array(ds[name])"
+
+
+@pytest.mark.parametrize(
+    ("name", "module", "extra"),
+    [("t.h5", "h5py", "h5py"), ("t.nc", "xarray", "xarray"), ("t.zarr", "zarr", "zarr")],
+)
+def test_a_missing_optional_dependency_names_the_extra_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, module: str, extra: str
+) -> None:
+    path = tmp_path / name
+    path.mkdir()
+    real = importlib.import_module
+
+    def without(imported: str, *args: Any) -> Any:
+        if imported == module:
+            raise ImportError(imported)
+        return real(imported, *args)
+
+    monkeypatch.setattr(importlib, "import_module", without)
+    with pytest.raises(ImportError) as caught:
+        lt.open(path)
+    assert str(caught.value) == (
+        f"this needs the optional dependency {module}: from a lazytensor checkout, "
+        f"pip install -e '.[{extra}]'"
+    )
+
+
+def test_netcdf_without_a_backend_says_how_to_install_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "t.nc"
+    path.write_bytes(b"")
+    monkeypatch.setattr(ltio.importlib.util, "find_spec", lambda name, *a: None)
+    with pytest.raises(ImportError) as caught:
+        lt.open(path)
+    assert str(caught.value) == (
+        f"{path}: reading netCDF needs xarray's h5netcdf (or netCDF4) backend: from a lazytensor "
+        "checkout, pip install -e '.[xarray]'"
+    )
