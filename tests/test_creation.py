@@ -267,8 +267,10 @@ class FakeTorchTensor:
 
 def test_a_torch_tensor_is_copied_and_cast_to_the_dtype() -> None:
     values = np.array([[1.5, 2.5]], dtype=np.float32)
-    made = lt.tensor(FakeTorchTensor(values), dtype=np.float64, requires_grad=True)
-    _check(made, values.astype(np.float64), requires_grad=True)
+    for dtype in (np.float16, np.float64, np.int32):
+        made = lt.tensor(FakeTorchTensor(values), dtype=dtype)
+        _check(made, values.astype(dtype))
+    _check(lt.tensor(FakeTorchTensor(values), requires_grad=True), values, requires_grad=True)
     kept = lt.tensor(FakeTorchTensor(values))
     _check(kept, values)
     values[0, 0] = 99  # torch's numpy() shares memory with the torch tensor: lazytensor's is a copy
