@@ -17,6 +17,7 @@ import h5py
 import numpy as np
 import pytest
 import xarray as xr
+import zarr
 
 import lazytensor as lt
 import lazytensor.io as ltio
@@ -731,3 +732,93 @@ def test_netcdf_without_a_backend_says_how_to_install_one(
         f"{path}: reading netCDF needs xarray's h5netcdf (or netCDF4) backend: from a lazytensor "
         "checkout, pip install -e '.[xarray]'"
     )
+
+
+def test_files_that_are_not_hdf5_or_netcdf_quote_the_reader_s_error_on_one_line(tmp_path: Path) -> None:
+    for name, what in (("bad.h5", "an HDF5 file"), ("bad.nc", "a netCDF file")):
+        path = tmp_path / name
+        path.write_bytes(b"garbage")
+        with pytest.raises(OSError) as reader:  # what h5py (and h5netcdf through it) says
+            h5py.File(path, "r")
+        with pytest.raises(ValueError) as caught:
+            lt.open(path)
+        assert str(caught.value) == f"{path}: not {what} ({' '.join(str(reader.value).split())})"
+
+
+def test_a_key_loses_only_its_slashes(tmp_path: Path) -> None:
+    path = tmp_path / "x.nc"
+    xr.Dataset({"Xu": ("x", np.arange(2.0)), "u": ("x", np.arange(2.0) + 5)}).to_netcdf(
+        path, engine="h5netcdf"
+    )
+    assert lt.open(path, "/Xu/").tolist() == [0.0, 1.0]
+    assert lt.open(path, "u/").tolist() == [5.0, 6.0]
+    with pytest.raises(KeyError) as key:
+        lt.open(path, " u")
+    assert key.value.args[0] == f"{path} has no variable ' u'; it has Xu, u"
+
+
+# -- saving to zarr ---------------------------------------------------------------------------------
+
+
+def test_save_to_zarr_clears_a_killed_save_s_leftovers(tmp_path: Path) -> None:
+    target = tmp_path / "t.zarr"
+    temporary = tmp_path / ltio.temporary_name("t.zarr")
+    old = tmp_path / (ltio.temporary_name("t.zarr") + ".old")
+    for leftover in (temporary, old):
+        leftover.mkdir()
+        (leftover / "junk").write_text("a killed save's")
+    lt.save(target, lt.arange(6).reshape(2, 3))
+    assert zarr.open_array(str(target), mode="r")[...].tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.zarr"]
+    assert zarr.open_array(str(target), mode="r").metadata.zarr_format == 3
+
+
+def test_save_to_zarr_uses_the_file_system_s_name_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(os, "pathconf", lambda *a: 28)
+    stale = tmp_path / ltio.temporary_name("a-long-store-name.zarr", 28)
+    assert len(stale.name) == 28
+    stale.mkdir()
+    lt.save(tmp_path / "a-long-store-name.zarr", lt.arange(3))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-long-store-name.zarr"]
+
+
+def test_a_failed_save_to_zarr_keeps_the_old_store_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "t.zarr"
+    lt.save(target, lt.arange(3))
+    real_create = zarr.create_array
+
+    class Failing:
+        def __init__(self, array: Any) -> None:
+            self.array = array
+
+        def __setitem__(self, key: Any, value: Any) -> None:
+            self.array[key] = value
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(zarr, "create_array", lambda *a, **k: Failing(real_create(*a, **k)))
+    with pytest.raises(OSError, match="No space left"):
+        lt.save(target, lt.arange(5))
+    monkeypatch.undo()
+    assert zarr.open_array(str(target), mode="r")[...].tolist() == [0, 1, 2]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.zarr"]
+
+
+def test_save_to_zarr_without_zarr_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.import_module
+
+    def without_zarr(name: str, *args: Any) -> Any:
+        if name == "zarr":
+            raise ImportError(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", without_zarr)
+    with pytest.raises(ImportError) as caught:
+        lt.save(tmp_path / "t.zarr", lt.arange(3))
+    assert str(caught.value) == (
+        "this needs the optional dependency zarr: from a lazytensor checkout, pip install -e '.[zarr]'"
+    )
+    assert list(tmp_path.iterdir()) == []
