@@ -21,6 +21,7 @@ import zarr
 
 import lazytensor as lt
 import lazytensor.io as ltio
+from lazytensor import stores
 
 
 def npy_bytes(header: str, version: int = 1) -> bytes:
@@ -822,3 +823,52 @@ def test_save_to_zarr_without_zarr_names_the_extra(tmp_path: Path, monkeypatch: 
         "this needs the optional dependency zarr: from a lazytensor checkout, pip install -e '.[zarr]'"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+# -- open: the mode and the names reach every kind of file -------------------------------------------
+
+
+def test_open_read_only_refuses_writes_to_a_zarr_store(tmp_path: Path) -> None:
+    path = tmp_path / "t.zarr"
+    lt.save(path, lt.arange(3))
+    read_only = lt.open(path, mode="r")
+    with pytest.raises(Exception, match=r"(?i)read.?only"):
+        read_only[0] = 7
+    writable = lt.open(path)
+    writable[0] = 7
+    assert lt.open(path, mode="r").tolist() == [7, 1, 2]
+
+
+def test_open_gives_the_names_asked_for_to_every_kind_of_file(tmp_path: Path) -> None:
+    h5 = tmp_path / "t.h5"
+    with h5py.File(h5, "w") as file:
+        file["d"] = np.arange(6).reshape(2, 3)
+    nc = tmp_path / "t.nc"
+    xr.Dataset({"v": (("x", "y"), np.arange(6.0).reshape(2, 3))}).to_netcdf(nc, engine="h5netcdf")
+    store = tmp_path / "t.zarr"
+    lt.save(store, lt.zeros(2, 3, names=("p", "q")))
+    for path in (h5, nc, store):
+        assert lt.open(path, names=("row", "col")).names == ("row", "col")
+    assert lt.open(nc).names == ("x", "y") and lt.open(store).names == ("p", "q")
+
+
+def test_a_store_that_is_no_array_quotes_zarr_s_error_on_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "empty"
+    path.mkdir()
+    with pytest.raises(Exception) as reader:
+        stores.open_array(str(path), "r+")
+    with pytest.raises(ValueError) as caught:
+        lt.open(path)
+    assert (
+        str(caught.value)
+        == f"{path}: not a .npy file nor a zarr array ({' '.join(str(reader.value).split())})"
+    )
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.bool_, np.int16, np.float64])
+def test_every_item_size_is_memory_mapped(tmp_path: Path, dtype: Any) -> None:
+    path = tmp_path / "b.npy"
+    np.save(path, np.ones((2, 2), dtype=dtype))
+    loaded = lt.load(path)
+    assert loaded.storage_note == "memory-mapped" and loaded.dtype == dtype
+    assert lt.load(path, mmap=False).storage_note != "memory-mapped"
