@@ -872,3 +872,26 @@ def test_every_item_size_is_memory_mapped(tmp_path: Path, dtype: Any) -> None:
     loaded = lt.load(path)
     assert loaded.storage_note == "memory-mapped" and loaded.dtype == dtype
     assert lt.load(path, mmap=False).storage_note != "memory-mapped"
+
+
+@pytest.mark.parametrize(
+    ("error", "detail"),
+    [
+        (ValueError("first words", 17), "first words"),  # numpy's message is its first argument
+        (ValueError("x" * 200), "x" * 200),  # 200 characters are kept whole
+        (ValueError("x" * 201), "x" * 200 + "…"),
+        (ValueError("y" * 202), "y" * 200 + "…"),
+    ],
+)
+def test_a_parser_message_is_its_first_argument_cut_after_200_characters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: Exception, detail: str
+) -> None:
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise error
+
+    monkeypatch.setattr(np.lib.format, "read_array_header_1_0", fail)
+    path = tmp_path / "m.npy"
+    np.save(path, np.arange(3))
+    with pytest.raises(ValueError) as caught:
+        lt.load(path)
+    assert str(caught.value) == f"{path}: corrupt .npy header ({detail})"
