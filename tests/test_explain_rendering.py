@@ -175,3 +175,36 @@ def test_the_notebook_shows_an_explanation_at_its_own_width() -> None:
     html = bundle["text/html"]
     assert "key [1:10, 0:10:2, 0:10, 0:10, 0:10, 0:10]" in html  # one line at 120 columns
     assert "gives 441456 in one step" in html.split("offset 100000)")[1].split("\n")[0]
+
+
+class _Scattered:
+    """A duck-typed bottom layer with no strided layout: its values sit in storage backwards."""
+
+    layer_name = "Scattered"
+    layout = None
+
+    def __init__(self) -> None:
+        self.shape = (4,)
+        self.base = lt.arange(4).base
+        self.layers = (self,)
+
+    def describe(self) -> str:
+        return "reversed"
+
+    def locate(self, pos: tuple[int, ...]) -> int:
+        return 3 - pos[0]
+
+
+def test_a_bottom_without_a_layout_is_read_where_the_tensor_locates_the_position() -> None:
+    text = str(Explanation(_Scattered(), (1,)))  # type: ignore[arg-type]
+    assert "storage index 2 holds 2" in text
+    assert text.splitlines()[-1] == "no fused layout: the position goes down layer by layer"
+
+
+def test_without_a_width_a_named_position_stays_on_one_line() -> None:
+    names = tuple(f"axis_with_a_long_name_{k}" for k in range(4))
+    t = lt.zeros(2, 2, 2, 2, names=names)
+    position_line = next(iter(Explanation(t, (1, 1, 1, 1)).renderables(None))).plain
+    assert "\n" not in position_line and len(position_line) > 200
+    assert position_line.startswith("position (axis_with_a_long_name_0=1, ")
+    assert " of a tensor of shape (axis_with_a_long_name_0 2, " in position_line
