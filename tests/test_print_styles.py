@@ -37,6 +37,8 @@ STYLED: dict[str, tuple[Callable[[], lt.AbstractTensor], dict[str, Any]]] = {
     "4d_summarised": (lambda: lt.arange(10**6).reshape(100, 100, 10, 10), {"edgeitems": 2}),
     "5d_rules": (lambda: lt.arange(72).reshape(2, 2, 2, 3, 3), {}),
     "6d_rules": (lambda: lt.arange(64).reshape(2, 2, 2, 2, 2, 2) - 30, {}),
+    "7d_rules": (lambda: lt.arange(128).reshape(2, 2, 2, 2, 2, 2, 2), {}),
+    "dims_0d": (lambda: lt.tensor([[1.5, -2.5]]), {"dims": (0, 1)}),
     "tall": (lambda: lt.arange(240).reshape(20, 3, 4), {"maxlines": 30}),
     "bool": (lambda: lt.tensor([[True, False, True], [False, False, True]]), {}),
     "complex": (lambda: lt.tensor([[1 + 2j, -0.5j], [3.25, complex(np.nan, 1)]]), {}),
