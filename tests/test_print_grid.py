@@ -6,9 +6,12 @@ Properties over random shapes and widths, checked against the laid-out text itse
 
 from __future__ import annotations
 
+from typing import Any
+
 import hypothesis.strategies as st
 import numpy as np
 from hypothesis import given
+from rich.text import Text
 
 import lazytensor as lt
 from lazytensor.printer.cells import CellPainter
@@ -29,7 +32,7 @@ from lazytensor.printer.shown import ShownAxis, read_shown, select_shown
 from lazytensor.printer.styles import DIM
 
 
-def _grid(t: lt.AbstractTensor, width: int, **options: int) -> SliceGrid:
+def _grid(t: lt.AbstractTensor, width: int, **options: Any) -> SliceGrid:
     selection = select_shown(t, None, PrintOptions(**options))
     painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
     return SliceGrid(selection, painter, width)
@@ -53,7 +56,7 @@ def test_a_vector_line_may_end_exactly_at_the_width() -> None:
 
 def test_a_summarised_vector_shows_a_dim_ellipsis_between_its_ends() -> None:
     (line,) = _grid(lt.arange(2000), 200).body()
-    assert isinstance(line, lt.printer.grid.Text)
+    assert isinstance(line, Text)
     assert line.plain == "   0     1     2  …  1997  1998  1999"
     assert [line.plain[span.start : span.end] for span in line.spans if span.style == DIM] == ["…"]
 
@@ -152,13 +155,12 @@ def test_side_by_side_slices_pack_greedily_with_the_block_gap() -> None:
 
 
 def test_rules_are_as_wide_as_the_widest_line_and_dim() -> None:
-    lines = draw_rules([lt.printer.grid.Text("abc"), Rule("═"), lt.printer.grid.Text("abcde")])
+    lines = draw_rules([Text("abc"), Rule("═"), Text("abcde")])
     assert lines[1].plain == "═════" and lines[1].style == DIM
     assert draw_rules([Rule("─")])[0].plain == "─"
 
 
 def test_a_block_is_as_wide_as_its_widest_line() -> None:
-    Text = lt.printer.grid.Text
     assert Block.of([Text("ab"), Text("abcd"), Text("")]).width == 4
     assert Block.of([]).width == 0
 

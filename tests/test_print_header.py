@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pathlib
 from types import SimpleNamespace
+from typing import Any
 
 import hypothesis.extra.numpy as hnp
 import hypothesis.strategies as st
@@ -30,7 +31,7 @@ from lazytensor.printer.shown import select_shown
 from lazytensor.printer.styles import CHAIN, DIM
 
 
-def _header(t: lt.AbstractTensor, width: int = 80, **options: object) -> list[str]:
+def _header(t: lt.AbstractTensor, width: int = 80, **options: Any) -> list[str]:
     text = lt.to_string(t, linewidth=width, **options)
     return text.split("\n\n")[0].splitlines()
 
