@@ -96,6 +96,11 @@ def test_aligned_rows_pads_columns_by_the_gap_and_wraps_the_last_at_spaces() -> 
     assert _plain(word, width=12) == ["ab  abcdefghijkl mn"]
     split_at_room = [[Text("ab"), Text("abcdefgh ij")]]
     assert _plain(split_at_room, width=12) == ["ab  abcdefgh", "    ij"]
+    # never a piece wider than the room: a space just past it is no place to break
+    assert _plain([[Text("ab"), Text("abcdefghi jk")]], width=12) == ["ab  abcdefghi jk"]
+    # a one-letter piece is a piece; a leading space with no other within the room stops the wrapping
+    assert _plain([[Text("ab"), Text("a bcdefghijk")]], width=12) == ["ab  a", "    bcdefghijk"]
+    assert _plain([[Text("ab"), Text("abcdefgh  ijklmnopq")]], width=12) == ["ab  abcdefgh", "     ijklmnopq"]
     fits = [[Text("ab"), Text("one two")]]
     assert _plain(fits, width=11) == ["ab  one two"]
 
