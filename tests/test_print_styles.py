@@ -1,0 +1,83 @@
+"""The colours of a print: which words of the header, the labels, the cells, the rules and the notes are
+bold, dim or coloured, and which CSS class the notebook gives them.
+
+The golden files (tests/golden/print_styled/) write every styled run as `[style|css]text[/]`
+(tests/styled_text.py), at 80 columns on a truecolor console. Regenerate them with
+`LAZYTENSOR_UPDATE_GOLDEN=1` and read every change.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from golden_files import check_golden
+from styled_text import styled
+
+import lazytensor as lt
+from lazytensor.printer import TensorPrint
+from lazytensor.printer.options import current_options
+
+
+def _specials() -> lt.AbstractTensor:
+    t = lt.tensor([[-1.5, 0.0, 2.25], [np.nan, np.inf, -np.inf]])
+    return t.reshape(2, 1, 3)
+
+
+STYLED: dict[str, tuple[Callable[[], lt.AbstractTensor], dict[str, Any]]] = {
+    "0d": (lambda: lt.tensor(-2.5), {}),
+    "1d_specials": (lambda: lt.tensor([-1.5, 0.0, 2.25, np.nan, np.inf, -np.inf]), {}),
+    "1d_summarised": (lambda: lt.arange(5000.0) - 10, {}),
+    "2d_summarised": (lambda: lt.arange(10_000).reshape(100, 100), {}),
+    "2d_too_wide": (lambda: lt.arange(120.0).reshape(4, 30) / 7, {}),
+    "3d_specials": (_specials, {}),
+    "4d_summarised": (lambda: lt.arange(10**6).reshape(100, 100, 10, 10), {"edgeitems": 2}),
+    "5d_rules": (lambda: lt.arange(72).reshape(2, 2, 2, 3, 3), {}),
+    "6d_rules": (lambda: lt.arange(64).reshape(2, 2, 2, 2, 2, 2) - 30, {}),
+    "7d_rules": (lambda: lt.arange(128).reshape(2, 2, 2, 2, 2, 2, 2), {}),
+    "dims_0d": (lambda: lt.tensor([[1.5, -2.5]]), {"dims": (0, 1)}),
+    "tall": (lambda: lt.arange(240).reshape(20, 3, 4), {"maxlines": 30}),
+    "bool": (lambda: lt.tensor([[True, False, True], [False, False, True]]), {}),
+    "complex": (lambda: lt.tensor([[1 + 2j, -0.5j], [3.25, complex(np.nan, 1)]]), {}),
+    "empty": (lambda: lt.zeros(0, 3), {}),
+    "big_stats_skipped": (lambda: lt.zeros(200_001), {}),
+    "stats_limit": (lambda: lt.arange(12).reshape(3, 4), {"stats_limit": 5}),
+    "named": (lambda: lt.arange(24.0).reshape(2, 3, 4).rename(("trial", "time", "freq")) - 3, {}),
+    "dims": (lambda: lt.arange(60).reshape(3, 4, 5).T, {"dims": (None, 2)}),
+    "deep_chain": (lambda: _alternating(12), {}),
+    "heatmap": (lambda: lt.arange(-4.0, 5.0).reshape(3, 3), {"heatmap": True}),
+    "line": (lambda: lt.arange(4.0).reshape(2, 2).T, {"style": "line"}),
+}
+
+
+def _alternating(depth: int) -> lt.AbstractTensor:
+    t = lt.arange(6).reshape(2, 3)
+    for k in range(depth):
+        t = t.T if k % 2 == 0 else t[::1]
+    return t
+
+
+def _print(t: lt.AbstractTensor, options: dict[str, Any], width: int = 80) -> str:
+    options = dict(options)
+    dims = options.pop("dims", None)
+    return styled(TensorPrint(t, dims, current_options(linewidth=width, **options)), width)
+
+
+@pytest.mark.parametrize("name", sorted(STYLED))
+def test_golden_styled_print(name: str) -> None:
+    make, options = STYLED[name]
+    check_golden("print_styled", name, _print(make(), options))
+
+
+def test_a_memory_mapped_tensor_is_flagged_and_its_skipped_statistics_say_how_to_get_them(
+    tmp_path: pathlib.Path,
+) -> None:
+    path = tmp_path / "t.npy"
+    np.save(path, np.arange(30000.0).reshape(10000, 3))
+    text = _print(lt.load(path), {})
+    assert "[yellow|lt-warn]memory-mapped[/]" in text
+    skipped = "[dim|lt-dim]stats skipped: [/][yellow|lt-warn]memory-mapped[/]"
+    assert f"{skipped}[dim|lt-dim] · [/][cyan|lt-hint]t.stats()[/]" in text
