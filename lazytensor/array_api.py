@@ -907,7 +907,8 @@ def diff(
     prepend: Operand | None = None,
     append: Operand | None = None,
 ) -> StorageTensor:
-    """The `n`-th forward difference along `axis`, after joining `prepend` before and `append` after.
+    """The `n`-th forward difference along `axis`, after joining `prepend` before and `append` after
+    (for `n=0` the values as they are, without them, as numpy).
 
     >>> import lazytensor as lt
     >>> lt.diff(lt.tensor([1, 4, 9, 16])).tolist()
@@ -918,6 +919,8 @@ def diff(
     tensor = operand_tensor(x)
     if n < 0:
         raise ValueError(f"diff: the order n must not be negative, got {n}")
+    if n == 0:  # numpy returns the input before it looks at the axis, prepend or append
+        return apply(optable.ASTYPE, tensor, dtype=tensor.dtype)
     pieces = [p for p in (prepend, tensor, append) if p is not None]
     joined = tensor if len(pieces) == 1 else apply_to_sequence(optable.CAT, pieces, dim=axis)
     return apply(optable.DIFF, joined, axis=axis, n=n)
