@@ -50,6 +50,13 @@ def _values(shape: tuple[int, ...]) -> np.ndarray:
             np.exceptions.AxisError,
             "diagonal of a tensor of shape (2, 3): axis 2",
         ),
+        (lambda t: t.diagonal(0, 1, -1), ValueError, "diagonal: axis1 and axis2 cannot be the same (both 1)"),
+        (lambda t: t.trace(0, 0, 0), ValueError, "diagonal: axis1 and axis2 cannot be the same (both 0)"),
+        (
+            lambda t: t.take([0, 3], axis=1),
+            IndexError,
+            "take: index 3 is out of bounds for axis 1 with size 3",
+        ),
         (lambda t: t.sort(kind="stable", stable=True), ValueError, "sort: `kind` and `stable`"),
         (lambda t: t.argsort(kind="stable", stable=True), ValueError, "argsort: `kind` and `stable`"),
         (
@@ -290,3 +297,21 @@ def test_sort_by_dim_and_kind() -> None:
     np.testing.assert_array_equal(t.numpy(), np.sort(values, axis=0))
     order = lt.tensor([2, 1, 2, 1]).argsort(0, "stable")
     assert order.tolist() == [1, 3, 0, 2]
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_the_gradient_of_take_with_indices_of_several_axes_adds_up_repeats(axis: int | None) -> None:
+    values = _values((2, 3))
+    index = np.array([[1, 0], [1, 1]])
+    taken_shape = values.take(index, axis=axis).shape
+    weights = np.arange(1.0, 1.0 + np.prod(taken_shape)).reshape(taken_shape)
+    x = lt.tensor(values, requires_grad=True)
+    (x.take(index, axis=axis) * lt.tensor(weights)).sum().backward()
+    expected = np.zeros_like(values)
+    if axis is None:
+        np.add.at(expected.reshape(-1), index, weights)
+    else:
+        before = (slice(None),) * (axis % values.ndim)
+        for position in np.ndindex(index.shape):
+            expected[(*before, index[position])] += weights[(*before, *position)]
+    np.testing.assert_array_equal(x.grad.numpy(), expected)

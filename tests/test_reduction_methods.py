@@ -109,3 +109,12 @@ def test_sum_over_everything_with_dtype_or_out_takes_them(dtype: Any, out_dtype:
         expected = np.sum(values, dtype=dtype, out=np.zeros((), dtype=out_dtype))
     assert out.item() == expected.item() and out.dtype == np.dtype(out_dtype)
     assert lt.tensor(values).sum(dtype="float32").dtype == np.float32
+
+
+@pytest.mark.parametrize("spelling", ["keepdim", "keepdims"])
+def test_a_sum_over_everything_that_keeps_the_axes_keeps_them(spelling: str) -> None:
+    values = np.arange(6).reshape(2, 3)
+    for keep in (True, False):
+        got = lt.tensor(values).sum(**{spelling: keep})
+        expected = values.sum(keepdims=keep)
+        assert got.shape == expected.shape and got.tolist() == expected.tolist()
