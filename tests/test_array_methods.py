@@ -160,6 +160,7 @@ def test_put_of_nothing_writes_nothing() -> None:
     t = lt.arange(4.0)
     t.put([], [])
     t.put([], [5.0, 6.0])
+    t.put([], [[5.0], [6.0]])
     assert t.tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
