@@ -182,6 +182,8 @@ def test_full_arange_linspace_pass_their_keywords() -> None:
         np.linspace(0, 1, 4, endpoint=False, dtype=np.float32),
     )
     assert lt.linspace(0.0, 1.0, 3, requires_grad=True).requires_grad
+    assert not lt.linspace(0.0, 1.0, 3).requires_grad
+    _same(lt.linspace(0, 1), np.linspace(0, 1))
     _same(lt.eye(2, 3, 1), np.eye(2, 3, 1))
 
 
@@ -209,6 +211,8 @@ def test_from_dlpack_shares_unless_asked_to_copy() -> None:
     copied = lt.from_dlpack(a, copy=True)
     assert not copied.shares_storage(a) and copied.tolist() == a.tolist()
     assert lt.from_dlpack(STRIDED).tolist() == STRIDED.tolist()
+    strided_copy = lt.from_dlpack(STRIDED, copy=True)
+    assert strided_copy.tolist() == STRIDED.tolist() and not strided_copy.shares_storage(STRIDED)
 
 
 def test_astype_copies_unless_told_not_to_and_the_dtype_is_right() -> None:
@@ -218,6 +222,19 @@ def test_astype_copies_unless_told_not_to_and_the_dtype_is_right() -> None:
     assert same is not t and not same.shares_storage(t) and same.tolist() == [1.5, -2.5]
     _same(lt.astype(t, lt.int32, copy=False), np.array([1.5, -2.5]).astype(np.int32))
     _same(lt.astype([1, 2], "float32"), np.array([1, 2], dtype=np.float32))
+    integers = lt.arange(3)
+    assert lt.astype(integers, lt.int64, copy=False) is integers
+    assert lt.astype(integers, lt.int64) is not integers
+
+
+def test_the_standards_defaults_of_expand_dims_squeeze_and_the_searches() -> None:
+    values = _values((1, 3, 1))
+    _same(lt.expand_dims(values), np.expand_dims(values, 0))
+    _same(lt.squeeze(values, axis=0), np.squeeze(values, axis=0))
+    _same(lt.squeeze(values, axis=[-1]), np.squeeze(values, axis=(-1,)))
+    for ours, theirs in ((lt.argmax, np.argmax), (lt.argmin, np.argmin)):
+        _same(ours(values), theirs(values))
+        _same(ours(values, axis=1, keepdims=True), theirs(values, axis=1, keepdims=True))
 
 
 def test_reshape_copies_only_when_asked() -> None:
