@@ -397,3 +397,29 @@ def test_diff_of_order_0_is_the_input_without_prepend_or_append() -> None:
     got.sum().backward()
     assert t.grad.tolist() == [[1.0, 1.0], [1.0, 1.0]]
     _same(lt.diff(lt.tensor(2.0), n=0), np.diff(np.float64(2.0), n=0))
+
+
+def test_a_sort_is_stable_by_default_so_tied_gradients_go_back_in_order() -> None:
+    values = np.random.default_rng(0).integers(0, 2, 200).astype(np.float64)  # ties that quicksort reorders
+    weights = np.arange(200.0)
+    for descending in (False, True):
+        x = lt.tensor(values, requires_grad=True)
+        (lt.sort(x, descending=descending) * lt.tensor(weights)).sum().backward()
+        order = np.argsort(-values if descending else values, stable=True)
+        expected = np.empty(200)
+        expected[order] = weights
+        np.testing.assert_array_equal(x.grad.numpy(), expected)
+    _same(lt.argsort(lt.tensor(values)), np.argsort(values, stable=True))
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_with_a_sorter_is_numpys(side: str) -> None:
+    haystack = np.array([5.0, 1.0, 3.0, 3.0, 9.0])
+    sorter = np.argsort(haystack, stable=True)
+    needles = np.array([[0.0, 3.0], [4.0, 10.0]])
+    expected = np.searchsorted(haystack, needles, side=side, sorter=sorter)
+    _same(
+        lt.searchsorted(lt.tensor(haystack), lt.tensor(needles), side=side, sorter=lt.tensor(sorter)),
+        expected,
+    )
+    _same(lt.searchsorted(haystack, needles, side=side, sorter=sorter), expected)
