@@ -228,8 +228,12 @@ def test_astype_copies_unless_told_not_to_and_the_dtype_is_right() -> None:
 
 
 def test_the_standards_defaults_of_expand_dims_squeeze_and_the_searches() -> None:
+    _same(lt.expand_dims(_values((2, 3))), np.expand_dims(_values((2, 3)), 0))
+    pieces = lt.unstack(_values((2, 3)))
+    assert len(pieces) == 2
+    for got, expected in zip(pieces, _values((2, 3)), strict=True):
+        _same(got, expected)
     values = _values((1, 3, 1))
-    _same(lt.expand_dims(values), np.expand_dims(values, 0))
     _same(lt.squeeze(values, axis=0), np.squeeze(values, axis=0))
     _same(lt.squeeze(values, axis=[-1]), np.squeeze(values, axis=(-1,)))
     for ours, theirs in ((lt.argmax, np.argmax), (lt.argmin, np.argmin)):
@@ -423,3 +427,12 @@ def test_searchsorted_with_a_sorter_is_numpys(side: str) -> None:
         expected,
     )
     _same(lt.searchsorted(haystack, needles, side=side, sorter=sorter), expected)
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (12,), (2, 0)])
+def test_a_descending_sort_of_the_flattened_values_is_numpys(shape: tuple[int, ...]) -> None:
+    values = _values(shape)
+    stable_ascending = np.argsort(-values, axis=None, stable=True)
+    _same(lt.argsort(lt.tensor(values), axis=None, descending=True), stable_ascending)
+    _same(lt.sort(lt.tensor(values), axis=None, descending=True), -np.sort(-values, axis=None))
+    _same(lt.sort(lt.tensor(values), axis=None), np.sort(values, axis=None))
