@@ -650,6 +650,7 @@ def sort(
         return apply(optable.SORT, tensor, dim=axis, kind=kind)
     if axis is None:
         tensor, axis = tensor.reshape(-1), 0
+    axis = normalize_dim(axis, tensor.ndim)  # AxisError for a 0-d tensor, as ascending
     # reversed, sorted ascending stably, reversed back: largest first, ties in their first order
     return apply(optable.SORT, tensor.flip(axis), dim=axis, kind="stable").flip(axis)
 
@@ -680,7 +681,7 @@ def argsort(
         return apply(optable.ARGSORT, tensor, dim=axis, kind=kind)
     if axis is None:
         tensor, axis = tensor.reshape(-1), 0
-    last = tensor.shape[normalize_dim(axis, tensor.ndim)] - 1 if tensor.ndim else 0
+    last = tensor.shape[normalize_dim(axis, tensor.ndim)] - 1  # AxisError for a 0-d tensor, as ascending
     ascending = apply(optable.ARGSORT, tensor.flip(axis), dim=axis, kind="stable")
     return apply(optable.SUB, last, ascending).flip(axis)
 

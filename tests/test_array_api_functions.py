@@ -436,3 +436,20 @@ def test_a_descending_sort_of_the_flattened_values_is_numpys(shape: tuple[int, .
     _same(lt.argsort(lt.tensor(values), axis=None, descending=True), stable_ascending)
     _same(lt.sort(lt.tensor(values), axis=None, descending=True), -np.sort(-values, axis=None))
     _same(lt.sort(lt.tensor(values), axis=None), np.sort(values, axis=None))
+
+
+def test_argsort_takes_numpys_kind_and_refuses_a_0d_tensor() -> None:
+    values = np.random.default_rng(1).integers(0, 2, 200).astype(np.float64)  # ties that quicksort reorders
+    _same(lt.argsort(lt.tensor(values), kind="quicksort"), np.argsort(values, kind="quicksort"))
+    _same(lt.argsort(lt.tensor(values)), np.argsort(values, kind="stable"))
+    for descending in (False, True):  # a 0-d tensor has no axis -1 to sort along (numpy's np.sort)
+        for function in (lt.sort, lt.argsort):
+            with pytest.raises(np.exceptions.AxisError) as refused:
+                function(lt.tensor(5.0), descending=descending)
+            assert str(refused.value) == "axis -1 is out of bounds for a tensor of 0 axes"
+
+
+def test_concat_joins_along_the_first_axis_by_default() -> None:
+    a, b = _values((2, 3)), _values((1, 3)) + 10
+    _same(lt.concat([lt.tensor(a), lt.tensor(b)]), np.concat([a, b]))
+    _same(lt.concat([a, b.T], axis=None), np.concat([a, b.T], axis=None))
