@@ -453,3 +453,9 @@ def test_concat_joins_along_the_first_axis_by_default() -> None:
     a, b = _values((2, 3)), _values((1, 3)) + 10
     _same(lt.concat([lt.tensor(a), lt.tensor(b)]), np.concat([a, b]))
     _same(lt.concat([a, b.T], axis=None), np.concat([a, b.T], axis=None))
+
+
+def test_roll_by_one_shift_per_axis_is_numpys() -> None:
+    values = _values((3, 4))
+    _same(lt.roll(lt.tensor(values), [1, -2], axis=[0, 1]), np.roll(values, (1, -2), axis=(0, 1)))
+    _same(lt.roll(values, (5,), axis=(1,)), np.roll(values, (5,), axis=(1,)))
