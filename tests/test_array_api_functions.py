@@ -459,3 +459,10 @@ def test_roll_by_one_shift_per_axis_is_numpys() -> None:
     values = _values((3, 4))
     _same(lt.roll(lt.tensor(values), [1, -2], axis=[0, 1]), np.roll(values, (1, -2), axis=(0, 1)))
     _same(lt.roll(values, (5,), axis=(1,)), np.roll(values, (5,), axis=(1,)))
+
+
+def test_a_sum_in_float32_accumulates_in_float32_as_numpy() -> None:
+    values = np.array([1.0, 2.0**-24, 2.0**-24])  # the tiny terms vanish in float32, not in float64
+    expected = np.sum(values, dtype=np.float32)
+    assert expected == np.float32(1.0)
+    _same(lt.sum(lt.tensor(values), dtype=lt.float32), expected)
