@@ -230,17 +230,6 @@ def concatenate(
     return result if dtype is None else result.astype(dtype)
 
 
-def equal(a: Operand, b: Operand) -> StorageTensor:
-    """`a == b` elementwise, broadcast: a bool tensor (numpy's `np.equal`, the array API's `equal`).
-    Whether two tensors are wholly the same is `lt.array_equal`.
-
-    >>> import lazytensor as lt
-    >>> lt.equal(lt.arange(3), [0, 5, 2]).tolist()
-    [True, False, True]
-    """
-    return apply(optable.EQ, a, b)
-
-
 def array_equal(a: Operand, b: Operand, equal_nan: bool = False) -> bool:
     """Whether `a` and `b` have the same shape and the same values (numpy's `np.array_equal`,
     PyTorch's `torch.equal`); NaN equals NaN only with `equal_nan`.

@@ -927,7 +927,8 @@ def _vector_norm_rule(saved: Saved, g: Buffer) -> Any:
         return grad * np.sign(x) * _extreme_share(magnitude == norm, axes)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.sign(x) * (magnitude / norm) ** (order - 1)
-    return grad * np.where(norm == 0, 0.0, share)
+    # a zero element's subgradient is 0, as PyTorch's (for an order below 1 its power is infinite)
+    return grad * np.where((norm == 0) | (magnitude == 0), 0.0, share)
 
 
 def _matrix_norm_rule(saved: Saved, g: Buffer) -> Any:
