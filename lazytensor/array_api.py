@@ -650,6 +650,7 @@ def sort(
         return apply(optable.SORT, tensor, dim=axis, kind=kind)
     if axis is None:
         tensor, axis = tensor.reshape(-1), 0
+    axis = normalize_dim(axis, tensor.ndim)  # AxisError for a 0-d tensor, as ascending
     # reversed, sorted ascending stably, reversed back: largest first, ties in their first order
     return apply(optable.SORT, tensor.flip(axis), dim=axis, kind="stable").flip(axis)
 
@@ -680,7 +681,7 @@ def argsort(
         return apply(optable.ARGSORT, tensor, dim=axis, kind=kind)
     if axis is None:
         tensor, axis = tensor.reshape(-1), 0
-    last = tensor.shape[normalize_dim(axis, tensor.ndim)] - 1 if tensor.ndim else 0
+    last = tensor.shape[normalize_dim(axis, tensor.ndim)] - 1  # AxisError for a 0-d tensor, as ascending
     ascending = apply(optable.ARGSORT, tensor.flip(axis), dim=axis, kind="stable")
     return apply(optable.SUB, last, ascending).flip(axis)
 
@@ -907,7 +908,8 @@ def diff(
     prepend: Operand | None = None,
     append: Operand | None = None,
 ) -> StorageTensor:
-    """The `n`-th forward difference along `axis`, after joining `prepend` before and `append` after.
+    """The `n`-th forward difference along `axis`, after joining `prepend` before and `append` after
+    (for `n=0` the values as they are, without them, as numpy).
 
     >>> import lazytensor as lt
     >>> lt.diff(lt.tensor([1, 4, 9, 16])).tolist()
@@ -918,6 +920,8 @@ def diff(
     tensor = operand_tensor(x)
     if n < 0:
         raise ValueError(f"diff: the order n must not be negative, got {n}")
+    if n == 0:  # numpy returns the input before it looks at the axis, prepend or append
+        return apply(optable.ASTYPE, tensor, dtype=tensor.dtype)
     pieces = [p for p in (prepend, tensor, append) if p is not None]
     joined = tensor if len(pieces) == 1 else apply_to_sequence(optable.CAT, pieces, dim=axis)
     return apply(optable.DIFF, joined, axis=axis, n=n)
