@@ -84,6 +84,16 @@ def test_copies_are_refused_by_their_size_in_bytes(monkeypatch: pytest.MonkeyPat
         t.clone()
 
 
+def test_tolist_is_refused_by_the_size_of_its_python_objects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list of Python floats costs about 32 bytes more per element than the array: `tolist()` asks
+    for that much and names itself in the MemoryError."""
+    t = lt.zeros(10)  # 80 bytes as an array, 400 as a list
+    monkeypatch.setattr(buffers, "physical_memory", lambda: 100)
+    with pytest.raises(MemoryError, match=r"^tolist\(\) of shape \(10,\) needs 400 bytes \(10 elements\)"):
+        t.tolist()
+    assert t[:2].tolist() == [0.0, 0.0]
+
+
 def test_astype_gives_a_c_ordered_copy_of_any_view() -> None:
     values = np.arange(12.0).reshape(3, 4)
     got = lt.tensor(values).T.astype("float32")
