@@ -357,3 +357,4 @@ def mark_named(base: Any) -> None:
     """Flag `base` as one that something over it may name: from then on views and operations over
     it derive and check names (a base's flag is False until then, a class attribute)."""
     object.__setattr__(base, "names_used", True)  # a flag on a frozen class, set as attrs does
+    object.__setattr__(base, "plain", False)  # and operations over it leave their fast path

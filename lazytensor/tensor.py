@@ -124,10 +124,7 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     resident = _resident_values(operands)  # the common case first: values in memory, no gradient
     if resident is not None:
         ufunc = entry.ufunc
-        work = 1  # the kernel splits work this big across threads (`threads.start_at`): let it
-        for value in resident:
-            work *= getattr(value, "size", 1)
-        if ufunc is None or params or work >= threads.start_at:  # the general path's call, unasked
+        if ufunc is None or params:  # the general path's call, unasked
             try:
                 return _result(entry.kernel(*resident, **params), resident)
             except USER_ERRORS as error:
@@ -174,6 +171,7 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
         raise error.with_traceback(None) from None
     saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
     result.grad_state.requires_grad = True
+    object.__setattr__(result, "plain", False)
     result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
     return result if names is None else _named(result, names)
 
@@ -206,28 +204,26 @@ general path, which types it)."""
 
 def _resident_values(operands: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The values `apply` hands a kernel when that is all there is to do: every tensor operand a fused
-    view of memory whose base no gradient watches and nobody named, every other a number or an
-    array; else None."""
+    view of memory over a plain base (nobody named it, no gradient was asked of it), every other a
+    number or an array, and too little work for threads (the product of the sizes bounds the
+    result's size); else None."""
     values = []
+    work = 1
     for x in operands:
         kind = type(x)
         if kind in _PLAIN_OPERANDS:
             values.append(x)
+            work *= getattr(x, "size", 1)
             continue
         tensor = _TENSOR_TYPES.get(kind)  # `is_tensor_type`'s cache, read inline
         if not (is_tensor_type(kind) if tensor is None else tensor):
             return None
         fused = x._fused_values
-        if fused is None:
+        if fused is None or not x.base.plain:
             return None
-        base = x.base
-        if base.names_used:  # names to check and carry: the general path's work
-            return None
-        state = _GRAD_STATE.peek(base)
-        if state is not None and state.requires_grad:
-            return None
+        work *= fused.size
         values.append(fused)
-    return tuple(values)
+    return tuple(values) if work < threads.start_at else None
 
 
 def _whole_sum(t: AbstractTensor) -> StorageTensor | None:
@@ -238,8 +234,7 @@ def _whole_sum(t: AbstractTensor) -> StorageTensor | None:
     fused = t._fused_values
     if fused is None or fused.dtype.hasobject or 0 in fused.strides or fused.size >= threads.reduce_at:
         return None
-    state = _GRAD_STATE.peek(t.base)
-    if state is not None and state.requires_grad:
+    if not t.base.plain:
         return None
     return StorageTensor._trusted(np.asarray(np.add.reduce(fused, axis=None)))
 
@@ -788,6 +783,11 @@ class BaseTensor(AbstractTensor):
     defers_operations = False
     """Whether `apply` hands operations on this base to `apply_lazily` (dask: they build graphs)."""
 
+    plain = True
+    """Whether `apply` may hand this base's values straight to a kernel: nobody named it and no
+    gradient was asked of it. Cleared for good by the first name or gradient (`mark_named`,
+    `requires_grad_`, a recorded result): a base cleared needlessly only takes the longer path."""
+
     keeps_views = True
     """Whether a numpy view of this base's buffer may be kept and reused between reads (False for a
     memory map, whose file can shrink: every read checks it first)."""
@@ -1088,6 +1088,8 @@ class StorageTensor(BaseTensor):
                 f"(shape {self._shape})"
             )
         self.grad_state.requires_grad = requires_grad
+        if requires_grad:
+            object.__setattr__(self, "plain", False)  # a flag on a frozen class, set as attrs does
         return self
 
     def check_write(self) -> None:

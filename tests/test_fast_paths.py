@@ -204,6 +204,37 @@ def test_the_fast_path_is_taken_and_leaves_gradients_to_the_general_path() -> No
     assert (t + w).requires_grad and not (t + t).requires_grad
 
 
+@given(
+    st.booleans(),
+    st.sampled_from(["none", "requires_grad", "named", "renamed view", "recorded result"]),
+)
+def test_a_base_is_plain_only_while_nobody_named_it_or_asked_for_its_gradient(
+    turned_off: bool, event: str
+) -> None:
+    """`plain` is the one flag the fast paths read: any base that requires grad, carries a node or
+    is named has it cleared (for good: a leaf whose `requires_grad` is turned off again stays on the
+    general path, which gives the same values)."""
+    t = lt.arange(6.0).reshape(2, 3)
+    if event == "requires_grad":
+        t = lt.ones(2, 3, requires_grad=True)
+    elif event == "named":
+        t = lt.zeros(2, 3, names=("row", "col"))
+    elif event == "renamed view":
+        t = t.rename("row", "col")  # a name over the base: views and operations over it carry names
+    elif event == "recorded result":
+        t = lt.ones(2, 3, requires_grad=True) * 2
+    base = t.base
+    watched = base.requires_grad or base.grad_state.node is not None or base.names_used
+    assert base.plain == (event == "none")
+    assert not (base.plain and watched)
+    if turned_off and event == "requires_grad":
+        base.requires_grad_(False)
+    fast = tensor_module._resident_values((t, 1.0))
+    assert (fast is None) == (not base.plain)
+    recording = event == "recorded result" or (event == "requires_grad" and not turned_off)
+    assert (t + 1.0).requires_grad == recording
+
+
 # -- indexing: the commonest keys skip the general parser ------------------------------------------
 
 

@@ -221,12 +221,12 @@ class Shaping(Surface):
         """
         if _is_element_key(key, len(self.shape)):
             fused = self._fused_values
-            if fused is not None and not self.requires_grad:
+            if fused is not None and (self.base.plain or not self.requires_grad):
                 try:  # free unless raised, where `contextlib.suppress` costs a third of the read
                     return fused[key]  # an element of a fused stack: numpy's own indexing and checks
                 except OverflowError:  # past C's ints: our parser names the index
                     pass
-        if self.requires_grad and autograd.is_grad_enabled():
+        if not self.base.plain and self.requires_grad and autograd.is_grad_enabled():  # plain: no grad
             return self._views.index_view(cast("AbstractTensor", self), key)
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
             return self._views.getitem(cast("AbstractTensor", self), key)
