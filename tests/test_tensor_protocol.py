@@ -94,15 +94,6 @@ def test_tolist_is_refused_by_the_size_of_its_python_objects(monkeypatch: pytest
     assert t[:2].tolist() == [0.0, 0.0]
 
 
-def test_astype_gives_a_c_ordered_copy_of_any_view() -> None:
-    values = np.arange(12.0).reshape(3, 4)
-    got = lt.tensor(values).T.astype("float32")
-    assert got.numpy().flags.c_contiguous and got.is_contiguous()
-    np.testing.assert_array_equal(got.numpy(), values.T.astype("float32"))
-    got[0, 1] = -1.0  # the copy is storage of its own, read back as written
-    assert got[0, 1] == -1.0 and values[1, 0] == 4.0
-
-
 def test_a_dtype_view_counts_its_writes_with_the_base() -> None:
     """A write through any reinterpreted view is a write into the base's memory: its version goes up,
     so a gradient that saved those values refuses (as PyTorch's `_version`)."""
@@ -128,6 +119,18 @@ def test_a_dtype_view_of_another_size_is_numpys_on_every_axis() -> None:
             view = t[key].view(target)
             np.testing.assert_array_equal(view.numpy(), values[key].view(target))
             assert view.shape == values[key].view(target).shape
+
+
+def test_a_dtype_view_of_contiguous_memory_is_contiguous_storage_and_rows_may_start_off_the_grid() -> None:
+    """A contiguous tensor read as another dtype is one run of memory: a contiguous tensor, as numpy's
+    view is C-contiguous; rows that all start one element past the larger dtype's grid are read from
+    that element on."""
+    values = np.arange(12.0).reshape(3, 4)
+    view = lt.tensor(values)[1:].view("int32")
+    assert view.is_contiguous() and values[1:].view("int32").flags.c_contiguous
+    small = np.arange(12, dtype=np.int16).reshape(3, 4)
+    got = lt.tensor(small)[::-1, 1:3].view("int32")  # rows start at elements 9, 5 and 1
+    np.testing.assert_array_equal(got.numpy(), small[::-1, 1:3].view("int32"))
 
 
 def test_a_dtype_view_is_refused_with_the_method_named(tmp_path: Path) -> None:
