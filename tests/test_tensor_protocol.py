@@ -122,12 +122,13 @@ def test_a_dtype_view_of_another_size_is_numpys_on_every_axis() -> None:
 
 
 def test_a_dtype_view_of_contiguous_memory_is_contiguous_storage_and_rows_may_start_off_the_grid() -> None:
-    """A contiguous tensor read as another dtype is one run of memory: a contiguous tensor, as numpy's
-    view is C-contiguous; rows that all start one element past the larger dtype's grid are read from
+    """A contiguous tensor read as another dtype is one run of memory: a storage tensor of its own over
+    it, contiguous as numpy's view; rows that all start one element past the larger dtype's grid are read from
     that element on."""
     values = np.arange(12.0).reshape(3, 4)
     view = lt.tensor(values)[1:].view("int32")
     assert view.is_contiguous() and values[1:].view("int32").flags.c_contiguous
+    assert view.base is view and len(view.layers) == 1  # storage over that run: no layer to walk
     small = np.arange(12, dtype=np.int16).reshape(3, 4)
     got = lt.tensor(small)[::-1, 1:3].view("int32")  # rows start at elements 9, 5 and 1
     np.testing.assert_array_equal(got.numpy(), small[::-1, 1:3].view("int32"))
