@@ -160,12 +160,20 @@ def _fraction(scientific: str) -> str:
 
 
 def _wants_scientific(finite: Values) -> bool:
-    """numpy's rule: huge values, tiny values, or a spread of more than 1000 between them."""
+    """numpy's rule, in the values' own dtype: huge values, tiny values, or a spread of more than 1000
+    between them; huge is from 10**8, or from 10 to the digits the dtype holds when fewer (float32 1e6,
+    float16 1e3, since numpy 2.3).
+
+    >>> _wants_scientific(np.array([1e6])), _wants_scientific(np.array([1e6], dtype=np.float32))
+    (False, True)
+    """
     magnitudes = np.abs(finite[finite != 0])
     if magnitudes.size == 0:
         return False
-    largest, smallest = float(magnitudes.max()), float(magnitudes.min())
-    return largest >= 1e8 or smallest < 1e-4 or largest / smallest > 1000.0
+    largest, smallest = magnitudes.max(), magnitudes.min()  # compared in their dtype, as numpy does
+    huge = 10.0 ** min(8, np.finfo(finite.dtype).precision)
+    with np.errstate(over="ignore"):
+        return bool(largest >= huge or smallest < 1e-4 or largest / smallest > 1000.0)
 
 
 def _non_finite(x: float, sign: bool) -> str:
@@ -218,7 +226,7 @@ def _object_text(value: Any) -> str:
 def _plain_texts(values: Values, convert: Any) -> Values:
     texts = np.empty(values.shape, dtype=object)
     for position, value in np.ndenumerate(values):
-        texts[position] = convert(value.item() if isinstance(value, np.generic) else value)
+        texts[position] = convert(value)  # a numpy scalar in an object array: its own str, as the docs say
     return texts
 
 
