@@ -38,7 +38,7 @@ from lazytensor.once import once
 from lazytensor.optable import Op
 from lazytensor.positions import Shape, int_tuple, normalize_position, numel, row_major_strides
 from lazytensor.surface.arrays import ArrayMethods
-from lazytensor.surface.base import USER_ERRORS, Dims
+from lazytensor.surface.base import USER_ERRORS
 from lazytensor.surface.collection import DaskCollection
 from lazytensor.surface.display import Display
 from lazytensor.surface.gradients import Gradients, float_dtype
@@ -745,19 +745,6 @@ class AbstractTensor(
         whole = StorageTensor(memory, (count,))
         whole.grad_state.version = base.grad_state.version
         return views.index_view(whole, (positions,))  # rows anywhere, each row's bytes one run
-
-
-def _numpy_reduction_names(dim: Dims, keepdim: bool, names: dict[str, Any]) -> tuple[Dims, bool]:
-    """Accept the keywords numpy passes when `np.sum(t, axis=0)` calls `t.sum`: `axis` for `dim`,
-    `keepdims` for `keepdim`, and `out=None`, `dtype=None`, `ddof=0` that change nothing."""
-    if not names:
-        return dim, keepdim
-    unsupported = {k: v for k, v in names.items() if k not in ("axis", "keepdims", "out", "dtype", "ddof")}
-    if unsupported or names.get("out") is not None or names.get("dtype") is not None or names.get("ddof", 0):
-        raise TypeError(f"unsupported reduction arguments {names}: lazytensor takes dim and keepdim")
-    if names.get("axis") is not None:
-        dim = names["axis"]
-    return dim, bool(names.get("keepdims", keepdim))
 
 
 class GradState:
