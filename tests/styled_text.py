@@ -7,29 +7,12 @@ dim or coloured and which CSS class the notebook gives them, and stays readable 
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
-from rich.console import Console
 from rich.segment import Segment
 
+from lazytensor.printer.render import html_console
 from lazytensor.printer.styles import css_class
-
-
-def styled_console(width: int) -> Console:
-    """A console with a fixed colour system and width, writing into a string."""
-    return Console(
-        file=io.StringIO(),
-        width=width,
-        force_terminal=True,
-        force_jupyter=False,
-        color_system="truecolor",
-        no_color=False,
-        highlight=False,
-        markup=False,
-        emoji=False,
-        legacy_windows=False,
-    )
 
 
 def _tag(segment: Segment) -> str:
@@ -57,6 +40,6 @@ def styled_line(segments: list[Segment]) -> str:
 
 def styled(renderable: Any, width: int) -> str:
     """`renderable` rendered at `width` columns, one line per line, styles inline."""
-    console = styled_console(width)
+    console = html_console(width)  # fixed truecolor, whatever the environment says
     lines = console.render_lines(renderable, console.options.update(width=width), pad=False, new_lines=False)
     return "\n".join(styled_line(line) for line in lines) + "\n"

@@ -5,29 +5,16 @@ takes; the result is always a C array of its own."""
 
 from __future__ import annotations
 
-import tracemalloc
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from memory_support import peak_bytes
 
 import lazytensor as lt
 
 ROWS = 40_000  # x 4 float32 columns: 640 KB, above the 256 KiB threshold
 ONE_ARRAY = ROWS * 4 * 4
-
-
-def _peak_bytes(compute: Callable[[], Any]) -> int:
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        result = compute()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    del result
-    return peak
 
 
 def _gathered(rows: int = ROWS, columns: int = 4) -> tuple[np.ndarray, lt.AbstractTensor]:
@@ -47,7 +34,7 @@ def test_a_gathered_operand_takes_the_result_of_the_same_dtype_and_shape(other: 
     their dtype and shape: a bool typed as numpy types it, a row of the same rank broadcasting."""
     expected, view = _gathered()
     np.testing.assert_array_equal((view * other).numpy(), expected * other)
-    assert _peak_bytes(lambda: view * other) < 1.5 * ONE_ARRAY
+    assert peak_bytes(lambda: view * other) < 1.5 * ONE_ARRAY
 
 
 def test_a_column_and_a_row_make_a_new_array() -> None:

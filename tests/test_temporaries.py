@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import importlib
 import operator
-import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from memory_support import peak_bytes
 
 import lazytensor as lt
 
@@ -74,26 +74,14 @@ def test_a_unary_operation_reuses_the_gathered_values() -> None:
     assert (array[index] == lt.from_numpy(array)[index].numpy()).all()
 
 
-def _peak_bytes(compute: Callable[[], Any]) -> int:
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        result = compute()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    del result
-    return peak
-
-
 def test_the_result_takes_the_gathered_array_instead_of_a_second_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """`t[index] * 2` allocates one array (the gather), not two; with the threshold out of reach,
     two, as before."""
     _, _, view = _gathered()
     one_array = ROWS * 4 * 4
-    reused = _peak_bytes(lambda: view * 2.0)
+    reused = peak_bytes(lambda: view * 2.0)
     monkeypatch.setattr(tensor_module, "SCRATCH_BYTES", 1 << 62)
-    fresh = _peak_bytes(lambda: view * 2.0)
+    fresh = peak_bytes(lambda: view * 2.0)
     assert reused < 1.5 * one_array <= fresh
 
 
