@@ -7,6 +7,7 @@ from a named base must agree with it at every step, and so must a 10,000-layer s
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 from typing import Any
@@ -27,15 +28,16 @@ WORDS = ("trial", "channel", "time", "freq", "batch", "head")
 # -- the model: names by hand, per user-level step ----------------------------------------------
 
 
+def _same_from_the_start(a: Shape, b: Shape) -> int:
+    """How many sizes `a` and `b` share from their first axis on."""
+    return sum(1 for _ in itertools.takewhile(lambda pair: pair[0] == pair[1], zip(a, b, strict=False)))
+
+
 def model_reshape(names: Names, below: Shape, shape: Shape) -> Names:
     """Untouched leading and trailing axes keep their names; between them, size-1 axes coming or
     going leave the others named, and any split or merge leaves every axis between unnamed."""
-    lead = 0
-    while lead < min(len(below), len(shape)) and below[lead] == shape[lead]:
-        lead += 1
-    trail = 0
-    while trail < min(len(below), len(shape)) - lead and below[-1 - trail] == shape[-1 - trail]:
-        trail += 1
+    lead = _same_from_the_start(below, shape)
+    trail = _same_from_the_start(below[lead:][::-1], shape[lead:][::-1])  # the same sizes at the end
     old = [
         (size, name)
         for size, name in zip(below[lead : len(below) - trail], names[lead : len(names) - trail], strict=True)
