@@ -694,7 +694,14 @@ class AbstractTensor(
         return StorageTensor.from_array(self.numpy().astype(dtype, order="C"))
 
     def shares_storage(self, other: AbstractTensor | Buffer) -> bool:
-        """Whether the two share memory, so that a write to one can show in the other."""
+        """Whether the two stand on one storage, as PyTorch's views share theirs: `t[:2]` and `t[3:]`
+        do, though no element of one is in the other (`np.shares_memory` asks about elements).
+
+        >>> import lazytensor as lt
+        >>> t = lt.arange(6)
+        >>> t[:2].shares_storage(t[3:]), t[:2].shares_storage(lt.arange(6))
+        (True, False)
+        """
         return self.base.shares_storage_with(other.base if isinstance(other, AbstractTensor) else other)
 
     # -- operations: each one entry of the table, applied ----------------------------------

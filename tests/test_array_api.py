@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from bases_support import on_base
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ops_strategies import broadcastable_shapes, shapes, view_pairs
@@ -373,6 +375,19 @@ def test_repeat_tile_roll_are_numpys(data: st.DataObject) -> None:
     _same(lt.tile(t, repetitions), np.tile(a, repetitions))
     shift = data.draw(st.integers(-5, 5), label="shift")
     _same(lt.roll(t, shift, axis=axis), np.roll(a, shift, axis=axis))
+
+
+def test_repeat_tile_roll_of_a_dask_tensor_stay_lazy_and_give_numpys_answer(tmp_path: Path) -> None:
+    a = np.arange(12).reshape(3, 4)
+    t = on_base("dask", a, tmp_path)
+    for got, expected in [
+        (lt.repeat(t, 2, axis=1), np.repeat(a, 2, axis=1)),
+        (lt.repeat(t, 3), np.repeat(a, 3)),
+        (lt.tile(t, (2, 1)), np.tile(a, (2, 1))),
+        (lt.roll(t, -1, axis=0), np.roll(a, -1, axis=0)),
+    ]:
+        assert got.base.defers_operations  # a dask collection still: nothing computed
+        _same(got, expected)
 
 
 # -- indexing, searching, sets, sorting ------------------------------------------------------------

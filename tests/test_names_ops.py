@@ -191,3 +191,11 @@ def test_a_lazy_result_stays_lazy_and_named() -> None:
     result = (t + lt.ones(4, names=("time",))).sum("channel")
     assert result.base.defers_operations and result.names == ("trial", "time")
     assert result.compute().tolist() == np.full((2, 4), 6.0).tolist()
+
+
+def test_an_operation_that_flattens_a_named_tensor_leaves_its_result_unnamed() -> None:
+    t = lt.tensor(np.arange(6.0).reshape(2, 3), names=("a", "b"))
+    for flat in (t.cumsum(), np.cumsum(t), np.cumprod(t), np.sort(t, axis=None)):
+        assert flat.shape == (6,)
+        assert flat.names == (None,)
+    assert t.cumsum(axis=1).names == ("a", "b")

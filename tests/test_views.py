@@ -275,3 +275,11 @@ def test_transposed_view_shares_storage_and_writes_through() -> None:
     view[2, 1] = 50
     assert view.shares_storage(t)
     np.testing.assert_array_equal(t.numpy(), [[0, 1, 2], [3, 4, 50]])
+
+
+def test_views_with_no_element_in_common_still_share_storage() -> None:
+    t = lt.arange(6)
+    assert t[:2].shares_storage(t[3:]) and t[:2].shares_storage(t[6:])  # an empty view too
+    assert t[4:].shares_storage(t[[0, 1]]) and t[[0, 1]].shares_storage(t[4:])  # a fancy one too
+    assert not np.shares_memory(t.numpy()[:2], t.numpy()[3:])  # numpy's question is about elements
+    assert not t[:2].shares_storage(lt.arange(6)) and not t.shares_storage(t.copy())
