@@ -74,6 +74,10 @@ def test_printable_keeps_newlines_when_asked(lines: list[str]) -> None:
     assert all(line.isprintable() for line in shown.split("\n"))
 
 
+def test_printable_characters_beside_a_control_one_pass_unchanged_backslashes_and_quotes_too() -> None:
+    assert printable('C:\\data\\it\'s "here"\x07') == 'C:\\data\\it\'s "here"\\x07'
+
+
 @pytest.mark.parametrize(
     "char",
     [

@@ -269,6 +269,18 @@ def test_t_print_in_jupyter_displays_the_notebook_html(
     assert len(published) == 1
 
 
+def test_t_print_in_ipython_in_a_terminal_prints_the_text(
+    shell: InteractiveShell, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    published: list[dict[str, str]] = []
+    monkeypatch.setattr(shell.display_pub, "publish", lambda data, metadata: published.append(data))
+    monkeypatch.setattr(shell.display_formatter, "active_types", ["text/plain"])
+    t = lt.arange(6).reshape(2, 3)
+    t.print(linewidth=80)
+    assert published == []
+    assert ANSI.sub("", capsys.readouterr().out) == lt.to_string(t, linewidth=80) + "\n"
+
+
 def test_the_executed_notebook_names_the_axes() -> None:
     named = _data("named")["text/plain"]
     assert named.startswith("shape (trial 2, channel 3, time 4, freq 5) · float64 · 120 elements\n")

@@ -19,6 +19,7 @@ from styled_text import styled
 
 import lazytensor as lt
 from lazytensor.printer import TensorPrint
+from lazytensor.printer.cells import VIRIDIS, heat_bin, heat_style
 from lazytensor.printer.options import current_options
 
 
@@ -81,3 +82,20 @@ def test_a_memory_mapped_tensor_is_flagged_and_its_skipped_statistics_say_how_to
     assert "[yellow|lt-warn]memory-mapped[/]" in text
     skipped = "[dim|lt-dim]stats skipped: [/][yellow|lt-warn]memory-mapped[/]"
     assert f"{skipped}[dim|lt-dim] · [/][cyan|lt-hint]t.stats()[/]" in text
+
+
+def _rgb(code: str) -> tuple[int, int, int]:
+    return int(code[1:3], 16), int(code[3:5], 16), int(code[5:7], 16)
+
+
+@pytest.mark.parametrize(("step", "mix"), [(0, 0.5), (3, 0.25), (4, 0.0), (7, 0.5), (7, 0.875), (8, 0.0)])
+def test_a_heat_cell_blends_the_two_nearest_viridis_steps(step: int, mix: float) -> None:
+    last = len(VIRIDIS) - 1
+    low, high = _rgb(VIRIDIS[step]), _rgb(VIRIDIS[min(step + 1, last)])
+    blend = tuple(round(a + (b - a) * mix) for a, b in zip(low, high, strict=True))
+    assert heat_style((step + mix) / last).bgcolor.get_truecolor() == blend  # type: ignore[union-attr]
+
+
+def test_heat_outside_0_to_1_is_clipped_to_the_ends_of_viridis() -> None:
+    assert heat_style(1.5) == heat_style(1.0) and heat_style(-0.5) == heat_style(0.0)
+    assert (heat_bin(1.5), heat_bin(-0.5), heat_bin(0.99)) == (8, 0, 8)

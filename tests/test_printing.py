@@ -131,6 +131,22 @@ def test_t_print_is_tprint(capsys: pytest.CaptureFixture[str]) -> None:
     assert printed == lt.to_string(t, linewidth=80) + "\n"
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"dims": (None, 1, None), "linewidth": 30},  # its first line is longer than 30: never cropped
+        {"dims": (1, None, None), "style": "separators", "precision": 3, "width": 9},
+    ],
+)
+def test_tprint_prints_to_string_of_the_same_slice_style_and_options(
+    options: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = lt.arange(2 * 3 * 12).reshape(2, 3, 12).transpose(2, 1, 0)[1:]
+    lt.tprint(t, **options)
+    text = lt.to_string(t, **options)
+    assert capsys.readouterr().out == (text if options.get("style") else text + "\n")
+
+
 def test_the_header_names_the_layers_and_whether_they_fuse() -> None:
     strided = lt.to_string(lt.arange(12).reshape(3, 4).T[1:])
     gather = lt.to_string(lt.arange(12).reshape(3, 4).T.reshape(12))
@@ -329,6 +345,8 @@ def test_separators_by_rank_and_exact_bytes() -> None:
     assert text.endswith("  31.00 \n")
     six = lt.to_string(lt.zeros(2, 1, 1, 1, 1, 1), style="separators")
     assert six == "   0.00 \n###\n   0.00 \n"
+    for ndim in (7, 8):  # past the fifth rank, blocks keep the last separator
+        assert lt.to_string(lt.zeros(2, *[1] * (ndim - 1)), style="separators") == six
 
 
 def test_separators_precision_and_width_options(capsys: pytest.CaptureFixture[str]) -> None:
