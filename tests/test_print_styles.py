@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 import pytest
 from golden_files import check_golden
+from rich.style import Style
 from styled_text import styled
 
 import lazytensor as lt
-from lazytensor.printer import TensorPrint
+from lazytensor.printer import TensorPrint, styles
 from lazytensor.printer.cells import VIRIDIS, heat_bin, heat_style
 from lazytensor.printer.options import current_options
 
@@ -99,3 +100,17 @@ def test_a_heat_cell_blends_the_two_nearest_viridis_steps(step: int, mix: float)
 def test_heat_outside_0_to_1_is_clipped_to_the_ends_of_viridis() -> None:
     assert heat_style(1.5) == heat_style(1.0) and heat_style(-0.5) == heat_style(0.0)
     assert (heat_bin(1.5), heat_bin(-0.5), heat_bin(0.99)) == (8, 0, 8)
+
+
+def test_a_style_keeps_its_attributes_and_carries_its_css_class() -> None:
+    style = styles._styled("lt-x", color="red", bold=True)
+    assert (styles.css_class(style), style.color.name, style.bold) == ("lt-x", "red", True)  # type: ignore[union-attr]
+    assert styles.css_class(Style(meta={styles.CSS: 3})) is None
+
+
+def test_relative_luminance_is_wcags_on_both_sides_of_the_linear_segment() -> None:
+    # WCAG 2: a channel c = v / 255 is c / 12.92 up to 0.04045 (v = 10), ((c + 0.055) / 1.055) ** 2.4 above
+    assert styles.relative_luminance((10, 10, 10)) == pytest.approx(10 / 255 / 12.92)
+    assert styles.relative_luminance((11, 0, 0)) == pytest.approx(
+        0.2126 * ((11 / 255 + 0.055) / 1.055) ** 2.4
+    )
