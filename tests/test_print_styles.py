@@ -9,6 +9,7 @@ The golden files (tests/golden/print_styled/) write every styled run as `[style|
 from __future__ import annotations
 
 import pathlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +20,7 @@ from rich.style import Style
 from styled_text import styled
 
 import lazytensor as lt
-from lazytensor.printer import TensorPrint, styles
+from lazytensor.printer import TensorPrint, render, styles
 from lazytensor.printer.cells import VIRIDIS, heat_bin, heat_style
 from lazytensor.printer.options import current_options
 
@@ -114,3 +115,30 @@ def test_relative_luminance_is_wcags_on_both_sides_of_the_linear_segment() -> No
     assert styles.relative_luminance((11, 0, 0)) == pytest.approx(
         0.2126 * ((11 / 255 + 0.055) / 1.055) ** 2.4
     )
+
+
+def test_the_notebook_heat_rules_give_each_viridis_step_its_more_readable_text_colour() -> None:
+    rules = render._heat_rules()
+    assert rules in render.NOTEBOOK_CSS
+    found = re.findall(r"\.lt-h(\d)\{background:(#[0-9a-f]{6});color:(black|white)\}", rules)
+    assert "".join(f".lt-h{i}{{background:{bg};color:{fg}}}" for i, bg, fg in found) == rules
+    assert [(int(i), bg) for i, bg, _ in found] == list(enumerate(VIRIDIS))
+    text = {"black": (0, 0, 0), "white": (255, 255, 255)}
+    for _, bg, fg in found:
+        other = "white" if fg == "black" else "black"
+        ratio = styles.contrast_ratio(_rgb(bg), text[fg])
+        assert ratio >= 4.5 and ratio >= styles.contrast_ratio(_rgb(bg), text[other])
+
+
+@pytest.mark.parametrize("width", [24, 60])
+def test_the_coloured_print_is_the_plain_one_in_colour_at_any_width(width: int) -> None:
+    long_cell = lt.tensor(np.array([["a" * 40, "b"], ["c", "d"]]))
+    wide = lt.arange(-12.0, 12.0).reshape(2, 12) * 1000
+    for t in (long_cell, wide):
+        coloured = render.render_ansi(TensorPrint(t), width)
+        assert "\x1b[31m" in coloured or t is long_cell  # negatives in red: colour on a string buffer
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", coloured)
+        assert [line.rstrip() for line in plain.splitlines()] == render.render_plain(
+            TensorPrint(t), width
+        ).splitlines()
+    assert "a" * 40 in render.render_ansi(TensorPrint(long_cell), 24)  # wider than the line, never cut
