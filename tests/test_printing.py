@@ -147,6 +147,28 @@ def test_tprint_prints_to_string_of_the_same_slice_style_and_options(
     assert capsys.readouterr().out == (text if options.get("style") else text + "\n")
 
 
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"TERM": "dumb", "FORCE_COLOR": "1"},
+        {"TERM": "dumb", "FORCE_COLOR": "1", "NO_COLOR": "1"},
+        {"FORCE_COLOR": "1", "NO_COLOR": "1"},
+    ],
+)
+def test_tprint_keeps_its_linewidth_on_a_dumb_terminal_and_no_color_means_no_style_at_all(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("TERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    t = lt.arange(-12.0, 12.0).reshape(2, 12) * 1000
+    lt.tprint(t, linewidth=30)
+    printed = capsys.readouterr().out
+    assert re.sub(r"\x1b\[[0-9;]*m", "", printed) == lt.to_string(t, linewidth=30) + "\n"
+    assert "NO_COLOR" not in env or "\x1b[" not in printed  # NO_COLOR: not even bold
+
+
 def test_the_header_names_the_layers_and_whether_they_fuse() -> None:
     strided = lt.to_string(lt.arange(12).reshape(3, 4).T[1:])
     gather = lt.to_string(lt.arange(12).reshape(3, 4).T.reshape(12))
