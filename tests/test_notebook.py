@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import pytest
 from browser_pages import CELLS, outputs
 from IPython.core.interactiveshell import InteractiveShell
+from IPython.lib.pretty import pretty
 
 import lazytensor as lt
+from lazytensor.printer import prompt
 from lazytensor.printer.cells import VIRIDIS, readable_on
 from lazytensor.printer.notebook import MAX_CHARACTERS, notebook_mimebundle
 from lazytensor.printer.options import current_options
@@ -203,6 +207,33 @@ def test_containers_at_the_prompt(shell: InteractiveShell, monkeypatch: pytest.M
     assert _plain(shell, (1, 2)) == "(1, 2)"  # IPython's own printer for everything else
     assert _plain(shell, {"a": [1, 2]}) == "{'a': [1, 2]}"
     assert not register_ipython(shell)  # once per shell
+
+
+def test_the_prompt_keeps_ipythons_printer_for_containers_without_tensors(shell: InteractiveShell) -> None:
+    long = list(range(40))
+    assert _plain(shell, long) == pretty(long)  # wrapped by IPython's printer, unlike repr
+    assert "\n" in pretty(long)
+
+
+def test_the_prompt_prints_at_the_print_options_width(
+    shell: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shell.display_formatter, "active_types", ["text/plain"])  # a terminal
+    wide = lt.arange(-12.0, 12.0).reshape(2, 12) * 1000
+    with lt.printoptions(linewidth=30):
+        assert _plain(shell, wide) == repr(wide)
+        assert max(len(line) for line in repr(wide).splitlines()) == 30
+        assert max(len(line) for line in _plain(shell, (wide, -wide)).splitlines()) <= 30
+
+
+def test_no_shell_without_ipython_and_a_shell_without_a_formatter_shows_html(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(sys.modules, "IPython")
+    assert prompt.running_shell() is None
+    assert prompt.shows_html(object())
+    plain = SimpleNamespace(display_formatter=SimpleNamespace(active_types=["text/plain"]))
+    assert not prompt.shows_html(plain)
 
 
 # -- a real notebook, executed with nbclient (the browser renders it in test_browser.py) -----------
