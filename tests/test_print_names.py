@@ -242,3 +242,9 @@ def test_a_10000_layer_named_stack_explains_each_shown_layer_with_its_names() ->
     assert "Renamed (row 2, col 3)" in tree and "Reshaped (2, 3)" in tree  # below the rename: no names
     assert "Transposed  (3, 2)  (col=2, row=1)" in trace and "Reshaped    (2, 3)  (1, 2)" in trace
     assert repr(t).endswith("[row↓, col→]\n0  1  2\n3  4  5")
+
+
+def test_entries_wrap_only_when_the_next_would_pass_the_width() -> None:
+    assert wrap_entries(["ab", "cd"], 8) == ["[ab, cd]"]  # exactly 8 cells: one line
+    assert wrap_entries(["ab", "cd"], 7) == ["[ab,", " cd]"]
+    assert wrap_entries(["ab", "cd"], 9, indent=1) == ["[ab, cd]"]

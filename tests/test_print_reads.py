@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 import zarr
+from bases_support import Plain
 from rich.console import Console
 from rich.table import Table
 
@@ -106,3 +107,9 @@ def test_a_tensor_measured_but_not_drawn_then_written_prints_its_new_values(read
     t[0, 0] = 55.0
     console.print(t)
     assert "55" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_a_print_summarised_along_the_rows_reads_the_head_and_the_tail_once_each() -> None:
+    store = Plain(np.zeros((2_000_000, 3)))
+    lt.to_string(lt.from_array(store))
+    assert store.requests == 2  # the whole width of the first and last rows, one request each
