@@ -8,6 +8,7 @@ import collections
 import io
 import itertools
 import math
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -367,6 +368,21 @@ def test_a_long_pass_shows_progress_on_a_terminal_only(terminal: bool, monkeypat
     values = _values(4, (12, 10), specials=False)
     one_pass(lt.from_array(_zarr(values, (3, 10))), chunk=10)
     assert ("stats: 4 blocks" in output.getvalue()) == terminal
+
+
+def test_a_long_pass_over_dask_shows_its_blocks_and_the_tasks_of_its_graph(monkeypatch: Any) -> None:
+    output = io.StringIO()
+    console = Console(file=output, force_terminal=True, width=80)
+    monkeypatch.setattr(streamstats, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(streamstats, "progress_console", lambda: console)
+    values = _values(4, (12, 10), specials=False)
+    moments = one_pass(lt.from_array(da.from_array(values, chunks=(3, 10))), chunk=10)
+    assert_numpy_statistics(moments.numbers(), values)
+    shown = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", output.getvalue())
+    assert "stats: 4 blocks" in shown
+    counts = re.findall(r" (\d+)/(\d+) ", shown)  # tasks done of the graph's tasks, a task a block at least
+    assert counts and all(0 <= int(done) <= int(total) and int(total) >= 4 for done, total in counts)
+    assert int(counts[-1][0]) > 0
 
 
 def test_a_quick_pass_shows_nothing(monkeypatch: Any) -> None:
