@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 from browser_pages import CELLS, outputs
+from IPython.core.formatters import PlainTextFormatter
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.lib.pretty import pretty
 
@@ -224,6 +225,25 @@ def test_the_prompt_prints_at_the_print_options_width(
         assert _plain(shell, wide) == repr(wide)
         assert max(len(line) for line in repr(wide).splitlines()) == 30
         assert max(len(line) for line in _plain(shell, (wide, -wide)).splitlines()) <= 30
+
+
+def test_containers_register_on_the_shell_given_and_on_none_outside_ipython(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    formatter = PlainTextFormatter()
+    given = SimpleNamespace(display_formatter=SimpleNamespace(formatters={"text/plain": formatter}))
+    assert register_ipython(given)
+    assert getattr(formatter.lookup_by_type(list), "lazytensor_containers", False)
+    assert not register_ipython(given)  # once per shell
+    InteractiveShell.clear_instance()
+    running = InteractiveShell.instance()
+    try:
+        assert register_ipython()  # the running shell, by default
+        assert _plain(running, [lt.arange(2), lt.arange(3)]).startswith("[tensor (2,)")
+    finally:
+        InteractiveShell.clear_instance()
+    monkeypatch.delitem(sys.modules, "IPython")
+    assert not register_ipython()
 
 
 def test_no_shell_without_ipython_and_a_shell_without_a_formatter_shows_html(
