@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import sys
 from typing import Any
@@ -168,3 +169,22 @@ def test_a_terminal_that_cannot_say_its_size_falls_back(monkeypatch: pytest.Monk
 def test_notebook_width_is_an_option() -> None:
     assert notebook_line_width(PrintOptions(notebook_width=90)) == 90
     assert notebook_line_width(PrintOptions(notebook_width=90, linewidth=70)) == 70
+
+
+def test_a_print_that_fits_its_maxlines_is_never_cut() -> None:
+    t = lt.arange(3 * 8 * 4).reshape(3, 8, 4) / 3
+    full = lt.to_string(t, maxlines=10**6)
+    height = len(full.splitlines())
+    assert lt.to_string(t, maxlines=height) == full
+    assert len(lt.to_string(t, maxlines=height - 1).splitlines()) <= height - 1
+
+
+@pytest.mark.parametrize("maxlines", [None, 12])  # 12 lines: rows cut to the edge items
+def test_precision_and_sci_mode_hold_in_a_whole_print_and_a_cut_one(maxlines: int | None) -> None:
+    t = lt.arange(3 * 8 * 4).reshape(3, 8, 4) / 3
+    two = lt.to_string(t, maxlines=maxlines, precision=2).split("\n\n", 1)[1]
+    numbers = re.findall(r"-?\d+\.\d*", two)
+    assert numbers and "0.33" in numbers and all(len(n.split(".")[1]) <= 2 for n in numbers)
+    assert ("⋮" in two) == (maxlines is not None)
+    sci = lt.to_string(t, maxlines=maxlines, sci_mode=True).split("\n\n", 1)[1]
+    assert "3.3333e-01" in sci and not re.search(r"\d\.\d+(?!\d*e)", sci)

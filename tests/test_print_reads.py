@@ -16,7 +16,7 @@ from rich.table import Table
 
 import lazytensor as lt
 from lazytensor.bases import ArrayBase
-from lazytensor.printer import TensorPrint
+from lazytensor.printer import TensorPrint, tensorprint
 
 
 @pytest.fixture
@@ -113,3 +113,12 @@ def test_a_print_summarised_along_the_rows_reads_the_head_and_the_tail_once_each
     store = Plain(np.zeros((2_000_000, 3)))
     lt.to_string(lt.from_array(store))
     assert store.requests == 2  # the whole width of the first and last rows, one request each
+
+
+def test_prints_measured_and_never_drawn_are_kept_sixteen_at_most() -> None:
+    tensors = [_zarr_tensor((2, 3)) for _ in range(tensorprint.PENDING_LIMIT + 4)]
+    console = _console()
+    for t in tensors:  # measured, as a Table measures its cells, and never drawn
+        console.measure(t)
+    assert len(tensorprint._pending) <= tensorprint.PENDING_LIMIT
+    assert id(tensors[-1]) in tensorprint._pending and id(tensors[0]) not in tensorprint._pending
