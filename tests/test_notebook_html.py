@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import attrs
 import numpy as np
 
 import lazytensor as lt
@@ -19,3 +20,11 @@ def test_the_rule_between_groups_of_slices_is_a_dim_pre_like_the_plain_rule() ->
     html_rules = re.findall(r'<pre class="lt-pre lt-rule"[^>]*>(.*?)</pre>', bundle["text/html"])
     assert plain_rules == ["─" * 32]
     assert html_rules == [f'<span class="lt-dim">{rule}</span>' for rule in plain_rules]
+
+
+def test_the_note_of_harder_summarising_is_dim_in_the_html() -> None:
+    options = attrs.evolve(current_options(), threshold=10**9)
+    bundle = notebook_mimebundle(lt.arange(10**5), options)
+    note = "(summarised harder for the notebook: edgeitems 3)"
+    assert bundle["text/plain"].splitlines()[-1] == note
+    assert f'<span class="lt-dim">{note}</span>' in bundle["text/html"]
