@@ -1,5 +1,6 @@
-"""The notebook HTML of a tensor: the rule between groups of slices is its own dim `<pre>`, the
-rule of the plain text (the mutation run of `lazytensor/printer/notebook.py`, issue #25)."""
+"""The notebook print of a tensor: the rule between groups of slices is a dim `<pre>` like the
+plain rule, notes of harder summarising are dim, and a print that is too big is summarised down to one
+edge item before it is cut (the mutation run of `lazytensor/printer/notebook.py`, issue #25)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import attrs
 import numpy as np
 
 import lazytensor as lt
-from lazytensor.printer.notebook import notebook_mimebundle
+from lazytensor.printer.notebook import notebook_mimebundle, notebook_print
 from lazytensor.printer.options import current_options
 
 
@@ -28,3 +29,9 @@ def test_the_note_of_harder_summarising_is_dim_in_the_html() -> None:
     note = "(summarised harder for the notebook: edgeitems 3)"
     assert bundle["text/plain"].splitlines()[-1] == note
     assert f'<span class="lt-dim">{note}</span>' in bundle["text/html"]
+
+
+def test_a_print_too_big_at_two_edge_items_is_summarised_to_one_not_cut() -> None:
+    t = lt.arange(5**6).reshape(5, 5, 5, 5, 5, 5)
+    printed = notebook_print(t, attrs.evolve(current_options(), edgeitems=3), limit=3000)
+    assert printed.body[-1].plain == "(summarised harder for the notebook: edgeitems 1)"
