@@ -80,3 +80,15 @@ def test_lines_of_text_become_html_with_their_own_style_as_a_span() -> None:
 def test_a_pre_block_keeps_a_leading_empty_line() -> None:
     assert render.pre_html(["a", "b"]) == f'<pre class="lt-pre" style="{render.PRE_STYLE}">a\nb</pre>'
     assert render.pre_html(["", "b"], css="x") == f'<pre class="x" style="{render.PRE_STYLE}">\n\nb</pre>'
+
+
+def test_inside_jupyter_the_text_renderings_still_come_back_as_strings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("rich.console._is_jupyter", lambda: True)  # as rich finds a Jupyter kernel
+    t = lt.tensor([[-1.5, 2.0]])
+    assert render.render_plain(TensorPrint(t), 40) == lt.to_string(t, linewidth=40)
+    coloured = render.render_ansi(TensorPrint(t), 40)
+    assert [line.rstrip() for line in ANSI.sub("", coloured).splitlines()] == render.render_plain(
+        TensorPrint(t), 40
+    ).splitlines()
