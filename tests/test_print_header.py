@@ -199,3 +199,10 @@ def test_the_slice_in_the_header_is_styled_as_a_label() -> None:
     t = lt.arange(24).reshape(2, 3, 4)
     html = notebook_mimebundle(t, current_options(), (1, None, None))["text/html"]
     assert 'slice <span class="lt-label">[1, :, :]</span>' in html
+
+
+def test_the_storage_kind_in_the_header_is_styled_as_a_warning(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "a.npy"
+    np.save(path, np.arange(6.0))
+    html = notebook_mimebundle(lt.load(path), current_options())["text/html"]
+    assert '<span class="lt-warn">memory-mapped' in html
