@@ -7,12 +7,15 @@ from __future__ import annotations
 import io
 import re
 
+import numpy as np
 import pytest
 from rich.segment import ControlType, Segment
 from rich.text import Span, Text
 
 import lazytensor as lt
 from lazytensor.printer import TensorPrint, render
+from lazytensor.printer.notebook import notebook_mimebundle
+from lazytensor.printer.options import current_options
 from lazytensor.printer.styles import LABEL, NEGATIVE
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -92,3 +95,34 @@ def test_inside_jupyter_the_text_renderings_still_come_back_as_strings(
     assert [line.rstrip() for line in ANSI.sub("", coloured).splitlines()] == render.render_plain(
         TensorPrint(t), 40
     ).splitlines()
+
+
+def test_a_0d_print_follows_the_options_of_its_call() -> None:
+    assert lt.to_string(lt.tensor(2 / 3), precision=2) == "tensor () float64 0.67"
+    assert lt.to_string(lt.tensor(2 / 3)) == "tensor () float64 0.6667"
+
+
+def test_a_heatmap_survives_the_cut_of_rows_and_nan_keeps_its_own_style() -> None:
+    t = lt.arange(3 * 8 * 4).reshape(3, 8, 4) / 3
+    heat, no_heat = (
+        render.render_ansi(TensorPrint(t, None, current_options(heatmap=h, maxlines=12, linewidth=80)), 80)
+        for h in (True, False)
+    )
+    assert "⋮" in heat and heat != no_heat  # rows cut, and the cells still coloured by their heat
+    assert ANSI.sub("", heat) == ANSI.sub("", no_heat)
+    with_nan = lt.tensor([1.0, np.nan, 2.0])
+    html = notebook_mimebundle(with_nan, current_options(heatmap=True))["text/html"]
+    assert '<span class="lt-nan">nan</span>' in html and html.count("lt-heat") == 2
+
+
+def test_a_tensor_that_rich_prints_keeps_the_print_options_linewidth() -> None:
+    t = lt.arange(3 * 8 * 4).reshape(3, 8, 4) / 3
+    with lt.printoptions(linewidth=30):
+        assert render.render_plain(t, 80) == lt.to_string(t)
+    assert max(len(line) for line in lt.to_string(t, linewidth=30).splitlines()) <= 30
+
+
+def test_a_heatmap_of_values_without_an_order_leaves_their_cells_plain() -> None:
+    for t in (lt.tensor([1 + 2j, 3j]), lt.tensor(np.array(["a", "b"]))):
+        html = notebook_mimebundle(t, current_options(heatmap=True))["text/html"]
+        assert "lt-heat" not in html
