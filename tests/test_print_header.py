@@ -26,7 +26,8 @@ from lazytensor.printer.header import (
     statistics_plan,
     storage_kind,
 )
-from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
+from lazytensor.printer.notebook import notebook_mimebundle
+from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions, current_options
 from lazytensor.printer.shown import select_shown
 from lazytensor.printer.styles import CHAIN, DIM
 
@@ -186,3 +187,22 @@ def test_storage_kind_says_chunked_for_a_buffer_that_is_not_an_ndarray() -> None
     assert storage_kind(t) is None
     note = SimpleNamespace(base=SimpleNamespace(has_buffer=False, storage_note="zarr"))
     assert storage_kind(note) == "zarr"  # type: ignore[arg-type]
+
+
+def test_the_statistics_of_small_floats_are_summed_in_float64() -> None:
+    mean = dict(statistics(np.array([3e38, 3e38], np.float32), 4))["mean"]
+    assert float(mean) == pytest.approx(3e38)  # inf in float32
+    assert dict(statistics(np.array([60000, -60000], np.float16), 4))["std"] == "6e+04"  # inf in float16
+
+
+def test_the_slice_in_the_header_is_styled_as_a_label() -> None:
+    t = lt.arange(24).reshape(2, 3, 4)
+    html = notebook_mimebundle(t, current_options(), (1, None, None))["text/html"]
+    assert 'slice <span class="lt-label">[1, :, :]</span>' in html
+
+
+def test_the_storage_kind_in_the_header_is_styled_as_a_warning(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "a.npy"
+    np.save(path, np.arange(6.0))
+    html = notebook_mimebundle(lt.load(path), current_options())["text/html"]
+    assert '<span class="lt-warn">memory-mapped' in html

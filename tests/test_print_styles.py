@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pathlib
 import re
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ from styled_text import styled
 import lazytensor as lt
 from lazytensor.printer import TensorPrint, render, styles
 from lazytensor.printer.cells import VIRIDIS, heat_bin, heat_style
+from lazytensor.printer.numberformat import heat_of
 from lazytensor.printer.options import current_options
 
 
@@ -142,3 +144,12 @@ def test_the_coloured_print_is_the_plain_one_in_colour_at_any_width(width: int) 
             TensorPrint(t), width
         ).splitlines()
     assert "a" * 40 in render.render_ansi(TensorPrint(long_cell), 24)  # wider than the line, never cut
+
+
+def test_values_near_the_float_limit_print_without_a_warning_at_the_ends_of_the_heat_scale() -> None:
+    t = lt.tensor([1.7e308, 0.0, -1.7e308])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        text = lt.to_string(t, heatmap=True)
+    assert "max 1.7e+308" in text
+    np.testing.assert_allclose(heat_of(t.numpy()), [1.0, 0.5, 0.0])

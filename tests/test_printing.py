@@ -378,7 +378,8 @@ def test_separators_precision_and_width_options(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().out == "   1.50   -2.00 \n"
     with lt.printoptions(style="separators"):
         assert repr(t) == "   1.50   -2.00 \n"
-    with pytest.raises(TypeError, match="width"):
+    message = "width is the separators style's field width; use linewidth for the grid style"
+    with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
         lt.to_string(t, width=9)
 
 

@@ -267,8 +267,3 @@ def header(selection: Selection, shown: Values, options: PrintOptions, width: in
     else:
         stats = [skipped_text(plan.skipped)] if plan.skipped else []
     return Header(tuple(top), tuple(chain), tuple(stats))
-
-
-def header_lines(selection: Selection, shown: Values, options: PrintOptions, width: int) -> list[Text]:
-    """The lines above the values, as one list."""
-    return header(selection, shown, options, width).lines()

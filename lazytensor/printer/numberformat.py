@@ -333,9 +333,10 @@ def heat_of(values: Values) -> npt.NDArray[np.float64]:
     finite = np.isfinite(numbers)
     if not finite.any():
         return heat
-    low, high = float(numbers[finite].min()), float(numbers[finite].max())
+    halves = numbers[finite] / 2  # halved, a difference of two finite floats cannot overflow
+    low, high = float(halves.min()), float(halves.max())
     span = high - low if high > low else 1.0
-    heat[finite] = (numbers[finite] - low) / span
+    heat[finite] = (halves - low) / span
     return heat
 
 
