@@ -145,6 +145,8 @@ def test_the_issue_example_ends_at_once_in_a_fresh_process() -> None:
 def test_ctrl_c_stops_finding_nonzero_elements_between_blocks() -> None:
     """Long work that fits in memory runs in blocks from a Python loop, so SIGINT ends it."""
     child = _child(
+        "import signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if the parent ignores Ctrl-C\n"
         "import lazytensor as lt\n"
         "from lazytensor import find_nonzero\n"
         "find_nonzero.BLOCK = 1  # millions of one-element blocks: long enough to interrupt\n"
