@@ -7,12 +7,16 @@ dim or coloured and which CSS class the notebook gives them, and stays readable 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.segment import Segment
 
 from lazytensor.printer.render import html_console
 from lazytensor.printer.styles import css_class
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+"""The colour and style escapes a terminal rendering carries."""
 
 
 def _tag(segment: Segment) -> str:

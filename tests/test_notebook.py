@@ -16,6 +16,7 @@ from browser_pages import CELLS, outputs
 from IPython.core.formatters import PlainTextFormatter
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.lib.pretty import pretty
+from styled_text import ANSI
 
 import lazytensor as lt
 from lazytensor.printer import prompt
@@ -25,8 +26,6 @@ from lazytensor.printer.options import current_options
 from lazytensor.printer.prompt import register_ipython
 from lazytensor.printer.render import NOTEBOOK_CSS, colour_wanted
 from lazytensor.printer.styles import contrast_ratio
-
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def visible_text(fragment: str) -> str:

@@ -5,20 +5,18 @@ must give."""
 from __future__ import annotations
 
 import io
-import re
 
 import numpy as np
 import pytest
 from rich.segment import ControlType, Segment
 from rich.text import Span, Text
+from styled_text import ANSI
 
 import lazytensor as lt
 from lazytensor.printer import TensorPrint, render
 from lazytensor.printer.notebook import notebook_mimebundle
 from lazytensor.printer.options import current_options
 from lazytensor.printer.styles import LABEL, NEGATIVE
-
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 class Terminal(io.StringIO):

@@ -19,6 +19,7 @@ import pytest
 from golden_files import check_golden
 from rich.console import Console
 from rich.table import Table
+from styled_text import ANSI
 
 import lazytensor as lt
 from lazytensor import evaluate
@@ -165,7 +166,7 @@ def test_tprint_keeps_its_linewidth_on_a_dumb_terminal_and_no_color_means_no_sty
     t = lt.arange(-12.0, 12.0).reshape(2, 12) * 1000
     lt.tprint(t, linewidth=30)
     printed = capsys.readouterr().out
-    assert re.sub(r"\x1b\[[0-9;]*m", "", printed) == lt.to_string(t, linewidth=30) + "\n"
+    assert ANSI.sub("", printed) == lt.to_string(t, linewidth=30) + "\n"
     assert "NO_COLOR" not in env or "\x1b[" not in printed  # NO_COLOR: not even bold
 
 
@@ -442,8 +443,6 @@ def test_bad_dims_are_refused() -> None:
 
 
 # -- rich: colour, composition, Jupyter -----------------------------------------------------------
-
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _terminal(width: int = 80) -> Console:
