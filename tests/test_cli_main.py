@@ -466,6 +466,12 @@ def test_repl_display_of_each_kind_of_value() -> None:
         builtins._ = previous  # type: ignore[attr-defined]
 
 
+def test_repl_display_never_crops_a_tensor_wider_than_the_terminal() -> None:
+    out = io.StringIO()
+    cli.repl_display(lt.tensor(["x" * 50]), Console(file=out, width=12, color_system=None))
+    assert "x" * 50 in out.getvalue()  # the whole line: the terminal scrolls or wraps it
+
+
 def test_repl_display_clears_underscore_while_it_prints() -> None:
     seen: list[Any] = []
 
