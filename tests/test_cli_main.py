@@ -349,7 +349,23 @@ def test_usage_errors_are_one_line() -> None:
     assert status == ("exit", 2) and "command" in err
 
 
-def test_help_names_the_program_and_its_commands() -> None:
+def _help_entries(text: str) -> dict[str, str]:
+    """Each entry of an argparse help text, `name: help`, however argparse wrapped it."""
+    entries: dict[str, str] = {}
+    name = None
+    for line in text.splitlines():
+        if line.startswith("  ") and not line.startswith("    " * 3) and line.strip():
+            name, _, said = line.strip().partition("  ")
+            entries[name] = said.strip()
+        elif name is not None and line.strip() and not entries[name]:
+            entries[name] = line.strip()
+        else:
+            name = None
+    return entries
+
+
+def test_help_names_the_program_and_its_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
     status, out, _ = run("--help")
     assert status == ("exit", 0)
     assert out.startswith("usage: python -m lazytensor")
@@ -357,16 +373,25 @@ def test_help_names_the_program_and_its_commands() -> None:
         "The command line: `python -m lazytensor tour`, `show FILE.npy` and `repl [FILE ...]`."
         in " ".join(out.split())
     )
+    assert {name: said for name, said in _help_entries(out).items() if name in ("tour", "show", "repl")} == {
+        "tour": "a printed walk through the library",
+        "show": "print (a slice of) a .npy file, memory-mapped",
+        "repl": "an interactive console: lt imported, files opened as t",
+    }
     status, out, _ = run("show", "--help")
-    words = (
-        "a .npy file",
-        "a numpy index, e.g. '3, :, ::2'",
-        "colour backgrounds by value",
-        "digits after the point, at most (0 to 100)",
-        "characters per line (1 to 100,000)",
-    )
-    for said in words:
-        assert said in " ".join(out.split())
+    assert _help_entries(out) == {
+        "file": "a .npy file",
+        "-h, --help": "show this help message and exit",
+        "--index INDEX": "a numpy index, e.g. '3, :, ::2'",
+        "--heatmap": "colour backgrounds by value",
+        "--precision PRECISION": "digits after the point, at most (0 to 100)",
+        "--width WIDTH": "characters per line (1 to 100,000)",
+    }
+    status, out, _ = run("repl", "--help")
+    assert _help_entries(out) == {
+        "files": ".npy files or zarr stores",
+        "-h, --help": "show this help message and exit",
+    }
 
 
 # -- exits ------------------------------------------------------------------------------------------
