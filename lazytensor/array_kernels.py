@@ -193,9 +193,7 @@ def _take_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[st
 
 def _searchsorted_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
     sorted_values, values = (da.asarray(x) for x in inputs)
-    return da.searchsorted(
-        sorted_values, values, side=params["side"], sorter=params.get("sorter")
-    )
+    return da.searchsorted(sorted_values, values, side=params["side"], sorter=params.get("sorter"))
 
 
 def _repeat_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
