@@ -100,10 +100,22 @@ def test_blocks_are_as_big_as_the_target_allows_and_cut_at_chunk_edges(plan: Any
         ([4], [[0, 2, 4]], 4, [((0, 4),)]),
         ([4, 10], [[0, 1, 2, 3, 4], None], 10, [((a, a + 1), (0, 10)) for a in range(4)]),
     ],
-    ids=["fits", "fits_3d", "rows", "planes", "target_1", "groups_after_the_first", "exact_fit", "unit_chunks"],
+    ids=[
+        "fits",
+        "fits_3d",
+        "rows",
+        "planes",
+        "target_1",
+        "groups_after_the_first",
+        "exact_fit",
+        "unit_chunks",
+    ],
 )
 def test_block_plans_by_hand(
-    lengths: list[int], edges: list[list[int] | None], target: int, expected: list[tuple[tuple[int, int], ...]]
+    lengths: list[int],
+    edges: list[list[int] | None],
+    target: int,
+    expected: list[tuple[tuple[int, int], ...]],
 ) -> None:
     blocks = block_keys(lengths, edges, target)
     assert [tuple(_span(s, n) for s, n in zip(b, lengths, strict=True)) for b in blocks] == expected
@@ -115,7 +127,9 @@ def test_chunks_of_one_and_two_positions_are_each_read_once(chunk: int) -> None:
     """Chunks (1, 2): the cut axis groups whole chunks of two, never one position of each."""
     values = np.arange(60.0).reshape(6, 10) - 20.0
     store = CountingStore()
-    array = zarr.create_array(store=store, shape=values.shape, chunks=(1, 2), dtype=values.dtype, fill_value=0)
+    array = zarr.create_array(
+        store=store, shape=values.shape, chunks=(1, 2), dtype=values.dtype, fill_value=0
+    )
     array[...] = values
     store.chunk_reads.clear()
     got = one_pass(lt.from_array(array), chunk).numbers()
@@ -152,9 +166,22 @@ class Chunked:
         (None, None),
         ([2, 3], None),
     ],
-    ids=["ints", "ones", "numpy_int", "per_axis_tuples", "zero", "negative", "float", "short", "none", "list"],
+    ids=[
+        "ints",
+        "ones",
+        "numpy_int",
+        "per_axis_tuples",
+        "zero",
+        "negative",
+        "float",
+        "short",
+        "none",
+        "list",
+    ],
 )
-def test_chunk_shape_is_trusted_only_when_it_is_positive_ints_one_per_axis(chunks: Any, expected: Any) -> None:
+def test_chunk_shape_is_trusted_only_when_it_is_positive_ints_one_per_axis(
+    chunks: Any, expected: Any
+) -> None:
     values = np.arange(24.0).reshape(4, 6)
     t = lt.from_array(Chunked(values, chunks))
     assert chunk_shape(t.base) == expected
