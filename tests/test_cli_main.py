@@ -466,6 +466,12 @@ def test_repl_display_of_each_kind_of_value() -> None:
         builtins._ = previous  # type: ignore[attr-defined]
 
 
+def test_repl_display_never_crops_a_tensor_wider_than_the_terminal() -> None:
+    out = io.StringIO()
+    cli.repl_display(lt.tensor(["x" * 50]), Console(file=out, width=12, color_system=None))
+    assert "x" * 50 in out.getvalue()  # the whole line: the terminal scrolls or wraps it
+
+
 def test_repl_display_clears_underscore_while_it_prints() -> None:
     seen: list[Any] = []
 
@@ -488,21 +494,37 @@ def test_the_repl_console_escapes_what_it_writes(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().err == ""
 
 
-def test_open_tensor_without_lt_open_loads_npy_and_refuses_stores(
-    grid: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert cli.open_tensor(str(grid)).tolist() == [[0, 1, 2], [3, 4, 5]]
-    monkeypatch.delattr(lt, "open")
-    assert cli.open_tensor(str(grid)).tolist() == [[0, 1, 2], [3, 4, 5]]
-    for store in ("s.zarr", "s.zarr/"):
-        with pytest.raises(ValueError) as caught:
-            cli.open_tensor(store)
-        assert (
-            str(caught.value)
-            == f"{store}: opening zarr stores needs lt.open, which this version does not have"
-        )
-    with pytest.raises(ValueError, match=r"needs lt\.open"):
-        cli.open_tensor(str(tmp_path))
+def test_the_repl_opens_a_zarr_store_beside_a_npy_file(grid: Path, tmp_path: Path) -> None:
+    zarr = pytest.importorskip("zarr")
+    store = tmp_path / "s.zarr"
+    zarr.save_array(str(store), np.arange(4.0))
+    status, out, err = run("repl", str(grid), str(store), stdin="t1[::-1].tolist()\n")
+    assert status == 0 and out == ">>> [3.0, 2.0, 1.0, 0.0]\n>>> "
+    assert err.splitlines()[2].startswith(f"t1 = {store}: tensor (4,) float64")
+
+
+def test_the_repl_namespace_has_lt_and_the_console_s_name(grid: Path) -> None:
+    status, out, _ = run("repl", str(grid), stdin="lt.arange(3).tolist()\n__name__\n")
+    assert status == 0 and out == ">>> [0, 1, 2]\n>>> '__console__'\n>>> "
+
+
+def test_leaving_the_repl_says_nothing_more(grid: Path) -> None:
+    status, out, err = run("repl", str(grid), stdin="1\n")
+    assert status == 0 and out == ">>> 1\n>>> "
+    assert err.endswith("Ctrl-D to leave\n\n")  # the banner, the line end of Ctrl-D, no exit message
+
+
+def test_the_repl_asks_for_line_editing(grid: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    real = cli.importlib.import_module
+
+    def recording(name: str, *args: Any) -> Any:
+        asked.append(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(cli.importlib, "import_module", recording)
+    assert run("repl", str(grid), stdin="")[0] == 0
+    assert asked == ["readline"]
 
 
 def test_the_repl_names(grid: Path) -> None:
