@@ -111,11 +111,10 @@ TOUR: tuple[tuple[str, tuple[str, ...]], ...] = (
 def _run_step(console: Console, code: str, namespace: dict[str, Any]) -> None:
     """Show `code` as typed at a prompt, run it, and print its value like the REPL would."""
     console.print(Text(">>> " + code, style="bold"))
-    statement = code.split("  #")[0]
     try:
-        tree = ast.parse(statement, mode="eval")
+        tree = ast.parse(code, mode="eval")  # a trailing comment is Python's to drop, as at a prompt
     except SyntaxError:
-        exec(statement, namespace)
+        exec(code, namespace)
         return
     value = eval(compile(tree, "<tour>", "eval"), namespace)
     if value is None:

@@ -152,6 +152,20 @@ def test_tour_values_show_as_the_repl_shows_them(monkeypatch: pytest.MonkeyPatch
     )
 
 
+def test_a_tour_step_s_comment_is_python_s_to_drop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a real comment ends a step: `  #` inside a string is part of it."""
+    out = tour_of(monkeypatch, "s = 'a  #b'  # a string", "s + '  # c'", "len(s)  # five")
+    assert out.splitlines()[3:] == [
+        ">>> s = 'a  #b'  # a string",
+        "",
+        ">>> s + '  # c'",
+        "'a  #b  # c'",
+        "",
+        ">>> len(s)  # five",
+        "5",
+    ]
+
+
 def test_tour_values_wider_than_the_terminal_are_not_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "12")
     out = tour_of(monkeypatch, "lt.tensor([10**15, 1])")
