@@ -90,3 +90,11 @@ def test_a_kernel_s_left_out_parameters_take_numpys_defaults_on_every_base(
 ) -> None:
     got = apply(optable.TABLE[name], *(on_base(base, x, tmp_path) for x in operands))
     np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, strict=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64, np.float16])
+@pytest.mark.parametrize("order", [0, 1, np.inf])
+def test_vector_norm_of_a_dask_tensor_keeps_numpys_dtype(tmp_path: Path, dtype: type, order: float) -> None:
+    values = VALUES.astype(dtype)
+    got = lt.linalg.vector_norm(on_base("dask", values, tmp_path), ord=order, axis=1)
+    _same_lazily(got, np.linalg.vector_norm(values, ord=order, axis=1))
