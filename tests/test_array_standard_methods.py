@@ -21,7 +21,8 @@ def test_the_namespace_of_every_revision_served_is_lazytensor(version: str | Non
 
 @pytest.mark.parametrize("version", ["2020.10", "2025.12", "2023"])
 def test_an_unserved_revision_is_refused_by_name(version: str) -> None:
-    message = f"lazytensor implements the array API ('2021.12', '2022.12', '2023.12', '2024.12'), not '{version}'"
+    served = "('2021.12', '2022.12', '2023.12', '2024.12')"
+    message = f"lazytensor implements the array API {served}, not '{version}'"
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         lt.zeros(2).__array_namespace__(api_version=version)
 
@@ -54,7 +55,8 @@ def _refusal(export: Any) -> tuple[type[BaseException], str]:
 def test_dlpack_refuses_a_stream_and_another_device_as_numpy_does() -> None:
     t, a = lt.arange(3.0), np.arange(3.0)
     assert _refusal(lambda: t.__dlpack__(stream=1)) == _refusal(lambda: a.__dlpack__(stream=1))
-    assert _refusal(lambda: t.__dlpack__(dl_device=(2, 0))) == _refusal(lambda: a.__dlpack__(dl_device=(2, 0)))
+    cuda = (2, 0)
+    assert _refusal(lambda: t.__dlpack__(dl_device=cuda)) == _refusal(lambda: a.__dlpack__(dl_device=cuda))
     assert _capsule_name(t.__dlpack__(dl_device=(1, 0))) == "dltensor"  # the CPU itself is fine
 
 
