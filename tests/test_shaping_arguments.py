@@ -309,13 +309,16 @@ def test_a_key_for_more_than_one_element_gives_a_tensor(shape: tuple[int, ...], 
             np.testing.assert_array_equal(got.numpy(), a[key])
 
 
-def test_an_index_past_c_s_ints_is_named() -> None:
-    message = "index 9223372036854775808 is out of bounds for axis 0 with size 3"
-    for key in (2**63, (2**63,)):
+@pytest.mark.parametrize("index", [2**63, 2**64, 2**70, -(2**63) - 1, -(2**70)])
+def test_an_index_past_c_s_ints_is_named(index: int) -> None:
+    message = f"index {index} is out of bounds for axis 0 with size 3"
+    for key in (index, (index,)):
         with pytest.raises(IndexError, match=f"^{re.escape(message)}$"):
             lt.arange(3.0)[key]
-    with pytest.raises(IndexError, match=f"^{re.escape(message.replace('axis 0', 'axis 1'))}$"):
-        lt.zeros(2, 3)[0, 2**63]
+    a = np.arange(6.0).reshape(2, 3)
+    for t in (lt.tensor(a), _unfused(a)):  # numpy's own read, and the positions' read
+        with pytest.raises(IndexError, match=f"^{re.escape(message.replace('axis 0', 'axis 1'))}$"):
+            t[0, index]
 
 
 def test_an_element_of_a_tensor_that_requires_grad_is_a_tensor_unless_grad_is_off() -> None:
