@@ -30,8 +30,7 @@ def count_nonzero(values: Values, axis: Any = None, keepdims: bool = False) -> B
     >>> count_nonzero(np.array([[0, 1], [2, 3]]), axis=0).tolist()
     [1, 2]
     """
-    axes = tuple(axis) if isinstance(axis, list) else axis
-    return np.asarray(np.count_nonzero(values, axis=axes, keepdims=keepdims), dtype=np.int64)
+    return np.asarray(np.count_nonzero(values, axis=axis, keepdims=keepdims), dtype=np.int64)
 
 
 def diff(values: Values, axis: int = -1, n: int = 1) -> Buffer:
