@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from thread_support import recorded_blocks
 
 import lazytensor as lt
 from lazytensor import threads
@@ -173,6 +174,15 @@ def test_set_num_threads_starts_helpers_on_first_use_and_ends_them_when_lowered(
     assert len(_helpers()) == 1
     lt.set_num_threads(1)
     _until(lambda: not _helpers())
+    assert _helpers() == []
+
+
+def test_work_in_one_block_starts_no_helper(no_helpers: None) -> None:
+    """A float64 sum of one row is one block of einsum's row sums: it runs on the caller alone."""
+    lt.set_num_threads(3)
+    with threads.split_from(2), recorded_blocks() as blocks:
+        assert lt.tensor(np.ones((1, 8))).sum(1).tolist() == [8.0]
+    assert blocks == [1]
     assert _helpers() == []
 
 
