@@ -29,7 +29,7 @@ from rich.text import Text
 import lazytensor as lt
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.render import output_console
-from lazytensor.printer.summary import container_summary, is_tensor
+from lazytensor.printer.summary import container_summary
 
 USAGE_ERROR = 2
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
@@ -383,14 +383,8 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
 
 
 def open_tensor(path: str) -> lt.AbstractTensor:
-    """A `.npy` file memory-mapped, or (with a version that has `lt.open`) a zarr store."""
-    opener = getattr(lt, "open", None)
-    if opener is not None:
-        opened: lt.AbstractTensor = opener(path)
-        return opened
-    if path.rstrip("/").endswith(".zarr") or os.path.isdir(path):
-        raise ValueError(f"{path}: opening zarr stores needs lt.open, which this version does not have")
-    return lt.load(path)
+    """A `.npy` file memory-mapped, or a zarr store, as `lt.open` opens them."""
+    return lt.open(path)
 
 
 def repl_names(paths: Sequence[str]) -> list[str]:
@@ -410,7 +404,7 @@ def repl_display(value: Any, console: Console) -> None:
     summary = container_summary(value)
     if summary is not None:
         console.print(summary, crop=False)
-    elif is_tensor(value) or hasattr(value, "__rich_console__"):
+    elif hasattr(value, "__rich_console__"):  # tensors, and anything else rich draws
         console.print(value, crop=False)
     else:
         console.file.write(printable(repr(value), keep_newlines=True) + "\n")
@@ -435,10 +429,10 @@ class ReplConsole(InteractiveConsole):
         sys.stderr.write(printable(data, keep_newlines=True))
 
     def showtraceback(self) -> None:
-        kind, error, trace = sys.exc_info()
-        if kind is None or error is None:
+        error = sys.exception()
+        if error is None:
             return
-        sys.last_type, sys.last_value, sys.last_traceback = kind, error, trace
+        sys.last_type, sys.last_value, sys.last_traceback = type(error), error, error.__traceback__
         self.write(error_line(error) + "\n")
 
 
@@ -521,7 +515,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     show_parser.add_argument("--width", type=_width, help=f"characters per line (1 to {MAX_WIDTH:,})")
     repl_parser = commands.add_parser("repl", help="an interactive console: lt imported, files opened as t")
-    repl_parser.add_argument("files", nargs="*", help=".npy files (or zarr stores where lt.open exists)")
+    repl_parser.add_argument("files", nargs="*", help=".npy files or zarr stores")
     return parser
 
 

@@ -33,16 +33,16 @@ def count_nonzero(values: Values, axis: Any = None, keepdims: bool = False) -> B
     return np.asarray(np.count_nonzero(values, axis=axis, keepdims=keepdims), dtype=np.int64)
 
 
-def diff(values: Values, axis: int, n: int) -> Buffer:
+def diff(values: Values, axis: int = -1, n: int = 1) -> Buffer:
     """The `n`-th forward difference along `axis`.
 
-    >>> diff(np.array([1, 4, 9, 16]), axis=-1, n=2).tolist()
+    >>> diff(np.array([1, 4, 9, 16]), n=2).tolist()
     [2, 2]
     """
     return np.diff(np.asarray(values), n=n, axis=axis)
 
 
-def searchsorted(sorted_values: Values, values: Values, side: str, sorter: Any = None) -> Buffer:
+def searchsorted(sorted_values: Values, values: Values, side: str = "left", sorter: Any = None) -> Buffer:
     """Where each of `values` would go in the sorted 1-D `sorted_values` to keep it sorted.
 
     >>> searchsorted(np.array([1, 3, 5]), np.array([0, 3, 6]), side="right").tolist()
@@ -84,7 +84,7 @@ def take_along_axis(values: Values, indices: Values, axis: int = -1) -> Buffer:
     return np.take_along_axis(array, index, axis=axis)
 
 
-def repeat(values: Values, repeats: Any, axis: int) -> Buffer:
+def repeat(values: Values, repeats: Any, axis: int = 0) -> Buffer:
     """Each element along `axis` repeated `repeats` times (an int, or one count per element).
 
     >>> repeat(np.array([1, 2]), np.array([2, 0]), axis=0).tolist()
@@ -194,7 +194,7 @@ def _take_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[st
 def _searchsorted_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
     sorted_values, values = (da.asarray(x) for x in inputs)
     return da.searchsorted(
-        sorted_values, values, side=params["side"], sorter=params.get("sorter")
+        sorted_values, values, side=params.get("side", "left"), sorter=params.get("sorter")
     )
 
 
@@ -204,7 +204,7 @@ def _repeat_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[
         raise TypeError(
             "repeat on a dask-backed tensor takes one int count (dask's repeat); compute it first"
         )
-    return da.repeat(inputs[0], repeats, axis=params["axis"])
+    return da.repeat(inputs[0], repeats, axis=params.get("axis", 0))
 
 
 def _tile_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:

@@ -430,7 +430,11 @@ def dot_operands(what: str, shape: Shape, other: Any) -> int:
 
 
 def _count(value: Any, what: str) -> int:
-    number = _axis_int(value, what)
+    """A non-negative int (numpy's `operator.index`: a bool counts as 0 or 1, as in `np.tile`)."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an int, got {value!r} ({type(value).__name__})") from None
     if number < 0:
         raise ValueError(f"{what} must not be negative, got {number}")
     return number

@@ -270,7 +270,7 @@ def matmul_names(left: tuple[Names, Shape], right: tuple[Names, Shape]) -> Names
     if not shape_a or not shape_b:
         return None
     batch = broadcast_names([(names_a[:-2], shape_a[:-2]), (names_b[:-2], shape_b[:-2])])
-    rows = names_a[-2:-1] if len(names_a) > 1 else ()
+    rows = names_a[-2:-1]  # empty for a 1-D operand: its one axis is contracted
     columns = names_b[-1:] if len(names_b) > 1 else ()
     result = (*batch, *rows, *columns)
     given = [name for name in result if name is not None]

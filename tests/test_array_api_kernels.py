@@ -8,12 +8,15 @@ the last, a cast of a transposed view, and the refusals of the dask forms.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from bases_support import on_base
 
 import lazytensor as lt
+from lazytensor import optable
+from lazytensor.tensor import apply
 
 
 @pytest.mark.parametrize(
@@ -66,3 +69,28 @@ def test_fft_shifts_of_a_dask_tensor_stay_lazy_and_are_numpys(
     shifted = getattr(lt.fft, name)(on_base("dask", values, tmp_path), axes=axes)
     assert shifted.base.defers_operations
     np.testing.assert_array_equal(shifted.numpy(), getattr(np.fft, name)(values, axes=axes), strict=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "values", "params", "expected"),
+    [
+        ("searchsorted", [np.array([1, 3, 3, 5]), np.array([3, 0, 6])], {}, np.array([1, 0, 4])),
+        (
+            "repeat",
+            [np.arange(6).reshape(2, 3)],
+            {"repeats": 2},
+            np.repeat(np.arange(6).reshape(2, 3), 2, axis=0),
+        ),
+        ("diff", [np.array([[1, 4, 9], [0, 0, 2]])], {}, np.diff(np.array([[1, 4, 9], [0, 0, 2]]))),
+    ],
+)
+@pytest.mark.parametrize("base", ["numpy", "dask"])
+def test_a_table_entry_s_left_out_parameters_take_the_same_defaults_on_every_base(
+    tmp_path: Path, base: str, name: str, values: list[Any], params: dict[str, Any], expected: Any
+) -> None:
+    """`apply(entry, ...)` without `side`, `axis` or `n`: numpy's kernel and dask's chunked form
+    agree on the defaults (searchsorted's left side, repeat along axis 0, one difference along the
+    last axis)."""
+    operands = [on_base(base, values[0], tmp_path), *values[1:]]
+    got = apply(optable.TABLE[name], *operands, **params)
+    np.testing.assert_array_equal(got.numpy(), expected, strict=True)

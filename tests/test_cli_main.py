@@ -349,7 +349,23 @@ def test_usage_errors_are_one_line() -> None:
     assert status == ("exit", 2) and "command" in err
 
 
-def test_help_names_the_program_and_its_commands() -> None:
+def _help_entries(text: str) -> dict[str, str]:
+    """Each entry of an argparse help text, `name: help`, however argparse wrapped it."""
+    entries: dict[str, str] = {}
+    name = None
+    for line in text.splitlines():
+        if line.startswith("  ") and not line.startswith("    " * 3) and line.strip():
+            name, _, said = line.strip().partition("  ")
+            entries[name] = said.strip()
+        elif name is not None and line.strip() and not entries[name]:
+            entries[name] = line.strip()
+        else:
+            name = None
+    return entries
+
+
+def test_help_names_the_program_and_its_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
     status, out, _ = run("--help")
     assert status == ("exit", 0)
     assert out.startswith("usage: python -m lazytensor")
@@ -357,16 +373,25 @@ def test_help_names_the_program_and_its_commands() -> None:
         "The command line: `python -m lazytensor tour`, `show FILE.npy` and `repl [FILE ...]`."
         in " ".join(out.split())
     )
+    assert {name: said for name, said in _help_entries(out).items() if name in ("tour", "show", "repl")} == {
+        "tour": "a printed walk through the library",
+        "show": "print (a slice of) a .npy file, memory-mapped",
+        "repl": "an interactive console: lt imported, files opened as t",
+    }
     status, out, _ = run("show", "--help")
-    words = (
-        "a .npy file",
-        "a numpy index, e.g. '3, :, ::2'",
-        "colour backgrounds by value",
-        "digits after the point, at most (0 to 100)",
-        "characters per line (1 to 100,000)",
-    )
-    for said in words:
-        assert said in " ".join(out.split())
+    assert _help_entries(out) == {
+        "file": "a .npy file",
+        "-h, --help": "show this help message and exit",
+        "--index INDEX": "a numpy index, e.g. '3, :, ::2'",
+        "--heatmap": "colour backgrounds by value",
+        "--precision PRECISION": "digits after the point, at most (0 to 100)",
+        "--width WIDTH": "characters per line (1 to 100,000)",
+    }
+    status, out, _ = run("repl", "--help")
+    assert _help_entries(out) == {
+        "files": ".npy files or zarr stores",
+        "-h, --help": "show this help message and exit",
+    }
 
 
 # -- exits ------------------------------------------------------------------------------------------
@@ -466,6 +491,12 @@ def test_repl_display_of_each_kind_of_value() -> None:
         builtins._ = previous  # type: ignore[attr-defined]
 
 
+def test_repl_display_never_crops_a_tensor_wider_than_the_terminal() -> None:
+    out = io.StringIO()
+    cli.repl_display(lt.tensor(["x" * 50]), Console(file=out, width=12, color_system=None))
+    assert "x" * 50 in out.getvalue()  # the whole line: the terminal scrolls or wraps it
+
+
 def test_repl_display_clears_underscore_while_it_prints() -> None:
     seen: list[Any] = []
 
@@ -488,21 +519,37 @@ def test_the_repl_console_escapes_what_it_writes(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().err == ""
 
 
-def test_open_tensor_without_lt_open_loads_npy_and_refuses_stores(
-    grid: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert cli.open_tensor(str(grid)).tolist() == [[0, 1, 2], [3, 4, 5]]
-    monkeypatch.delattr(lt, "open")
-    assert cli.open_tensor(str(grid)).tolist() == [[0, 1, 2], [3, 4, 5]]
-    for store in ("s.zarr", "s.zarr/"):
-        with pytest.raises(ValueError) as caught:
-            cli.open_tensor(store)
-        assert (
-            str(caught.value)
-            == f"{store}: opening zarr stores needs lt.open, which this version does not have"
-        )
-    with pytest.raises(ValueError, match=r"needs lt\.open"):
-        cli.open_tensor(str(tmp_path))
+def test_the_repl_opens_a_zarr_store_beside_a_npy_file(grid: Path, tmp_path: Path) -> None:
+    zarr = pytest.importorskip("zarr")
+    store = tmp_path / "s.zarr"
+    zarr.save_array(str(store), np.arange(4.0))
+    status, out, err = run("repl", str(grid), str(store), stdin="t1[::-1].tolist()\n")
+    assert status == 0 and out == ">>> [3.0, 2.0, 1.0, 0.0]\n>>> "
+    assert err.splitlines()[2].startswith(f"t1 = {store}: tensor (4,) float64")
+
+
+def test_the_repl_namespace_has_lt_and_the_console_s_name(grid: Path) -> None:
+    status, out, _ = run("repl", str(grid), stdin="lt.arange(3).tolist()\n__name__\n")
+    assert status == 0 and out == ">>> [0, 1, 2]\n>>> '__console__'\n>>> "
+
+
+def test_leaving_the_repl_says_nothing_more(grid: Path) -> None:
+    status, out, err = run("repl", str(grid), stdin="1\n")
+    assert status == 0 and out == ">>> 1\n>>> "
+    assert err.endswith("Ctrl-D to leave\n\n")  # the banner, the line end of Ctrl-D, no exit message
+
+
+def test_the_repl_asks_for_line_editing(grid: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    real = cli.importlib.import_module
+
+    def recording(name: str, *args: Any) -> Any:
+        asked.append(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(cli.importlib, "import_module", recording)
+    assert run("repl", str(grid), stdin="")[0] == 0
+    assert asked == ["readline"]
 
 
 def test_the_repl_names(grid: Path) -> None:

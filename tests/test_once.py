@@ -7,6 +7,7 @@ import pickle
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -118,3 +119,20 @@ def test_an_unpickled_memory_map_keeps_no_view_of_its_file(tmp_path: Path) -> No
     assert MappedTensor._fused_values.peek(mapped) is None
     assert MappedTensor._fused_values.peek(back) is None
     assert back.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_once_attached_after_the_class_is_made_caches_under_the_function_s_name() -> None:
+    calls: list[int] = []
+
+    def area(self: Any) -> int:
+        """The square's area."""
+        calls.append(1)
+        return 9
+
+    class Square:
+        pass
+
+    Square.area = once(area)  # type: ignore[attr-defined]  # no __set_name__ here: the name is fn's
+    square = Square()
+    assert (square.area, square.area, len(calls)) == (9, 9, 1)  # type: ignore[attr-defined]
+    assert Square.area.__doc__ == "The square's area."  # type: ignore[attr-defined]  # what help() shows
