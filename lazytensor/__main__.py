@@ -111,11 +111,10 @@ TOUR: tuple[tuple[str, tuple[str, ...]], ...] = (
 def _run_step(console: Console, code: str, namespace: dict[str, Any]) -> None:
     """Show `code` as typed at a prompt, run it, and print its value like the REPL would."""
     console.print(Text(">>> " + code, style="bold"))
-    statement = code.split("  #")[0]
     try:
-        tree = ast.parse(statement, mode="eval")
+        tree = ast.parse(code, mode="eval")  # a trailing comment is Python's to drop, as at a prompt
     except SyntaxError:
-        exec(statement, namespace)
+        exec(code, namespace)
         return
     value = eval(compile(tree, "<tour>", "eval"), namespace)
     if value is None:
@@ -125,7 +124,7 @@ def _run_step(console: Console, code: str, namespace: dict[str, Any]) -> None:
 
 def tour() -> None:
     """A printed walk through lazytensor: views, write-through, explain, operators, printing styles."""
-    console = Console(highlight=False, markup=False, emoji=False)
+    console = output_console(None)  # NO_COLOR: not even the prompts' bold and the rules' dim
     namespace: dict[str, Any] = {"lt": lt}
     for title, steps in TOUR:
         console.print()
@@ -369,7 +368,7 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
             print(f"error: bad index {_shown_key(index)}: {_one_line(error)}", file=sys.stderr)
             return USAGE_ERROR
     title = path if index is None else f"{path}[{index}]"
-    console = Console(width=width, height=None if width is None else 25, highlight=False, markup=False)
+    console = output_console(width)  # the printer's console: its width, and NO_COLOR drops the bold
     console.print(Text(printable(title), style="bold"))
     try:
         lt.tprint(view, heatmap=heatmap or None, precision=precision, linewidth=width)

@@ -192,10 +192,13 @@ def _take_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[st
 
 
 def _searchsorted_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:
+    """dask's searchsorted, with numpy's `sorter` (which dask refuses) applied first: searching
+    `x[sorter]` is what numpy's `sorter` means."""
     sorted_values, values = (da.asarray(x) for x in inputs)
-    return da.searchsorted(
-        sorted_values, values, side=params.get("side", "left"), sorter=params.get("sorter")
-    )
+    sorter = params.get("sorter")
+    if sorter is not None:
+        sorted_values = sorted_values[np.asarray(sorter)]
+    return da.searchsorted(sorted_values, values, side=params.get("side", "left"))
 
 
 def _repeat_chunked(da: Any, kernel: Any, inputs: tuple[Any, ...], params: dict[str, Any]) -> Any:

@@ -196,28 +196,6 @@ def test_show_s_options_reach_the_printer(grid: Path, tmp_path: Path) -> None:
     assert status == 0 and out.endswith("\n0.  1.  1.\n")
 
 
-def test_show_without_an_index_keeps_the_width_s_height_free(
-    grid: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    consoles: list[Console] = []
-    real = cli.Console
-
-    def recording(*args: Any, **kwargs: Any) -> Console:
-        consoles.append(real(*args, **kwargs))
-        assert kwargs == {
-            "width": kwargs["width"],
-            "height": kwargs["height"],
-            "highlight": False,
-            "markup": False,
-        }
-        return consoles[-1]
-
-    monkeypatch.setattr(cli, "Console", recording)
-    assert run("show", str(grid), "--width", "30")[0] == 0
-    assert consoles[-1].width == 30 and consoles[-1].height == 25
-    assert run("show", str(grid))[0] == 0
-
-
 @pytest.mark.parametrize(
     ("key", "message"),
     [
@@ -411,7 +389,7 @@ def test_a_closed_pipe_ends_quietly(grid: Path, monkeypatch: pytest.MonkeyPatch,
         def print(self, *args: Any, **kwargs: Any) -> None:
             raise BrokenPipeError
 
-    monkeypatch.setattr(cli, "Console", ClosedPipe)
+    monkeypatch.setattr(cli, "output_console", lambda width: ClosedPipe(width=width))
     with open(tmp_path / "stdout", "w") as stdout, contextlib.redirect_stdout(stdout):
         saved = os.dup(stdout.fileno())
         try:
