@@ -144,3 +144,25 @@ def test_requires_grad_on_a_result_is_refused_and_changes_nothing() -> None:
     result.sum().backward()
     assert w.grad is not None
     assert w.grad.tolist() == [2.0, 2.0]
+
+
+@pytest.mark.parametrize("name", ["exp", "sqrt", "tanh", "isnan", "sigmoid"])
+def test_a_function_without_a_ufunc_over_big_gathered_values_matches_numpy(name: str) -> None:
+    """Functions the table computes with kernels of their own (no numpy ufunc to write into scratch)
+    over gathered values above `SCRATCH_BYTES`: new memory, numpy's values."""
+    rows = 2 * tensor_module.SCRATCH_BYTES // (4 * 4)
+    rng = np.random.default_rng(1)
+    array = rng.random((rows, 4)).astype(np.float32)
+    index = rng.permutation(rows)
+    gathered = array[index]
+    expected = {
+        "exp": np.exp(gathered),
+        "sqrt": np.sqrt(gathered),
+        "tanh": np.tanh(gathered),
+        "isnan": np.isnan(gathered),
+        "sigmoid": 1 / (1 + np.exp(-gathered)),
+    }[name]
+    result = getattr(lt.from_numpy(array)[index], name)()
+    assert result.dtype == expected.dtype
+    np.testing.assert_allclose(result.numpy(), expected, rtol=1e-6)
+    np.testing.assert_array_equal(array[index], gathered)
