@@ -475,6 +475,13 @@ def test_repl_display_never_crops_a_tensor_wider_than_the_terminal() -> None:
     assert "x" * 50 in out.getvalue()  # the whole line: the terminal scrolls or wraps it
 
 
+def test_repl_display_keeps_the_line_breaks_of_a_repr() -> None:
+    out = io.StringIO()
+    array = np.arange(4).reshape(2, 2)
+    cli.repl_display(array, Console(file=out, width=80, color_system=None))
+    assert out.getvalue() == repr(array) + "\n"  # numpy's two lines, as Python's own prompt shows them
+
+
 def test_repl_display_clears_underscore_while_it_prints() -> None:
     seen: list[Any] = []
 

@@ -28,6 +28,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from thread_support import threaded
 
 import lazytensor as lt
 from lazytensor import threads
@@ -36,18 +37,6 @@ EXAMPLES = settings(max_examples=150, deadline=None)
 
 EXACT_DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64", "complex128"]
 SUM_DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float32", "float64", "complex128"]
-
-
-@contextlib.contextmanager
-def threaded(count: int = 3) -> Iterator[None]:
-    """`count` threads, and work of two elements or more split across them in blocks of any size."""
-    before = lt.get_num_threads()
-    lt.set_num_threads(count)
-    try:
-        with threads.split_from(2):
-            yield
-    finally:
-        lt.set_num_threads(before)
 
 
 @contextlib.contextmanager

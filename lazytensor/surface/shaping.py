@@ -224,8 +224,8 @@ class Shaping(Surface):
             if fused is not None and (self.base.plain or not self.requires_grad):
                 try:  # free unless raised, where `contextlib.suppress` costs a third of the read
                     return fused[key]  # an element of a fused stack: numpy's own indexing and checks
-                except OverflowError:  # past C's ints: our parser names the index
-                    pass
+                except (OverflowError, IndexError):  # out of bounds, or past C's ints, where numpy
+                    pass  # says "only integers ... are valid indices": our parser names the index
         if not self.base.plain and self.requires_grad and autograd.is_grad_enabled():  # plain: no grad
             return self._views.index_view(cast("AbstractTensor", self), key)
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
