@@ -77,7 +77,9 @@ def _view(array: Any, shape: Shape, ops: list[Op]) -> tuple[lt.AbstractTensor, n
 
 @settings(max_examples=300, deadline=None)
 @given(chain=strided_chains())
-def test_a_stack_of_basic_views_is_one_request_of_the_slices_it_reaches(chain: tuple[Shape, list[Op]]) -> None:
+def test_a_stack_of_basic_views_is_one_request_of_the_slices_it_reaches(
+    chain: tuple[Shape, list[Op]],
+) -> None:
     shape, ops = chain
     array = Recording(np.arange(math.prod(shape), dtype=np.int32).reshape(shape))
     t, ref = _view(array, shape, ops)
