@@ -25,3 +25,13 @@ def test_a_wider_dtype_is_the_accumulators(values: np.ndarray, dtype: Any, ours:
     for axis in (None, -1):
         got = ours(lt.tensor(values), axis=axis, dtype=dtype)
         np.testing.assert_array_equal(got.numpy(), theirs(values, axis=axis, dtype=dtype), strict=True)
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+@pytest.mark.parametrize(("values", "dtype"), CASES)
+@pytest.mark.parametrize(("ours", "theirs"), [(lt.cumulative_prod, np.cumprod), (lt.cumulative_sum, np.cumsum)])
+def test_a_running_total_in_a_wider_dtype_is_the_accumulators(
+    values: np.ndarray, dtype: Any, ours: Any, theirs: Any
+) -> None:
+    got = ours(lt.tensor(values), axis=-1, dtype=dtype)
+    np.testing.assert_array_equal(got.numpy(), theirs(values, axis=-1, dtype=dtype), strict=True)
