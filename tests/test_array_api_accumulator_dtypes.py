@@ -29,7 +29,9 @@ def test_a_wider_dtype_is_the_accumulators(values: np.ndarray, dtype: Any, ours:
 
 @pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
 @pytest.mark.parametrize(("values", "dtype"), CASES)
-@pytest.mark.parametrize(("ours", "theirs"), [(lt.cumulative_prod, np.cumprod), (lt.cumulative_sum, np.cumsum)])
+@pytest.mark.parametrize(
+    ("ours", "theirs"), [(lt.cumulative_prod, np.cumprod), (lt.cumulative_sum, np.cumsum)]
+)
 def test_a_running_total_in_a_wider_dtype_is_the_accumulators(
     values: np.ndarray, dtype: Any, ours: Any, theirs: Any
 ) -> None:
