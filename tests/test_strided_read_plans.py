@@ -52,6 +52,17 @@ def test_views_of_a_reshaped_array_base_read_numpys_values(chain: tuple[Shape, S
     np.testing.assert_array_equal(got, ref)
 
 
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), shape=shapes(max_dims=3, max_side=5))
+def test_any_slice_of_a_flattened_array_base_reads_numpys_values(data: st.DataObject, shape: Shape) -> None:
+    values = np.arange(math.prod(shape), dtype=np.int32).reshape(shape) * 3 - 7
+    key = data.draw(st.slices(values.size))
+    got = lt.from_array(Plain(values.copy())).reshape(-1)[key].numpy()
+    expected = values.reshape(-1)[key]
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
+
+
 @pytest.mark.parametrize(
     ("view", "np_view"),
     [
