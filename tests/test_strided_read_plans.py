@@ -111,26 +111,22 @@ HUGE = 2**60 + 131
 
 
 @pytest.mark.parametrize(
-    ("view", "first", "key"),
+    ("view", "expected"),
     [
-        (lambda t: t[HUGE - 2 :], HUGE - 2, slice(HUGE - 2, HUGE, 1)),
-        (lambda t: t[::-1][:2], HUGE - 1, slice(HUGE - 2, HUGE, 1)),  # then flipped in memory
+        (lambda t: t[HUGE - 2 :], [HUGE - 2, HUGE - 1]),
+        (lambda t: t[::-1][:2], [HUGE - 1, HUGE - 2]),  # read forwards, then flipped in memory
     ],
 )
-def test_a_slice_at_the_end_of_an_axis_past_2_53_is_one_exact_request(view: Any, first: int, key: slice) -> None:
+def test_a_slice_at_the_end_of_an_axis_past_2_53_is_one_exact_request(view: Any, expected: list[int]) -> None:
     array = Positions(HUGE)
-    got = view(lt.from_array(array)).numpy()
-    step = 1 if first == HUGE - 2 else -1
-    assert got.tolist() == [first, first + step]
-    assert array.keys == [(key,)]
+    assert view(lt.from_array(array)).numpy().tolist() == expected
+    assert array.keys == [(slice(HUGE - 2, HUGE, 1),)]
 
 
-@pytest.mark.parametrize(
-    "kind", ["plain", "zarr", "dask", "numpy"]
-)  # the views keep no axis of stride 0 (numpy's own broadcasts are read-only)
+@pytest.mark.parametrize("kind", ["plain", "zarr", "dask", "numpy"])
 @pytest.mark.parametrize(
     "view",
-    [
+    [  # no axis of stride 0: numpy's own broadcasts are read-only
         lambda t: t,
         lambda t: t[1:],
         lambda t: t.transpose(2, 0, 1)[::-1],
