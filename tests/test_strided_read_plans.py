@@ -1,8 +1,8 @@
 """Where planning a read of an array base as per-axis slices stops, and what the read gives back: a
 view of a reshaped base whose run crosses a row end is gathered, not sliced past the row; an axis
 longer than 2**53 is planned in exact integers; a read is a fresh, writeable array of numpy's values;
-and a block with its own `broadcast_to` (a lazytensor tensor used as an array-like) is broadcast
-by it."""
+and expands of a base whose blocks have their own `broadcast_to` (a lazytensor tensor used as an
+array-like) read numpy's values."""
 
 from __future__ import annotations
 
