@@ -3,6 +3,7 @@ never followed through a symbolic link planted at its name, and a stale one reus
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import Any
@@ -30,3 +31,16 @@ def test_a_stale_temporary_cut_to_the_file_system_s_limit_is_reused(
     lt.save(target, lt.arange(3))
     assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
     assert np.load(target).tolist() == [0, 1, 2]
+
+
+def test_a_symbolic_link_at_the_temporary_name_is_never_followed(tmp_path: Path) -> None:
+    target = tmp_path / "t.npy"
+    np.save(target, np.arange(3))
+    victim = tmp_path / "victim"
+    planted = tmp_path / ltio.temporary_name(target.name)
+    planted.symlink_to(victim)  # a save through it would create or overwrite `victim`
+    with pytest.raises(OSError) as caught:
+        lt.save(target, lt.arange(4))
+    assert caught.value.errno == errno.ELOOP
+    assert str(caught.value) == f"{target}: cannot be saved ({os.strerror(errno.ELOOP)})"
+    assert not victim.exists() and np.load(target).tolist() == [0, 1, 2]
