@@ -44,3 +44,56 @@ def test_a_symbolic_link_at_the_temporary_name_is_never_followed(tmp_path: Path)
     assert caught.value.errno == errno.ELOOP
     assert str(caught.value) == f"{target}: cannot be saved ({os.strerror(errno.ELOOP)})"
     assert not victim.exists() and np.load(target).tolist() == [0, 1, 2]
+
+
+def test_a_temporary_swapped_for_a_link_to_itself_while_waiting_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "t.npy"
+    np.save(target, np.arange(3))
+    temporary = tmp_path / ltio.temporary_name(target.name)
+    moved = tmp_path / "moved"
+    real_flock = ltio.fcntl.flock
+
+    def flock_then_swap(fd: int, operation: int) -> None:
+        real_flock(fd, operation)
+        if not moved.exists():  # meanwhile the file we opened went elsewhere, a link took its name
+            os.replace(temporary, moved)
+            temporary.symlink_to(moved)
+
+    monkeypatch.setattr(ltio.fcntl, "flock", flock_then_swap)
+    with pytest.raises(OSError) as caught:
+        lt.save(target, lt.arange(4))
+    assert caught.value.errno == errno.ELOOP
+    assert not target.is_symlink() and np.load(target).tolist() == [0, 1, 2]
+    assert moved.read_bytes() == b""
+
+
+def test_a_temporary_removed_by_another_during_a_failed_save_keeps_the_first_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "t.npy"
+    temporary = tmp_path / ltio.temporary_name(target.name)
+
+    def fsync_fails(fd: int) -> None:
+        temporary.unlink()
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", fsync_fails)
+    with pytest.raises(OSError) as caught:
+        lt.save(target, lt.arange(4))
+    assert type(caught.value) is OSError and caught.value.errno == errno.EIO
+    assert str(caught.value) == f"{target}: cannot be saved (Input/output error)"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_save_already_running_is_refused_with_eagain(tmp_path: Path) -> None:
+    target = tmp_path / "t.npy"
+    temporary = tmp_path / ltio.temporary_name(target.name)
+    with open(temporary, "wb") as running:
+        ltio.fcntl.flock(running.fileno(), ltio.fcntl.LOCK_EX)
+        with pytest.raises(BlockingIOError) as caught:
+            lt.save(target, lt.arange(4))
+    assert caught.value.errno == errno.EAGAIN
+    assert str(caught.value) == f"{target}: another save to this file is in progress"
+    assert not target.exists()
