@@ -13,6 +13,7 @@ import pytest
 
 import lazytensor as lt
 import lazytensor.io as ltio
+from lazytensor.mapped import MappedTensor
 
 
 @pytest.mark.parametrize("mmap", [True, False])
@@ -69,7 +70,7 @@ def test_a_memory_mapped_file_that_shrinks_is_named_in_the_error(tmp_path: Path)
     path = tmp_path / "shrinking.npy"
     np.save(path, np.arange(1000.0))
     t = lt.load(path)
-    assert t.storage_note == "memory-mapped" and t[999].item() == 999.0
+    assert isinstance(t, MappedTensor) and t[999].item() == 999.0  # else a read below would SIGBUS
     os.truncate(path, 4096)  # the check before each read refuses, so nothing reads past the end
     with pytest.raises(OSError) as caught:
         t.tolist()
