@@ -1,6 +1,6 @@
-"""Who may save where, as `np.save` decides it: a new file gets the mode numpy's would under the
-same umask, and a read-only file is refused for the effective user (a set-user-ID program's
-rights are its effective user's), in one line with EACCES."""
+"""Who may load and save what, as numpy decides it: a new file gets the mode `np.save` gives it
+under the same umask, and a file the effective user may not read (or, to save, write) is a
+PermissionError with EACCES in one line (a set-user-ID program's rights are its effective user's)."""
 
 from __future__ import annotations
 
@@ -71,3 +71,28 @@ def test_a_read_only_file_is_refused_for_the_effective_user_as_numpy_refuses_it(
         assert caught.value.errno == errno.EACCES
         assert np.load(target).tolist() == [0.0, 0.0]
         assert sorted(p.name for p in folder.iterdir()) == ["lt.npy", "np.npy"]
+
+
+def test_a_file_the_effective_user_may_not_reach_or_read_is_a_permission_error() -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        folder.chmod(0o777)
+        closed = folder / "closed"  # a folder the user may not search: the stat is refused
+        closed.mkdir()
+        np.save(closed / "t.npy", np.arange(3))
+        unreadable = folder / "unreadable.npy"  # a file the user may not read: the open is refused
+        np.save(unreadable, np.arange(3))
+        closed.chmod(0o000)
+        unreadable.chmod(0o000)
+        owner = NOBODY if os.geteuid() == 0 else os.geteuid()
+        try:
+            with effective_user(owner):
+                for path in (closed / "t.npy", unreadable):
+                    with pytest.raises(PermissionError):
+                        np.load(path)
+                    with pytest.raises(PermissionError) as caught:
+                        lt.load(path)
+                    assert str(caught.value) == f"{path}: permission denied"
+                    assert caught.value.errno == errno.EACCES
+        finally:
+            closed.chmod(0o700)
