@@ -7,7 +7,6 @@ from __future__ import annotations
 import errno
 import os
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -89,26 +88,3 @@ def test_row_major_files_whose_layout_is_also_column_major_load_untransposed(
         loaded = lt.load(path, mmap=mmap)
         assert loaded.layer_name == "Storage" and loaded.shape == shape
         assert loaded.tolist() == np.load(path).tolist()
-
-
-def test_the_files_load_and_save_hold_open_are_never_inherited(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    inheritable: list[bool] = []
-    real_read_header = ltio.read_header
-    real_write = ltio._Sink.write
-
-    def read_header(file: Any, name: str, file_size: int) -> ltio.NpyHeader:
-        inheritable.append(os.get_inheritable(file.fileno()))
-        return real_read_header(file, name, file_size)
-
-    def write(self: ltio._Sink, data: Any) -> int:
-        inheritable.append(os.get_inheritable(self.fd))
-        return real_write(self, data)
-
-    monkeypatch.setattr(ltio, "read_header", read_header)
-    monkeypatch.setattr(ltio._Sink, "write", write)
-    path = tmp_path / "t.npy"
-    lt.save(path, lt.arange(3))
-    assert lt.load(path).tolist() == [0, 1, 2]
-    assert inheritable and not any(inheritable)  # a child process started meanwhile gets neither
