@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from rich.panel import Panel
+from rich.console import Group
 from rich.text import Text
 from styled_text import ANSI
 
@@ -99,10 +99,10 @@ def test_the_repl_shows_the_text_of_what_rich_draws_as_written(
 ) -> None:
     clean_env.setenv(colour, "1")
     written = "[b]x[/b] :smile: 12"  # rich's markup, an emoji code and a number rich would colour
-    repl_display(Panel(written, border_style="red"), render.output_console(None))  # the user's own
+    repl_display(Group(written, lt.arange(3)), render.output_console(None))  # a caption over a tensor
     out = capsys.readouterr().out
-    assert written in out
-    assert ("\x1b[" in out) == (colour == "FORCE_COLOR")  # the frame in colour, the text as written
+    assert out.splitlines()[0] == written
+    assert ("\x1b[" in out) == (colour == "FORCE_COLOR")  # the tensor in colour, the caption as written
 
 
 def test_a_print_ending_in_x_keeps_it() -> None:
