@@ -109,3 +109,13 @@ def test_a_print_ending_in_x_keeps_it() -> None:
     t = lt.tensor(["aX", "bX"])
     assert lt.to_string(t).splitlines()[-1] == "aX  bX"
     assert lines(render.render_ansi(TensorPrint(t), 40))[-1] == "aX  bX"
+
+
+def test_notebook_html_draws_unicode_whatever_the_encoding_of_stdout(clean_env: pytest.MonkeyPatch) -> None:
+    t = lt.arange(12).reshape(3, 4).T[1:]
+    tree = render.renderable_html(t.explain(), 60)
+    assert any("└── " in line for line in tree)  # the notebook is UTF-8: the tree's own guides
+    clean_env.setattr(
+        "sys.stdout", io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    )  # PYTHONIOENCODING=ascii
+    assert render.renderable_html(t.explain(), 60) == tree
