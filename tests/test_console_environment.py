@@ -77,6 +77,7 @@ def test_the_prompt_keeps_its_width_on_a_legacy_windows_console(clean_env: pytes
     words = Text("one two three")
     assert lines(render.render_ansi(words, 7)) == ["one two", "three"]
     assert render.render_plain(words, 7).splitlines() == ["one two", "three"]
+    assert render.renderable_html(words, 7) == ["one two", "three"]  # the notebook's explain trees
 
 
 @pytest.mark.parametrize("colour", ["NO_COLOR", "FORCE_COLOR"])
