@@ -72,7 +72,7 @@ def test_notebook_html_keeps_its_width_on_a_dumb_terminal(clean_env: pytest.Monk
     assert render.renderable_html(WORDS, 10) == WRAPPED_AT_10
 
 
-def test_the_prompt_keeps_its_width_on_a_legacy_windows_console(clean_env: pytest.MonkeyPatch) -> None:
+def test_the_renderings_keep_their_width_on_a_legacy_windows_console(clean_env: pytest.MonkeyPatch) -> None:
     clean_env.setattr("rich.console.detect_legacy_windows", lambda: True)  # as rich finds cmd.exe without VT
     words = Text("one two three")
     assert lines(render.render_ansi(words, 7)) == ["one two", "three"]
