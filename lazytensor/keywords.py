@@ -399,13 +399,14 @@ def view_dtype(
 
 
 @user_error
-def scalar_value(what: str, shape: Shape, value: Any) -> None:
-    """TypeError unless `value` is one value (numpy's `a.fill` takes a scalar).
+def scalar_value(what: str, shape: Shape, value: Any, error: type[Exception] = TypeError) -> None:
+    """`error` unless `value` is one value: numpy's `a.fill` raises ValueError for a sequence,
+    PyTorch's `fill_` a TypeError.
 
     >>> scalar_value("fill", (2,), 1.5)
     """
     if np.ndim(value) != 0:
-        raise TypeError(
+        raise error(
             f"{what} of a tensor of shape {shape} takes one value, got one of shape {np.shape(value)}"
         )
 

@@ -173,7 +173,8 @@ def reshaped(names: Names, below: Shape, shape: Shape) -> Names:
     """The names through a reshape from `below` to `shape`: the leading and trailing axes it leaves
     alone keep theirs. Between them, a reshape that only adds or drops axes of size 1 keeps the
     names of the other axes (an unsqueeze adds a None, a squeeze drops a name); one that splits or
-    merges axes gives None to every axis between.
+    merges axes gives None to every axis between. An axis of size 0 is never taken as untouched: in
+    an empty tensor sizes cannot tell which axes merged.
 
     >>> reshaped(("trial", "channel", "time"), (4, 8, 100), (4, 800))
     ('trial', None)
@@ -181,12 +182,14 @@ def reshaped(names: Names, below: Shape, shape: Shape) -> Names:
     ('a', 'c')
     >>> reshaped(("a", "b"), (2, 3), (2, 1, 3))
     ('a', None, 'b')
+    >>> reshaped(("a", "b", "c"), (2, 0, 4), (0, 4))
+    (None, 'c')
     """
     lead = 0
-    while lead < min(len(below), len(shape)) and below[lead] == shape[lead]:
+    while lead < min(len(below), len(shape)) and below[lead] == shape[lead] != 0:
         lead += 1
     trail = 0
-    while trail < min(len(below), len(shape)) - lead and below[-1 - trail] == shape[-1 - trail]:
+    while trail < min(len(below), len(shape)) - lead and below[-1 - trail] == shape[-1 - trail] != 0:
         trail += 1
     middle_below = range(lead, len(below) - trail)
     middle_here = range(lead, len(shape) - trail)

@@ -45,3 +45,12 @@ def test_a_size_1_axis_dropped_between_named_axes_keeps_the_names_around_it() ->
     t = lt.arange(30).reshape(2, 1, 3, 1, 5).rename("a", "b", "c", "d", "e")
     assert t.reshape(2, 3, 5).names == ("a", "c", "e")
     assert t.reshape(2, 3, 1, 5).names == ("a", "c", "d", "e")  # the trailing (1, 5) is untouched
+
+
+def test_merging_an_empty_axis_names_the_merged_axis_none() -> None:
+    t = lt.zeros(2, 0, 4, names=("a", "b", "c"))
+    assert t.flatten(0, 1).names == (None, "c")
+    assert t.reshape(0, 4).names == (None, "c")
+    assert t.flatten(1, 2).names == ("a", None)
+    assert t.reshape(2, 0, 4).names == ("a", "b", "c")
+    assert t.reshape(2, 0, 1, 4).names == ("a", "b", None, "c")

@@ -7,6 +7,8 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
+
 import lazytensor as lt
 from lazytensor import threads
 
@@ -52,3 +54,20 @@ def settings(threads_: int, blocks_per_thread: int = 1, min_block: int = 1) -> I
     finally:
         for name, value in zip(names, before, strict=True):
             setattr(threads._settings, name, value)
+
+
+@contextlib.contextmanager
+def counted_einsums() -> Iterator[list[int]]:
+    """How many times `np.einsum` runs inside the block, as a one-element list."""
+    calls = [0]
+    original = np.einsum
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    np.einsum = spy
+    try:
+        yield calls
+    finally:
+        np.einsum = original

@@ -149,7 +149,7 @@ class ArrayMethods(Surface):
         >>> t.tolist()
         [[0.0, 7.0, 0.0], [0.0, 7.0, 0.0]]
         """
-        keywords.scalar_value("fill", self.shape, value)
+        keywords.scalar_value("fill", self.shape, value, ValueError)
         self._check_in_place("fill", cast("AbstractTensor", self))
         evaluate.write(cast("AbstractTensor", self), value)
 
