@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
@@ -56,7 +57,7 @@ def test_the_prompt_outside_a_terminal_is_80_columns_whatever_columns_says(
 
 def test_tprint_prints_with_the_options_of_its_call(capsys: pytest.CaptureFixture[str]) -> None:
     t = lt.arange(40.0).reshape(4, 10) / 3
-    options = {"precision": 2, "threshold": 10, "edgeitems": 1, "linewidth": 60}
+    options: dict[str, Any] = {"precision": 2, "threshold": 10, "edgeitems": 1, "linewidth": 60}
     lt.tprint(t, **options)
     printed = capsys.readouterr().out
     assert printed == lt.to_string(t, **options) + "\n"
