@@ -29,8 +29,10 @@ WORDS = ("trial", "channel", "time", "freq", "batch", "head")
 
 
 def _same_from_the_start(a: Shape, b: Shape) -> int:
-    """How many sizes `a` and `b` share from their first axis on."""
-    return sum(1 for _ in itertools.takewhile(lambda pair: pair[0] == pair[1], zip(a, b, strict=False)))
+    """How many sizes `a` and `b` share from their first axis on, up to the first empty axis (in an
+    empty tensor sizes cannot tell which axes a reshape merged)."""
+    same = itertools.takewhile(lambda pair: pair[0] == pair[1] != 0, zip(a, b, strict=False))
+    return sum(1 for _ in same)
 
 
 def model_reshape(names: Names, below: Shape, shape: Shape) -> Names:
