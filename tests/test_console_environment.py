@@ -1,6 +1,7 @@
 """The consoles whatever the environment says: a given width kept on a dumb terminal (TERM=dumb with
-FORCE_COLOR or TTY_COMPATIBLE, a legacy Windows console, COLUMNS), plain text plain, and text that rich
-draws at the repl shown as written (no markup, emoji codes or highlighted numbers)."""
+FORCE_COLOR or TTY_COMPATIBLE), on a legacy Windows console and against COLUMNS; the notebook's HTML
+in Unicode whatever stdout's encoding; and the text rich draws at the repl shown as written (no
+markup, emoji codes or highlighted numbers)."""
 
 from __future__ import annotations
 
