@@ -449,7 +449,7 @@ def set_points_by_request(
 # -- lowering a layout or flat indices to requests --------------------------------------------
 
 
-def strided_key(layout: Layout, shape: Shape) -> tuple[Key, list[int], list[int], list[bool]] | None:
+def strided_key(layout: Layout, shape: Shape) -> tuple[Key, list[int], list[bool]] | None:
     """The per-axis slices of an array of `shape` that hold what `layout` maps to, or None.
 
     Returns the key (one slice or int per array axis), for each layout axis the array axis
@@ -457,8 +457,7 @@ def strided_key(layout: Layout, shape: Shape) -> tuple[Key, list[int], list[int]
     run backwards. The key is only returned when every layout axis is a distinct array
     axis with a whole step and stays inside it, so it is exact.
 
-    >>> key, source, _, flips = strided_key(Layout((2, 3), (1, 8), 1), (4, 8))
-    >>> key, source, flips
+    >>> strided_key(Layout((2, 3), (1, 8), 1), (4, 8))
     ((slice(0, 3, 1), slice(1, 3, 1)), [1, 0], [False, False])
     """
     strides = Layout.contiguous(shape).strides
@@ -479,7 +478,7 @@ def strided_key(layout: Layout, shape: Shape) -> tuple[Key, list[int], list[int]
         key[axis] = slice(low, high + 1, abs(step))
         source.append(axis)
         flips.append(step < 0)
-    return tuple(key), source, [i for i, s in enumerate(source) if s < 0], flips
+    return tuple(key), source, flips
 
 
 def _matching_axis(
@@ -662,7 +661,7 @@ class ArrayBase(BaseTensor):
         if plan is None:
             grid = np.broadcast_to(layout.index_batch(open_grid(layout.shape)), layout.shape)
             return self.select_flat(grid)
-        key, source, _, flips = plan
+        key, source, flips = plan
         return _arrange(self.backend.basic(self.array, key), layout, source, flips)
 
     def select_flat(self, indices: Indices) -> Any:
@@ -710,7 +709,7 @@ class ArrayBase(BaseTensor):
             grid = np.broadcast_to(layout.index_batch(open_grid(layout.shape)), layout.shape)
             self.write_flat(grid, values)
             return
-        key, source, _, flips = plan
+        key, source, flips = plan
         block = values[tuple(slice(None, None, -1) if f else slice(None) for f in flips)]
         kept = [axis for axis in source if axis >= 0]
         block = block.reshape(tuple(n for n, axis in zip(layout.shape, source, strict=True) if axis >= 0))
