@@ -5,6 +5,7 @@ scan lets through gets numpy's own verdict."""
 from __future__ import annotations
 
 from pathlib import Path
+from tokenize import TokenError
 
 import numpy as np
 import pytest
@@ -43,7 +44,7 @@ def test_the_header_scan_counts_outside_strings_only(tmp_path: Path, name: str) 
     header, limit = SCANNED[name]
     path = tmp_path / f"{name}.npy"
     path.write_bytes(npy_bytes(header))
-    with pytest.raises(Exception):  # numpy refuses every one of them too (a TokenError for some)
+    with pytest.raises((ValueError, TokenError)):  # numpy refuses every one of them too
         np.load(path, allow_pickle=False)
     with pytest.raises(ValueError) as caught:
         lt.load(path)
