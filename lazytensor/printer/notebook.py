@@ -21,7 +21,7 @@ from rich.text import Text
 
 from lazytensor.printer.axisnames import names_of
 from lazytensor.printer.explain import explain
-from lazytensor.printer.grid import Panels, Rule, SliceGrid
+from lazytensor.printer.grid import Panels, SliceGrid
 from lazytensor.printer.header import Header
 from lazytensor.printer.options import PrintOptions, notebook_line_width
 from lazytensor.printer.render import notebook_html, pre_html, renderable_html, texts_html
@@ -80,7 +80,6 @@ def notebook_print(
     '(summarised harder for the notebook: edgeitems 3)'
     """
     width = notebook_line_width(options)
-    printable = TensorPrint(t, dims, options)
     for tried in _harder(options):
         printable = TensorPrint(t, dims, tried)
         header, grid, body = printable.laid_out(width)
@@ -147,25 +146,23 @@ def body_html(printed: NotebookPrint, width: int) -> list[str]:
     run: list[Text] = []
     rule_width = _rule_width(printed.body)
     for part in printed.grid.parts():
+        if isinstance(part, Text):
+            run.append(part)
+            continue
+        if run:
+            parts.append(pre_html(texts_html(run, width)))
+            run = []
         if isinstance(part, Panels):
-            if run:
-                parts.append(pre_html(texts_html(run, width)))
-                run = []
             panels = [
                 pre_html(texts_html(list(block.lines), width), css="lt-pre lt-panel") for block in part.blocks
             ]
             parts.append(f'<div class="lt-panels">{"".join(panels)}</div>')
-        elif isinstance(part, Rule):  # cut at the output's width: it never makes the output scroll
-            if run:
-                parts.append(pre_html(texts_html(run, width)))
-                run = []
+        else:  # a rule, cut at the output's width: it never makes the output scroll
             parts.append(
                 pre_html(
                     texts_html([Text(part.character * rule_width, style=DIM)], width), css="lt-pre lt-rule"
                 )
             )
-        else:
-            run.append(part)
     trailing = list(printed.body[len(printed.grid.body()) :])  # a note of harder summarising
     if run or trailing:
         parts.append(pre_html(texts_html([*run, *trailing], width)))

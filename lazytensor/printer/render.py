@@ -68,6 +68,7 @@ def render_ansi(renderable: Any, width: int) -> str:
     console = Console(
         file=io.StringIO(),
         width=width,
+        height=25,  # with a height rich keeps the width even on a dumb terminal (TERM=dumb or unknown)
         force_terminal=True,
         force_jupyter=False,
         no_color=False,
@@ -104,6 +105,7 @@ def html_console(width: int) -> Console:
     return Console(
         file=io.StringIO(),
         width=width,
+        height=25,  # with a height rich keeps the width even on a dumb terminal (TERM=dumb or unknown)
         force_terminal=True,
         force_jupyter=False,
         color_system="truecolor",
