@@ -283,13 +283,12 @@ def safe_store(root: str, read_only: bool) -> Any:
 
 
 def _plain(value: Any) -> Any:
-    """A codec (or any other value of zarr's metadata) as JSON values: its own dict, else its text."""
+    """A codec of zarr's metadata as JSON values: its own dict (v3 `to_dict`, v2 numcodecs `get_config`);
+    None for any other value that is not JSON (a data type object): it names no codec."""
     for name in ("to_dict", "get_config"):
-        method = getattr(value, name, None)
-        if callable(method):
-            with contextlib.suppress(Exception):
-                return method()
-    return str(value)
+        with contextlib.suppress(Exception):
+            return getattr(value, name)()
+    return None
 
 
 def _fields_document(metadata: Any) -> Any:
