@@ -187,12 +187,15 @@ def base_region(t: Tensor) -> tuple[slice, ...] | None:
     """The per-axis slices of `t`'s base whose box holds exactly `t`'s values (in some order), or
     None when `t`'s positions are not such a box (a gather, or a reshape that skips).
 
-    The layout's axes, flipped to positive strides and sorted, are matched to the base's axes from the
-    last; an axis that runs over several whole base axes (a flattened view) is split back into them.
+    The layout's axes, flipped to positive strides, sorted and merged where one continues another, are
+    matched to the base's axes from the last; a run longer than a base axis (a flattened or reshaped
+    view) is cut back into that axis's rows.
 
     >>> import lazytensor as lt
     >>> base_region(lt.zeros(4, 6).T[::-2, 1:3])
     (slice(1, 3, 1), slice(1, 6, 2))
+    >>> base_region(lt.zeros(2, 6).reshape(6, 2))  # runs of 12 positions cut into 2 rows of 6
+    (slice(0, 2, 1), slice(0, 6, 1))
     >>> base_region(lt.zeros(4, 6).reshape(-1)[3:])  # not a box of the (4, 6) base
     """
     layout, shape = t.layout, t.base.shape
@@ -213,7 +216,7 @@ def base_region(t: Tensor) -> tuple[slice, ...] | None:
     key = [slice(x, x + 1) for x in start]
     unit = [math.prod(shape[a + 1 :]) for a in range(len(shape))]
     axis = len(shape) - 1
-    pending = sorted(axes)
+    pending = _merged_runs(sorted(axes))
     while pending:
         stride, size = pending.pop(0)
         while axis >= 0 and (shape[axis] == 1 or unit[axis] * shape[axis] <= stride):
@@ -221,24 +224,31 @@ def base_region(t: Tensor) -> tuple[slice, ...] | None:
         if axis < 0 or stride % unit[axis]:
             return None
         step = stride // unit[axis]
-        follows = bool(pending) and pending[0][0] == stride * size  # the next axis continues this one
+        row = shape[axis] // step  # how many positions of a run wrapping past this axis one base row takes
         if start[axis] + step * (size - 1) < shape[axis]:
-            while follows and start[axis] + step * (size * pending[0][1] - 1) < shape[axis]:
-                size *= pending.pop(0)[1]  # continued inside the same base axis: one slice
-                follows = bool(pending) and pending[0][0] == stride * size
             key[axis] = slice(start[axis], start[axis] + step * (size - 1) + 1, step)
-        elif step == 1 and start[axis] == 0 and size % shape[axis] == 0:
-            key[axis] = slice(0, shape[axis], 1)
-            pending.insert(0, (stride * shape[axis], size // shape[axis]))
-        elif follows:  # (2, 6) strides (6, 1) over a (3, 4) base: merged, (12,) splits into (3, 4)
-            pending[0] = (stride, size * pending[0][1])
-            continue
+        elif shape[axis] % step == 0 and start[axis] < step and size % row == 0:
+            # (12,) stride 2 over a (3, 8) base: rows of 4 positions 2 apart, then the next row
+            key[axis] = slice(start[axis], shape[axis], step)
+            pending.insert(0, (stride * row, size // row))
         else:
             return None
         axis -= 1
     if math.prod(len(range(shape[a])[k]) for a, k in enumerate(key)) != t.numel():
         return None
     return tuple(key)
+
+
+def _merged_runs(axes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(stride, size) axes sorted by stride, each axis that continues the one before merged into it
+    (strides (6, 1) of a (2, 6) view: one run of 12): the runs a box's axes are cut from."""
+    runs: list[tuple[int, int]] = []
+    for stride, size in axes:
+        if runs and runs[-1][0] * runs[-1][1] == stride:
+            runs[-1] = (runs[-1][0], runs[-1][1] * size)
+        else:
+            runs.append((stride, size))
+    return runs
 
 
 def chunk_edges(key: slice, chunk: int | None, size: int) -> list[int] | None:
