@@ -537,6 +537,26 @@ class BackendRequests:
 # -- the base ---------------------------------------------------------------------------------
 
 
+_LONGEST_AXIS = int(np.iinfo(np.intp).max)
+
+
+def _check_axis_lengths(shape: Shape) -> None:
+    """ValueError for an axis longer than numpy can index (numpy's "Maximum allowed dimension
+    exceeded"): its positions could not be read. The element count may pass 2**63; an axis may not.
+
+    >>> _check_axis_lengths((2**62, 2**62))
+    >>> _check_axis_lengths((3, 2**63))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: an array of shape (3, 9223372036854775808): axis 1 has 9223372036854775808 positions, ...
+    """
+    for axis, length in enumerate(shape):
+        if length > _LONGEST_AXIS:
+            raise ValueError(
+                f"an array of shape {shape}: axis {axis} has {length} positions, "
+                f"more than numpy can index ({_LONGEST_AXIS})"
+            )
+
+
 class ArrayBase(BaseTensor):
     """A tensor over any array-like, read lazily: the bottom of a stack like a `StorageTensor`.
 
@@ -555,6 +575,7 @@ class ArrayBase(BaseTensor):
         self.array = array
         self.backend = backend_of(array)
         self._shape = int_tuple(array.shape)
+        _check_axis_lengths(self._shape)
         dtype: np.dtype[Any] = np.dtype(array.dtype)
         self._dtype = dtype.newbyteorder("=") if dtype.isnative else dtype  # '<f4' shows as float32
         self.grad_state = GradState()

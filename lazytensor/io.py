@@ -23,7 +23,8 @@ import re
 import shutil
 import stat
 import warnings
-from typing import Any, BinaryIO, Literal, cast
+from collections.abc import Callable
+from typing import Any, BinaryIO, Literal, TypeVar, cast
 
 import attrs
 import numpy as np
@@ -578,10 +579,27 @@ def open(
         raise FileNotFoundError(errno.ENOENT, "no .npy file, HDF5 or netCDF file or zarr store here", name)
     suffix = os.path.splitext(name)[1].lower()
     if suffix in HDF5_SUFFIXES:
-        return named_base(ArrayBase(_hdf5_dataset(name, key, mode)), None, names)
+        return named_base(_array_base(name, _hdf5_dataset(name, key, mode)), None, names)
     if suffix in NETCDF_SUFFIXES:
-        return from_array(_netcdf_variable(name, key), names=names)
-    return named_base(ArrayBase(_zarr_array(name, key, mode)), None, names)
+        return _named_error(name, lambda: from_array(_netcdf_variable(name, key), names=names))
+    return named_base(_array_base(name, _zarr_array(name, key, mode)), None, names)
+
+
+_T = TypeVar("_T")
+
+
+def _array_base(name: str, array: Any) -> ArrayBase:
+    """A base over the array opened from the file `name`; a refusal of its shape names the file."""
+    return _named_error(name, lambda: ArrayBase(array))
+
+
+def _named_error(name: str, make: Callable[[], _T]) -> _T:
+    """`make()`, with the file `name` leading the message of a ValueError it raises (a hostile
+    file's shape or names), so that the one line says which file."""
+    try:
+        return make()
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
 
 
 def _zarr_array(name: str, key: str | None, mode: str) -> Any:

@@ -15,6 +15,7 @@ import asyncio
 import atexit
 import bz2
 import contextlib
+import dataclasses
 import functools
 import importlib
 import json
@@ -281,13 +282,37 @@ def safe_store(root: str, read_only: bool) -> Any:
     return store
 
 
+def _plain(value: Any) -> Any:
+    """A codec of zarr's metadata as JSON values: its own dict (v3 `to_dict`, v2 numcodecs `get_config`);
+    None for any other value that is not JSON (a data type object): it names no codec."""
+    for name in ("to_dict", "get_config"):
+        with contextlib.suppress(Exception):
+            return getattr(value, name)()
+    return None
+
+
+def _fields_document(metadata: Any) -> Any:
+    """An array's metadata (a dataclass) as JSON values field by field, all but the fill value."""
+    fields = dataclasses.fields(metadata)
+    values = {field.name: getattr(metadata, field.name) for field in fields if field.name != "fill_value"}
+    return json.loads(json.dumps(values, default=_plain))
+
+
+def _document(metadata: Any) -> Any:
+    """An array's metadata as JSON values, for the names of its codecs: zarr's own dict or, where zarr
+    cannot make one (a v3 bool array whose fill value is a list), `_fields_document`."""
+    with contextlib.suppress(Exception):
+        return json.loads(json.dumps(metadata.to_dict(), default=str))
+    return _fields_document(metadata)
+
+
 def fit_limits(array: Any) -> None:
     """Bound what the safe store under `array` reads per chunk by the array's own chunks and codecs."""
     store = getattr(array, "store", None)
     if not isinstance(store, _store_class()):
         return
     with contextlib.suppress(Exception):  # metadata zarr accepted but numpy cannot size: the defaults
-        store.limits.codecs = _codec_names(json.loads(json.dumps(array.metadata.to_dict(), default=str)))
+        store.limits.codecs = _codec_names(_document(array.metadata))
         dtype = np.dtype(array.dtype)
         if dtype.itemsize == 0 or dtype.hasobject:
             return

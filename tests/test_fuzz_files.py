@@ -458,6 +458,44 @@ def test_each_hostile_kind_of_zarr_store_fails_in_one_line(tmp_path: Path, fmt: 
     assert classify_store(store, reference=mutation == "huge-shape") == expected
 
 
+@pytest.mark.parametrize("fmt", [2, 3])
+@pytest.mark.parametrize("length", [2**63, 10**30])
+def test_an_axis_longer_than_numpy_can_index_is_refused_in_one_line(
+    tmp_path: Path, fmt: int, length: int
+) -> None:
+    """A metadata document whose shape has an axis past 2**63 - 1: numpy's "Maximum allowed dimension
+    exceeded", as one line naming the shape, when the store opens (it printed a raw OverflowError)."""
+    recipe = {
+        "fmt": fmt,
+        "dtype": "<f8",
+        "shape": (1,),
+        "chunks": (1,),
+        "codec": "gzip",
+        "mutation": "field",
+        "field": "shape",
+        "value": length,
+        "chunk": 0,
+    }
+    store = tmp_path / "store.zarr"
+    make_store(store, recipe)
+    try:
+        opened = zarr.open_array(str(store), mode="r")
+    except Exception:  # this zarr refuses the document itself: lazytensor must too, in one line
+        assert classify_store(store, reference=False) == "clean error"
+        return
+    message = (
+        f"an array of shape ({length},): axis 0 has {length} positions, "
+        f"more than numpy can index ({2**63 - 1})"
+    )
+    with pytest.raises(ValueError) as caught:
+        lt.from_array(opened)
+    assert str(caught.value) == message
+    with pytest.raises(ValueError) as caught:
+        lt.open(store)
+    assert str(caught.value) == f"{store}: {message}"
+    assert classify_store(store, reference=False) == "clean error"
+
+
 def test_a_decompression_bomb_within_the_file_limit_is_refused_before_inflating(tmp_path: Path) -> None:
     store = tmp_path / "bomb.zarr"
     build_store(
