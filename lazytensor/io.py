@@ -581,7 +581,8 @@ def open(
     if suffix in HDF5_SUFFIXES:
         return named_base(_array_base(name, _hdf5_dataset(name, key, mode)), None, names)
     if suffix in NETCDF_SUFFIXES:
-        return _named_error(name, lambda: from_array(_netcdf_variable(name, key), names=names))
+        variable = _netcdf_variable(name, key)  # its own refusals name the file already
+        return _named_error(name, lambda: from_array(variable, names=names))
     return named_base(_array_base(name, _zarr_array(name, key, mode)), None, names)
 
 
