@@ -35,7 +35,7 @@ def test_a_missing_submodule_is_named_by_its_package(monkeypatch: pytest.MonkeyP
     assert caught.value.__cause__ is None and caught.value.__suppress_context__
 
 
-def test_an_operation_on_zarr_without_dask_array_names_the_dask_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_operation_on_zarr_without_dask_array_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     stored = zarr.create_array(store={}, shape=(4,), dtype="f8", chunks=(2,))
     stored[...] = np.arange(4.0)
     t = lt.from_array(stored)
