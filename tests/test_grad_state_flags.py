@@ -11,11 +11,18 @@ import lazytensor as lt
 
 
 def test_requires_grad_is_false_not_none_after_a_write_made_the_gradient_state() -> None:
-    t = lt.zeros(3)
+    t = lt.arange(3.0) * 2  # a result: no gradient state until something needs one
     t[0] = 1.0  # a write checks and counts in the gradient state, which makes it
     assert t.version == 1
     assert t.requires_grad is False and t.T.requires_grad is False
     assert t.retains_grad is False
+
+
+def test_a_detached_tensor_requires_no_grad() -> None:
+    w = lt.ones(2, requires_grad=True)
+    for detached in (w.detach(), (w * 2).detach(), w.T.detach()):
+        assert detached.requires_grad is False and detached.retains_grad is False
+        assert detached.grad is None and detached.grad_fn is None
 
 
 def test_retains_grad_is_a_bool_on_a_recorded_result() -> None:
