@@ -763,12 +763,12 @@ class GradState:
 
     __slots__ = ("grad", "node", "requires_grad", "retains", "version")
 
-    def __init__(self, version: Version | None = None) -> None:
+    def __init__(self) -> None:
         self.requires_grad = False
         self.retains = False
         self.grad: StorageTensor | None = None
         self.node: Node | None = None
-        self.version = Version() if version is None else version
+        self.version = Version()
 
 
 class BaseTensor(AbstractTensor):
