@@ -13,9 +13,11 @@ from strategies import shapes
 
 import lazytensor as lt
 
+Case = tuple[tuple[int, ...], tuple[int, ...]]
+
 
 @st.composite
-def expands(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def expands(draw: st.DrawFn) -> Case:
     """A shape and a target it broadcasts to: new leading axes, size-1 axes kept, stretched or emptied."""
     shape = draw(shapes(max_dims=3, max_side=3))
     lead = draw(st.lists(st.integers(0, 2), max_size=2))
@@ -24,7 +26,7 @@ def expands(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 @given(case=expands())
-def test_an_expand_of_a_base_reads_read_only_as_broadcast_to(case: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+def test_an_expand_of_a_base_reads_read_only_as_broadcast_to(case: Case) -> None:
     shape, target = case
     array = np.arange(float(math.prod(shape))).reshape(shape)
     t = lt.tensor(array)  # a base: its values are always at hand, so the expand's are numpy's own
