@@ -1,4 +1,4 @@
-"""`numpy()` and `values()` of an expand of a tensor in memory are read-only, as numpy's `broadcast_to`
+"""`numpy()` and `values()` of an expand of a storage tensor are read-only, as numpy's `broadcast_to`
 is, even when the expand repeats no element (docs/indexing.md: expanded views are read-only, always);
 views that can be written give writeable arrays of the same memory."""
 
