@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import shapes
@@ -49,3 +50,19 @@ def test_views_that_can_be_written_give_writeable_arrays_of_their_storage() -> N
     for view in (t, t.T, t[::-1, 1:3], t[1]):
         for values in (view.numpy(), view.values()):
             assert values.flags.writeable and np.shares_memory(values, t.storage)
+
+
+@pytest.mark.parametrize("read_below_first", [False, True])
+def test_a_view_over_an_expand_reads_read_only_whatever_was_read_before(read_below_first: bool) -> None:
+    array = np.arange(9.0).reshape(3, 3)
+    below = lt.tensor(array).T  # a view: its values are made only when something reads them
+    if read_below_first:
+        below.numpy()
+    expanded = below.expand(1, 3, 3)  # repeats no element, and has no stride-0 axis longer than 1
+    reference = np.broadcast_to(array.T, (1, 3, 3))
+    views = [(expanded, reference), (expanded[0], reference[0]), (expanded[0, 1:], reference[0, 1:])]
+    for view, numpys in views:
+        assert numpys.flags.writeable is False
+        for values in (view.numpy(), view.values()):
+            assert values.flags.writeable is False
+            np.testing.assert_array_equal(values, numpys)
