@@ -24,7 +24,8 @@ def test_columns_one_wider_than_the_line_lose_one_from_the_middle() -> None:
 
 def test_the_columns_of_stacked_slices_fit_the_same_way() -> None:
     t = lt.arange(10, 34).reshape(2, 3, 4)
-    assert values(t, 14).splitlines()[:4] == ["[0, :, :]", "10  11  12  13", "14  15  16  17", "18  19  20  21"]
+    whole = ["[0, :, :]", "10  11  12  13", "14  15  16  17", "18  19  20  21"]
+    assert values(t, 14).splitlines()[:4] == whole
     assert values(t, 13).splitlines()[:4] == ["[0, :, :]", "10  11  …  13", "14  15  …  17", "18  19  …  21"]
 
 
