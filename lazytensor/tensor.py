@@ -615,7 +615,8 @@ class AbstractTensor(
         its file first), and for a shape of more than 2**63 bytes, which numpy cannot view (its
         elements are read through the layout). Only a view of storage is kept: a copy (a numpy
         scalar, say) would go stale at the next write to the base. A view numpy derives from the
-        one below needs no layout: that one passed these checks, over the same base."""
+        one below needs no layout: that one passed these checks, over the same base. A view over an
+        expand is read-only either way, as numpy's views of a `broadcast_to` are."""
         below = getattr(self, "wrapped", None)
         known = None if below is None else _FUSED_VALUES.peek(below)
         if known is not None:
@@ -630,7 +631,10 @@ class AbstractTensor(
             or not evaluate.numpy_can_view(layout, self.dtype.itemsize)
         ):
             return None
-        return evaluate.read(self)
+        values = evaluate.read(self)
+        if values.flags.writeable and any(layer.read_only_reason is not None for layer in self.layers):
+            values.flags.writeable = False  # over an expand: read-only as numpy's, whatever was read before
+        return values
 
     def view_of(self, below: Buffer) -> Buffer | None:
         """This layer as a numpy view of the fused array below it, when numpy has that view cheaply
@@ -763,12 +767,12 @@ class GradState:
 
     __slots__ = ("grad", "node", "requires_grad", "retains", "version")
 
-    def __init__(self, version: Version | None = None) -> None:
+    def __init__(self) -> None:
         self.requires_grad = False
         self.retains = False
         self.grad: StorageTensor | None = None
         self.node: Node | None = None
-        self.version = Version() if version is None else version
+        self.version = Version()
 
 
 class BaseTensor(AbstractTensor):

@@ -96,9 +96,7 @@ def fit_columns(axis: ShownAxis, cell_width: int, width: int) -> Columns:
     natural = count * cell_width + (count - 1) * len(COLUMN_GAP) + (1 + len(COLUMN_GAP) if gap else 0)
     if natural <= width or count <= 2:
         return Columns(positions, gap)
-    fitting = max(2, (width - 1) // (cell_width + len(COLUMN_GAP)))
-    if fitting >= count:
-        return Columns(positions, gap)
+    fitting = max(2, (width - 1) // (cell_width + len(COLUMN_GAP)))  # fewer than count: natural > width
     head = (fitting + 1) // 2
     tail = fitting - head
     return Columns(positions[:head] + positions[count - tail :], head)
