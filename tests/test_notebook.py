@@ -16,6 +16,7 @@ from browser_pages import CELLS, outputs
 from IPython.core.formatters import PlainTextFormatter
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.lib.pretty import pretty
+from ipython_support import registered_shell
 from styled_text import ANSI
 
 import lazytensor as lt
@@ -157,12 +158,8 @@ def test_a_one_line_print_in_the_notebook() -> None:
 
 @pytest.fixture
 def shell() -> Iterator[InteractiveShell]:
-    instance = InteractiveShell.instance()
-    register_ipython(instance)
-    try:
+    with registered_shell() as instance:
         yield instance
-    finally:
-        InteractiveShell.clear_instance()
 
 
 def _plain(shell: InteractiveShell, value: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from IPython.core.formatters import PlainTextFormatter
 from IPython.core.interactiveshell import InteractiveShell
+from ipython_support import registered_shell
 
 import lazytensor as lt
 from lazytensor.printer.prompt import register_ipython
@@ -40,12 +41,8 @@ def test_a_formatter_without_printers_for_containers_gets_ours_and_their_repr_ot
 
 @pytest.fixture
 def shell() -> Iterator[InteractiveShell]:
-    instance = InteractiveShell.instance()
-    register_ipython(instance)
-    try:
+    with registered_shell() as instance:
         yield instance
-    finally:
-        InteractiveShell.clear_instance()
 
 
 def _plain(shell: InteractiveShell, value: Any) -> str:

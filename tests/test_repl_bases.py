@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 import zarr
 from IPython.core.interactiveshell import InteractiveShell
+from ipython_support import registered_shell
 
 import lazytensor as lt
-from lazytensor.printer.prompt import register_ipython
 
 VALUES = np.arange(20.0).reshape(4, 5)
 SUMMARY = "tensor (4, 5) float64 n=20 x∈[0, 19] μ=9.5 σ=5.766"
@@ -132,13 +132,8 @@ def test_a_store_that_cannot_be_opened_is_one_line(tmp_path: pathlib.Path) -> No
 
 @pytest.fixture
 def shell() -> Iterator[InteractiveShell]:
-    instance = InteractiveShell.instance()
-    instance.display_formatter.active_types = ["text/plain"]  # IPython in a terminal
-    register_ipython(instance)
-    try:
+    with registered_shell(terminal=True) as instance:
         yield instance
-    finally:
-        InteractiveShell.clear_instance()
 
 
 def _chunked(kind: str, h5: pathlib.Path) -> lt.AbstractTensor:
