@@ -21,6 +21,10 @@ from rich.text import Span, Text
 from lazytensor.printer.cells import VIRIDIS, readable_on
 from lazytensor.printer.styles import css_class
 
+WIDTH_KEEPING_HEIGHT = 25
+"""A console's height, given with its width: without one, rich drops a given width on a terminal it
+calls dumb (`TERM=dumb` or `unknown`) and draws at 80 columns. Nothing the printer draws reads it."""
+
 
 def plain_console(width: int) -> Console:
     """A colourless console writing into a string, `width` columns wide, whatever the environment says."""
@@ -43,7 +47,7 @@ def plain_console(width: int) -> Console:
 def output_console(width: int | None) -> Console:
     """A console on stdout: colour on a terminal or with `FORCE_COLOR`, none at all with `NO_COLOR`
     (not even bold or dim); a given width is kept even on a dumb terminal."""
-    height = None if width is None else 25  # rich keeps a width only when a height comes with it
+    height = None if width is None else WIDTH_KEEPING_HEIGHT
     if os.environ.get("NO_COLOR"):
         return Console(
             width=width, height=height, color_system=None, highlight=False, markup=False, emoji=False
@@ -68,7 +72,7 @@ def render_ansi(renderable: Any, width: int) -> str:
     console = Console(
         file=io.StringIO(),
         width=width,
-        height=25,  # with a height rich keeps the width even on a dumb terminal (TERM=dumb or unknown)
+        height=WIDTH_KEEPING_HEIGHT,
         force_terminal=True,
         force_jupyter=False,
         no_color=False,
@@ -105,7 +109,7 @@ def html_console(width: int) -> Console:
     return Console(
         file=io.StringIO(),
         width=width,
-        height=25,  # with a height rich keeps the width even on a dumb terminal (TERM=dumb or unknown)
+        height=WIDTH_KEEPING_HEIGHT,
         force_terminal=True,
         force_jupyter=False,
         color_system="truecolor",
