@@ -113,7 +113,7 @@ def _step_of(x: Any) -> GradFn | None:
     if x is None or not x.requires_grad:
         return None
     step: GradFn | None = x.grad_fn
-    return step if step is not None else GradFn("AccumulateGrad", tuple, variable=x)
+    return step if step is not None else GradFn(x.backward_name, tuple, variable=x)  # AccumulateGrad
 
 
 class Version:

@@ -419,7 +419,7 @@ def dot_operands(what: str, shape: Shape, other: Any) -> int:
     >>> dot_operands("dot", (2, 2), [1, 2])
     1
     """
-    other_shape = tuple(other.shape) if hasattr(other, "shape") else np.shape(other)
+    other_shape = tuple(np.shape(other))  # a tensor's own shape: np.shape reads `.shape` first
     ndim = len(other_shape)
     if ndim > 2 and shape:
         raise ValueError(

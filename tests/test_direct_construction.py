@@ -169,7 +169,7 @@ def test_a_valid_expanded_tensor_reads_like_numpy() -> None:
 def test_indexed_tensor_refuses_indices_outside_or_unbroadcastable(
     t: lt.AbstractTensor, indices: Any, message: str
 ) -> None:
-    with pytest.raises(IndexError, match=message):
+    with pytest.raises(IndexError, match=f"^{message}$"):  # the whole message, nothing around it
         lt.IndexedTensor(t, indices)
 
 

@@ -125,6 +125,11 @@ def test_a_bipartite_block_gathers_from_sources_and_sums_into_targets() -> None:
             "num_nodes must be a non-negative integer, got -1",
         ),
         ({"src": [5], "dst": [0], "num_nodes": 1, "num_sources": 5}, IndexError, "index 5"),
+        (
+            {"src": [0], "dst": [0], "num_nodes": True},
+            ValueError,
+            "num_nodes must be a non-negative integer, got True",
+        ),
     ],
 )
 def test_bad_edges_raise_naming_the_bad_value(
@@ -135,9 +140,15 @@ def test_bad_edges_raise_naming_the_bad_value(
     assert words in str(raised.value)
 
 
+def test_a_graph_of_no_nodes_has_no_edges() -> None:
+    edges = lt.nn.Edges([], [], num_nodes=0, num_sources=0)
+    assert (edges.count, edges.num_nodes, edges.num_sources) == (0, 0, 0)
+    assert edges.sum(lt.zeros(0, 2)).shape == (0, 2)
+
+
 def test_labels_must_run_over_the_edges() -> None:
     edges = lt.nn.Edges([0, 1], [1, 0], num_nodes=2)
-    with pytest.raises(ValueError, match=r"shape \(3,\) does not run over 2 edges"):
+    with pytest.raises(ValueError, match=r"shape \(3,\) does not run over 2 edges along its first axis$"):
         edges.label(lt.zeros(3))
     with pytest.raises(ValueError, match=r"weights of shape \(3,\)"):
         edges.explain_node(0, lt.zeros(3))

@@ -187,10 +187,15 @@ def _rearranging(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
 
 @st.composite
 def _diagonals(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
-    """diagonal and trace: an offset and two axes (the same twice, or too few axes: numpy's error)."""
+    """diagonal and trace: an offset and two axes (the same twice, or too few axes: numpy's error),
+    the first few given by position, some of the rest by keyword, the others left to their defaults."""
     offset = draw(st.integers(-3, 3))
     axes = draw(st.lists(st.integers(-max(ndim, 1), max(ndim, 1) - 1), min_size=2, max_size=2))
-    return lambda f, x: f[name](x, offset, *axes)
+    values = dict(zip(("offset", "axis1", "axis2"), (offset, *axes), strict=True))
+    given = draw(st.integers(0, 3))
+    positional = [values.pop(key) for key in list(values)[:given]]
+    keywords = {key: value for key, value in values.items() if draw(st.booleans())}
+    return lambda f, x: f[name](x, *positional, **keywords)
 
 
 @st.composite

@@ -40,6 +40,27 @@ def test_a_grad_of_another_shape_is_refused_naming_both_shapes() -> None:
     assert w.grad is None
 
 
+def test_an_assigned_grad_is_a_copy_of_the_values_given() -> None:
+    w = lt.ones(2, requires_grad=True)
+    given = np.array([1.0, 2.0])
+    w.grad = given
+    given[0] = 100.0  # the caller's array is theirs: the gradient does not follow it
+    assert w.grad.tolist() == [1.0, 2.0]
+
+
+def test_a_grad_assigned_to_an_integer_tensor_is_float64() -> None:
+    n = lt.tensor([1, 2])
+    n.grad = [3, 4]
+    assert n.grad.dtype == np.float64 and n.grad.tolist() == [3.0, 4.0]
+
+
+def test_a_grad_of_strings_is_refused_naming_its_dtype() -> None:
+    w = lt.ones(2, requires_grad=True)
+    with pytest.raises(TypeError, match=r"assigned grad has dtype <U1: a gradient is made of numbers"):
+        w.grad = np.array(["a", "b"])
+    assert w.grad is None
+
+
 def test_other_attributes_stay_frozen() -> None:
     t = lt.ones(2)
     with pytest.raises(AttributeError):
@@ -128,6 +149,11 @@ def test_grad_fn_names_the_operation_and_leads_to_the_operands() -> None:
     ((accumulate_w, index),) = transposed.next_functions
     assert accumulate_w.variable is w and index == 0
     assert repr(y.grad_fn) == "<SumBackward0>"
+
+
+def test_grad_fn_names_an_operation_of_several_words_in_pytorchs_camel_case() -> None:
+    w = lt.ones(2, 3, requires_grad=True)
+    assert w.log_softmax(1).grad_fn.name == "LogSoftmaxBackward0"
 
 
 def test_enable_grad_inside_no_grad_and_inference_mode() -> None:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
+from lazytensor.keywords import user_error
 
 PACKAGE = Path(lt.__file__).resolve().parent
 
@@ -124,3 +125,13 @@ def test_numpys_axis_error_is_both_an_index_error_and_a_value_error() -> None:
     for kind in (IndexError, ValueError):
         with pytest.raises(kind):
             _t().sum(axis=5)
+
+
+def test_a_checked_function_takes_keywords_and_keeps_its_name_and_doc() -> None:
+    def scale(value: float, *, by: float = 1.0) -> float:
+        """`value` times `by`."""
+        return value * by
+
+    checked = user_error(scale)
+    assert checked(2.0, by=3.0) == 6.0
+    assert (checked.__name__, checked.__doc__, checked.__wrapped__) == ("scale", "`value` times `by`.", scale)
