@@ -208,7 +208,7 @@ def cat(tensors: Sequence[Operand], dim: int | None = UNSET, *, axis: int | None
     >>> lt.cat([lt.zeros(1, 2), lt.ones(1)], axis=None).tolist()
     [0.0, 0.0, 1.0]
     """
-    joined = keywords.join_axis("cat", _sequence("cat", tensors), dim, axis, new_axis=False)
+    joined = keywords.join_axis("cat", _sequence("cat", tensors), dim, axis)
     if joined is None:
         return apply_to_sequence(optable.CAT, [_flattened(x) for x in tensors], dim=0)
     return apply_to_sequence(optable.CAT, tensors, dim=joined)
@@ -224,7 +224,7 @@ def concatenate(
     >>> lt.concatenate([lt.tensor([1, 2]), [3]]).tolist(), lt.concatenate([[1], [2]], dtype=float).tolist()
     ([1, 2, 3], [1.0, 2.0])
     """
-    joined = keywords.join_axis("concatenate", _sequence("concatenate", arrays), UNSET, axis, new_axis=False)
+    joined = keywords.join_axis("concatenate", _sequence("concatenate", arrays), UNSET, axis)
     parts = list(arrays) if joined is not None else [_flattened(x) for x in arrays]
     result = apply_to_sequence(optable.CAT, parts, dim=0 if joined is None else joined)
     return result if dtype is None else result.astype(dtype)

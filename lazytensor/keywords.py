@@ -88,6 +88,16 @@ def _axis_int(value: Any, what: str) -> int:
         ) from None
 
 
+def _shift(value: Any, what: str) -> int:
+    """One shift of `roll`: an int (`operator.index`; a bool is refused, as for an axis)."""
+    if isinstance(value, bool | np.bool_):
+        raise TypeError(f"{what}: a shift must be an int, not {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what}: a shift must be an int, got {value!r} ({type(value).__name__})") from None
+
+
 def _in_range(axis: int, shape: Shape, what: str) -> int:
     ndim = len(shape)
     if not -ndim <= axis < ndim:
@@ -291,33 +301,26 @@ def axes(what: str, shape: Shape, dim: Any, axis: Any, default: Any) -> AxisArg:
 
 
 @user_error
-def join_axis(what: str, shapes: list[Shape], dim: Any, axis: Any, new_axis: bool) -> int | None:
-    """The axis of `cat`/`stack` given as `dim` or `axis`, checked against the first tensor's shape
-    (`stack` makes a new axis, so one more is allowed); None (cat only) flattens first.
+def join_axis(what: str, shapes: list[Shape], dim: Any, axis: Any) -> int | None:
+    """The axis of `cat`/`concatenate` given as `dim` or `axis`, checked against the first of
+    `shapes` (a non-empty list; every other size must match); None flattens first.
 
-    >>> join_axis("cat", [(2, 3), (2, 3)], UNSET, 1, False)
+    >>> join_axis("cat", [(2, 3), (2, 3)], UNSET, 1)
     1
     """
     chosen = either(what, ("dim", "axis"), (dim, axis), 0)
-    if chosen is None and not new_axis:
+    if chosen is None:
         return None
-    if not shapes:
-        raise ValueError(f"{what} needs at least one tensor to join")
     first = shapes[0]
-    target = (*first, 1) if new_axis else first
-    if not new_axis and not first:
+    if not first:
         raise ValueError(f"{what}: 0-d tensors have no axis to join along; use stack")
-    joined = single_axis(chosen, target, what)
-    along = joined % len(target)
+    joined = single_axis(chosen, first, what)
+    along = joined % len(first)
     for i, shape in enumerate(shapes[1:], start=1):
-        if new_axis and shape != first:
-            raise ValueError(
-                f"{what}: tensor 0 of shape {first} and tensor {i} of shape {shape} must have the same shape"
-            )
         others = len(shape) == len(first) and all(
             size == want for axis, (size, want) in enumerate(zip(shape, first, strict=True)) if axis != along
         )
-        if not new_axis and not others:
+        if not others:
             raise ValueError(
                 f"{what}: tensor 0 of shape {first} and tensor {i} of shape {shape} "
                 f"must have the same sizes except along dim {along}"
@@ -356,7 +359,7 @@ def rolling(what: str, shape: Shape, shift: Any, dim: Any, axis: Any) -> dict[st
     """
     chosen = check_axis(either(what, ("dim", "axis"), (dim, axis), None), shape, what)
     shifts = shift if isinstance(shift, Iterable) else (shift,)
-    checked = tuple(_axis_int(s, f"{what}: shift") for s in shifts)
+    checked = tuple(_shift(s, what) for s in shifts)
     count = 1 if chosen is None or isinstance(chosen, int) else len(chosen)
     if len(checked) != 1 and len(checked) != count:
         raise ValueError(f"{what}: {len(checked)} shifts {checked} for {count} axes {chosen}")

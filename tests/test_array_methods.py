@@ -75,6 +75,11 @@ def _values(shape: tuple[int, ...]) -> np.ndarray:
         (lambda t: t.put([0, 1], []), ValueError, "put: no values to write at 2 indices"),
         (lambda t: t.take([6]), IndexError, "take: index 6 is out of bounds for axis None with size 6"),
         (lambda t: t.take([0.5]), IndexError, "take: indices must be integers, got dtype float64"),
+        (lambda t: t.roll([1, 2, 3], axis=(0, 1)), ValueError, "roll: 3 shifts (1, 2, 3) for 2 axes (0, 1)"),
+        (lambda t: t.roll([1, 2]), ValueError, "roll: 2 shifts (1, 2) for 1 axes None"),
+        (lambda t: t.roll([1, 2], axis=-1), ValueError, "roll: 2 shifts (1, 2) for 1 axes -1"),  # PyTorch's refusal
+        (lambda t: t.roll(1.5), TypeError, "roll: a shift must be an int, got 1.5 (float)"),
+        (lambda t: t.roll([1, True], axis=(0, 1)), TypeError, "roll: a shift must be an int, not True"),
     ],
 )
 def test_each_refusal_names_the_method(call: Callable[[Any], Any], error: type, message: str) -> None:
@@ -247,6 +252,28 @@ def test_a_diagonal_writes_through() -> None:
     values = np.zeros((3, 4))
     values[[0, 1, 2], [1, 2, 3]] = 1.0
     np.testing.assert_array_equal(t.numpy(), values)
+
+
+@FAST
+@given(data=st.data(), shape=shapes_of(1, 3))
+def test_roll_takes_one_shift_for_every_axis_or_one_per_axis_as_numpy(
+    data: st.DataObject, shape: tuple[int, ...]
+) -> None:
+    """A tuple of axes (numpy's `axis`, PyTorch's `dim`) with a tuple of as many shifts, or with
+    one shift (alone or in a list) for all of them."""
+    values = _values(shape)
+    axes = tuple(data.draw(st.permutations(range(len(shape))), label="axes")[: data.draw(st.integers(1, len(shape)))])
+    shifts = data.draw(
+        st.one_of(
+            st.lists(st.integers(-5, 5), min_size=len(axes), max_size=len(axes)).map(tuple),
+            st.lists(st.integers(-5, 5), min_size=1, max_size=1),
+            st.integers(-5, 5),
+        ),
+        label="shifts",
+    )
+    expected = np.roll(values, shifts, axis=axes)
+    np.testing.assert_array_equal(lt.tensor(values).roll(shifts, axis=axes).numpy(), expected)
+    np.testing.assert_array_equal(lt.tensor(values).roll(shifts, dim=axes).numpy(), expected)
 
 
 @FAST
