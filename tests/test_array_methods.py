@@ -255,12 +255,12 @@ def test_a_diagonal_writes_through() -> None:
 
 
 @FAST
-@given(data=st.data(), shape=shapes_of(1, 3))
+@given(data=st.data(), shape=st.lists(st.integers(2, 5), min_size=1, max_size=3).map(tuple))
 def test_roll_takes_one_shift_for_every_axis_or_one_per_axis_as_numpy(
     data: st.DataObject, shape: tuple[int, ...]
 ) -> None:
     """A tuple of axes (numpy's `axis`, PyTorch's `dim`) with a tuple of as many shifts, or with
-    one shift (alone or in a list) for all of them."""
+    one shift (alone or in a list) for all of them; every axis long enough for a shift to show."""
     values = _values(shape)
     axes = tuple(data.draw(st.permutations(range(len(shape))), label="axes")[: data.draw(st.integers(1, len(shape)))])
     shifts = data.draw(
