@@ -475,22 +475,22 @@ def repeating(what: str, shape: Shape, repeats: Any, axis: Any) -> dict[str, Any
 
 
 @user_error
-def indices(what: str, shape: Shape, values: Any, axis: Any) -> npt.NDArray[np.intp]:
-    """Integer indices along `axis` (None: of the values flattened), negatives counted from the
-    end, checked in range as numpy's `mode="raise"`.
+def indices(what: str, shape: Shape, values: Any, axis: int | None) -> npt.NDArray[np.intp]:
+    """Integer indices along `axis` (None: of the values flattened; an axis the caller has already
+    checked against `shape`), negatives counted from the end, checked in range as numpy's
+    `mode="raise"`.
 
     >>> indices("take", (2, 3), [-1, 0], 1).tolist()
     [2, 0]
     """
-    dim = None if axis is None else single_axis(axis, shape, what)
     index = np.asarray(values)
     if index.dtype.kind not in "iu" and not (index.size == 0 and index.dtype.kind == "f"):
         raise IndexError(f"{what}: indices must be integers, got dtype {index.dtype}")
-    size = int(np.prod(shape)) if dim is None else shape[dim]
+    size = int(np.prod(shape)) if axis is None else shape[axis]
     bad = (index < -size) | (index >= size)
     if bad.any():
         first = int(index[bad].reshape(-1)[0])
-        raise IndexError(f"{what}: index {first} is out of bounds for axis {dim} with size {size}")
+        raise IndexError(f"{what}: index {first} is out of bounds for axis {axis} with size {size}")
     return np.where(index < 0, index + size, index).astype(np.intp)
 
 

@@ -75,6 +75,20 @@ def _values(shape: tuple[int, ...]) -> np.ndarray:
         (lambda t: t.put([0, 1], []), ValueError, "put: no values to write at 2 indices"),
         (lambda t: t.take([6]), IndexError, "take: index 6 is out of bounds for axis None with size 6"),
         (lambda t: t.take([0.5]), IndexError, "take: indices must be integers, got dtype float64"),
+        (
+            lambda t: t.sort(stable=1),
+            TypeError,
+            "sort: stable must be True or False, got 1 (int); numpy's other arguments (dtype, out) are "
+            "keywords here",
+        ),
+        (
+            lambda t: t.argsort(descending=1),
+            TypeError,
+            "argsort: descending must be True or False, got 1 (int); numpy's other arguments (dtype, out) "
+            "are keywords here",
+        ),
+        (lambda t: t.repeat(-1), ValueError, "repeat: a count must not be negative, got -1"),
+        (lambda t: t[0].diagonal(), ValueError, "diagonal needs a tensor of at least 2 axes, got shape (3,)"),
         (lambda t: t.roll([1, 2, 3], axis=(0, 1)), ValueError, "roll: 3 shifts (1, 2, 3) for 2 axes (0, 1)"),
         (lambda t: t.roll([1, 2]), ValueError, "roll: 2 shifts (1, 2) for 1 axes None"),
         (lambda t: t.roll([1, 2], axis=-1), ValueError, "roll: 2 shifts (1, 2) for 1 axes -1"),  # PyTorch's refusal

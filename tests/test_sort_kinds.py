@@ -32,6 +32,13 @@ def test_argsort_not_stable_is_numpys_default_sort() -> None:
     np.testing.assert_array_equal(lt.argsort(lt.tensor(TIES)).numpy(), np.argsort(TIES, stable=True))
 
 
+def test_the_argsort_method_not_stable_is_numpys_default_sort() -> None:
+    assert not np.array_equal(np.argsort(TIES), np.argsort(TIES, stable=True))  # so that the test can fail
+    t = lt.tensor(TIES)
+    np.testing.assert_array_equal(t.argsort(stable=False).numpy(), np.argsort(TIES))
+    np.testing.assert_array_equal(t.argsort(stable=True).numpy(), np.argsort(TIES, stable=True))
+
+
 @pytest.mark.parametrize(
     ("keywords", "kind"),
     [
