@@ -489,7 +489,7 @@ def indices(what: str, shape: Shape, values: Any, axis: int | None) -> npt.NDArr
     size = int(np.prod(shape)) if axis is None else shape[axis]
     bad = (index < -size) | (index >= size)
     if bad.any():
-        first = int(index[bad].reshape(-1)[0])
+        first = int(index[bad][0])  # a boolean mask of the same shape selects into one axis
         raise IndexError(f"{what}: index {first} is out of bounds for axis {axis} with size {size}")
     return np.where(index < 0, index + size, index).astype(np.intp)
 

@@ -75,6 +75,11 @@ def _values(shape: tuple[int, ...]) -> np.ndarray:
         (lambda t: t.put([0, 1], []), ValueError, "put: no values to write at 2 indices"),
         (lambda t: t.take([6]), IndexError, "take: index 6 is out of bounds for axis None with size 6"),
         (lambda t: t.take([0.5]), IndexError, "take: indices must be integers, got dtype float64"),
+        (  # the first bad index in row-major order
+            lambda t: t.take([[0, 7], [-9, 8]]),
+            IndexError,
+            "take: index 7 is out of bounds for axis None with size 6",
+        ),
         (
             lambda t: t.sort(stable=1),
             TypeError,
