@@ -330,15 +330,23 @@ def join_axis(what: str, shapes: list[Shape], dim: Any, axis: Any) -> int | None
 
 @user_error
 def sorting(
-    what: str, shape: Shape, dim: Any, axis: Any, kind: str | None, stable: bool | None, descending: Any
+    what: str,
+    shape: Shape,
+    dim: Any,
+    axis: Any,
+    kind: str | None,
+    stable: bool | None,
+    descending: Any,
+    in_place: bool = False,
 ) -> dict[str, Any]:
-    """A sort's arguments, checked: the axis (`dim` or `axis`, default -1, None flattens), numpy's
-    `kind` or the array API's `stable` (not both), and `descending`.
+    """A sort's arguments, checked: the axis (`dim` or `axis`, default -1; None flattens, except
+    in place: numpy's `a.sort(axis=None)` is a TypeError), numpy's `kind` or the array API's
+    `stable` (not both), and `descending`.
 
-    >>> sorting("sort", (2, 3), UNSET, 0, None, True, False)
+    >>> sorting("sort", (2, 3), UNSET, 0, None, True, False, in_place=True)
     {'dim': 0, 'kind': 'stable'}
     """
-    chosen = one_axis(what, shape, dim, axis, -1)
+    chosen = one_axis(what, shape, dim, axis, -1, allow_none=not in_place)
     if stable is not None and kind is not None:
         raise ValueError(f"{what}: `kind` and `stable` parameters can't be provided at the same time")
     if stable is not None:

@@ -57,6 +57,7 @@ def _values(shape: tuple[int, ...]) -> np.ndarray:
             IndexError,
             "take: index 3 is out of bounds for axis 1 with size 3",
         ),
+        (lambda t: t.sort(axis=None), TypeError, "sort takes one axis (an int), not None"),  # numpy's too
         (lambda t: t.sort(kind="stable", stable=True), ValueError, "sort: `kind` and `stable`"),
         (lambda t: t.argsort(kind="stable", stable=True), ValueError, "argsort: `kind` and `stable`"),
         (
@@ -96,7 +97,11 @@ def _values(shape: tuple[int, ...]) -> np.ndarray:
         (lambda t: t[0].diagonal(), ValueError, "diagonal needs a tensor of at least 2 axes, got shape (3,)"),
         (lambda t: t.roll([1, 2, 3], axis=(0, 1)), ValueError, "roll: 3 shifts (1, 2, 3) for 2 axes (0, 1)"),
         (lambda t: t.roll([1, 2]), ValueError, "roll: 2 shifts (1, 2) for 1 axes None"),
-        (lambda t: t.roll([1, 2], axis=-1), ValueError, "roll: 2 shifts (1, 2) for 1 axes -1"),  # PyTorch's refusal
+        (
+            lambda t: t.roll([1, 2], axis=-1),
+            ValueError,
+            "roll: 2 shifts (1, 2) for 1 axes -1",
+        ),  # PyTorch's refusal
         (lambda t: t.roll(1.5), TypeError, "roll: a shift must be an int, got 1.5 (float)"),
         (lambda t: t.roll([1, True], axis=(0, 1)), TypeError, "roll: a shift must be an int, not True"),
     ],
@@ -281,7 +286,9 @@ def test_roll_takes_one_shift_for_every_axis_or_one_per_axis_as_numpy(
     """A tuple of axes (numpy's `axis`, PyTorch's `dim`) with a tuple of as many shifts, or with
     one shift (alone or in a list) for all of them; every axis long enough for a shift to show."""
     values = _values(shape)
-    axes = tuple(data.draw(st.permutations(range(len(shape))), label="axes")[: data.draw(st.integers(1, len(shape)))])
+    axes = tuple(
+        data.draw(st.permutations(range(len(shape))), label="axes")[: data.draw(st.integers(1, len(shape)))]
+    )
     shifts = data.draw(
         st.one_of(
             st.lists(st.integers(-5, 5), min_size=len(axes), max_size=len(axes)).map(tuple),

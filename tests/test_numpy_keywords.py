@@ -178,7 +178,10 @@ def test_out_of_the_wrong_shape_or_kind_is_refused_before_anything_is_written() 
             lambda t: t.mean(keepdim=True, keepdims=True),
             "mean() got both keepdim=True and keepdims=True: they are one argument",
         ),
-        (lambda t: t.std(ddof=1, correction=1), "std() got both ddof=1 and correction=1: they are one argument"),
+        (
+            lambda t: t.std(ddof=1, correction=1),
+            "std() got both ddof=1 and correction=1: they are one argument",
+        ),
         (lambda t: t.cumsum(0, axis=0), "cumsum() got both dim=0 and axis=0: they are one argument"),
         (lambda t: t.sort(0, axis=0), "sort() got both dim=0 and axis=0: they are one argument"),
         (lambda t: t.flip(0, axis=0), "flip() got both dim=0 and axis=0: they are one argument"),

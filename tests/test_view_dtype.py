@@ -96,9 +96,13 @@ def test_a_view_with_no_fused_layout_reads_its_rows_as_another_dtype() -> None:
         assert got.shape == reference[rows].copy().view(np.int64).shape
 
 
-@pytest.mark.parametrize(("source", "target"), [("int16", "int64"), ("int8", "int64"), ("int8", "complex128")])
+@pytest.mark.parametrize(
+    ("source", "target"), [("int16", "int64"), ("int8", "int64"), ("int8", "complex128")]
+)
 @pytest.mark.parametrize("start", [1, 2, 3, 5])
-def test_rows_that_start_at_one_remainder_read_as_numpy_reads_them(source: str, target: str, start: int) -> None:
+def test_rows_that_start_at_one_remainder_read_as_numpy_reads_them(
+    source: str, target: str, start: int
+) -> None:
     """Rows 32 elements apart, each a run from `start` on: every row at the same remainder modulo
     the ratio of the sizes (4, 8 or 16), so numpy's view and lazytensor's agree."""
     values = np.arange(96).astype(source).reshape(3, 32)
@@ -144,9 +148,13 @@ def test_view_of_a_dtype_reads_the_bytes_of_any_strided_view(
     """Leading axes sliced at any start and step (merged by a reshape or not), the last one a run
     starting anywhere: the bytes numpy holds at the view's positions, read and written; refused
     only when the positions say so."""
-    key = tuple(
+    leading = [
         slice(data.draw(st.integers(0, 2)), None, data.draw(st.sampled_from([1, 2, -1]))) for _ in shape[:-1]
-    ) + (slice(data.draw(st.integers(0, 7)), data.draw(st.integers(0, 8)), data.draw(st.sampled_from([1, 1, 2]))),)
+    ]
+    run = slice(
+        data.draw(st.integers(0, 7)), data.draw(st.integers(0, 8)), data.draw(st.sampled_from([1, 1, 2]))
+    )
+    key = (*leading, run)
     merge = merge and len(shape) == 3
     values = np.arange(int(np.prod(shape))).astype(source).reshape(shape)
     positions = _storage_positions(shape, key, merge)
@@ -163,7 +171,9 @@ def test_view_of_a_dtype_reads_the_bytes_of_any_strided_view(
     np.testing.assert_array_equal(got.numpy(), expected)
     got[...] = np.ones(got.shape, dtype=target)
     reference = values.copy()
-    byte_positions = (positions[..., np.newaxis] * old + np.arange(old)).reshape(*positions.shape[:-1], positions.shape[-1] * old)
+    byte_positions = (positions[..., np.newaxis] * old + np.arange(old)).reshape(
+        *positions.shape[:-1], positions.shape[-1] * old
+    )
     ones = np.ones(got.shape, dtype=target).view(np.uint8).reshape(byte_positions.shape)
     reference.view(np.uint8).reshape(-1)[byte_positions] = ones
     np.testing.assert_array_equal(t.numpy(), reference)

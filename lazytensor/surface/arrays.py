@@ -51,7 +51,9 @@ class ArrayMethods(Surface):
         >>> t.tolist()
         [[3, 2, 1], [7, 8, 9]]
         """
-        params = keywords.sorting("sort", self._axis_shape, dim, axis, kind, stable, descending)
+        params = keywords.sorting(
+            "sort", self._axis_shape, dim, axis, kind, stable, descending, in_place=True
+        )
         self._check_in_place("sort", cast("AbstractTensor", self))
         evaluate.write(cast("AbstractTensor", self), self._apply(optable.SORT, self, **params).numpy())
 
