@@ -291,13 +291,14 @@ def one_axis(what: str, shape: Shape, dim: Any, axis: Any, default: Any, allow_n
 
 
 @user_error
-def axes(what: str, shape: Shape, dim: Any, axis: Any, default: Any) -> AxisArg:
-    """One or several axes given as `dim` or `axis`, checked against `shape` (None: every axis).
+def axes(what: str, shape: Shape, dim: Any, axis: Any) -> AxisArg:
+    """One or several axes given as `dim` or `axis`, checked against `shape` (None, or neither
+    given: every axis).
 
-    >>> axes("flip", (2, 3), UNSET, (0, 1), None)
-    (0, 1)
+    >>> axes("flip", (2, 3), UNSET, (0, 1)), axes("flip", (2, 3), UNSET, UNSET)
+    ((0, 1), None)
     """
-    return check_axis(either(what, ("dim", "axis"), (dim, axis), default), shape, what)
+    return check_axis(either(what, ("dim", "axis"), (dim, axis), None), shape, what)
 
 
 @user_error

@@ -88,7 +88,7 @@ class ArrayMethods(Surface):
         ([[2, 1, 0], [5, 4, 3]], [[5, 4, 3], [2, 1, 0]], 'SlicedTensor')
         """
         return self._views.flip(
-            cast("AbstractTensor", self), keywords.axes("flip", self._axis_shape, dim, axis, None)
+            cast("AbstractTensor", self), keywords.axes("flip", self._axis_shape, dim, axis)
         )
 
     def roll(self, shift: int | Sequence[int], dim: Dims = UNSET, *, axis: Dims = UNSET) -> StorageTensor:
