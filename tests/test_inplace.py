@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import operator
 import re
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -200,6 +202,28 @@ def test_in_place_on_a_tensor_that_requires_grad_is_refused() -> None:
     with lt.no_grad():
         w -= 1
     assert w.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("name", "write"),
+    [
+        ("add", lambda t, w: t.__iadd__(w)),
+        ("truediv", lambda t, w: t.__itruediv__(w)),
+        ("sub", lambda t, w: t.sub_(w, alpha=2)),
+    ],
+)
+def test_an_operand_that_requires_grad_is_refused_in_full_and_nothing_changes(
+    name: str, write: Callable[[Any, Any], Any]
+) -> None:
+    """`t += w` with `w` requiring grad would drop `w`'s gradient: refused, naming the operation."""
+    t, w = lt.zeros(2), lt.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError) as refused:
+        write(t, w)
+    assert str(refused.value) == (
+        f"in-place {name} on a tensor of shape (2,) that requires grad is not differentiable: use an "
+        "out-of-place operation, or lt.no_grad() for an update"
+    )
+    assert t.tolist() == [0.0, 0.0]
 
 
 def test_numpy_ufunc_out_writes_through_a_view() -> None:
