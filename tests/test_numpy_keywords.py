@@ -194,7 +194,10 @@ def test_out_of_the_wrong_shape_or_kind_is_refused_before_anything_is_written() 
         ),
         (lambda t: t.sum(axis=1.5), "sum: an axis must be an int, a tuple of ints or None, got 1.5 (float)"),
         (lambda t: t.std(ddof=True), "std: ddof (correction) must be a number, got True"),
-        (lambda t: t.var(correction=np.bool_(False)), "var: ddof (correction) must be a number, got np.False_"),
+        (
+            lambda t: t.var(correction=np.bool_(False)),
+            "var: ddof (correction) must be a number, got np.False_",
+        ),
         (lambda t: t.var(correction="1"), "var: ddof (correction) must be a number, got '1'"),
     ],
 )
