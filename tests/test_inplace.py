@@ -269,3 +269,28 @@ def test_in_place_results_cast_by_the_same_kind_rule() -> None:
     )
     with pytest.raises(TypeError, match="^" + re.escape(message) + "$"):
         lt.zeros(3, dtype=np.int64).__iadd__(np.ones(3))
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        operator.iadd,
+        operator.isub,
+        operator.imul,
+        operator.itruediv,
+        operator.ifloordiv,
+        operator.imod,
+        operator.ipow,
+        operator.imatmul,
+    ],
+)
+def test_a_refused_cast_names_numpys_ufunc_as_numpy_does(write: Callable[[Any, Any], Any]) -> None:
+    """An int tensor op= floats: numpy's exception and words, naming its ufunc (`divide` for `/=`)."""
+    values = np.arange(4).reshape(2, 2)
+    with pytest.raises(TypeError) as numpys:
+        write(values.copy(), np.full((2, 2), 1.5))
+    t = lt.tensor(values)
+    with pytest.raises(TypeError) as refused:
+        write(t, np.full((2, 2), 1.5))
+    assert str(refused.value) == str(numpys.value)
+    assert t.tolist() == values.tolist()
