@@ -170,6 +170,20 @@ def test_out_of_the_wrong_shape_or_kind_is_refused_before_anything_is_written() 
     assert t.cumsum(out=running) is running and running.tolist() == [0.0, 1.0, 3.0, 6.0, 10.0, 15.0]
 
 
+def test_out_of_the_kept_shape_takes_a_reduction_with_keepdims() -> None:
+    """With `keepdims`, `out` has the kept shape, as numpy's; the shape without the axis is refused."""
+    values = np.arange(6.0).reshape(2, 3)
+    t = lt.tensor(values)
+    out = lt.zeros(1, 3)
+    assert t.sum(0, keepdim=True, out=out) is out
+    np.testing.assert_array_equal(out.numpy(), values.sum(0, keepdims=True))
+    columns = lt.zeros(2, 1)
+    assert t.mean(axis=1, keepdims=True, out=columns) is columns
+    np.testing.assert_array_equal(columns.numpy(), values.mean(1, keepdims=True))
+    with pytest.raises(ValueError, match=r"^sum: out has shape \(3,\) but the result has shape \(1, 3\)$"):
+        t.sum(0, keepdim=True, out=lt.zeros(3))
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
