@@ -380,7 +380,8 @@ def view_dtype(
     what: str, shape: Shape, current: np.dtype[Any], dtype: npt.DTypeLike, requires_grad: bool
 ) -> np.dtype[Any]:
     """The dtype of `t.view(dtype)`, checked as numpy checks it: no object dtype on either side,
-    no change of size for a 0-d tensor, and a last axis whose bytes the new size divides.
+    no change of size for a 0-d tensor, a smaller size that divides the old one, and a last axis
+    whose bytes the new size divides.
 
     >>> view_dtype("view", (2, 4), np.dtype("int32"), "int64", False)
     dtype('int64')
@@ -401,6 +402,11 @@ def view_dtype(
         raise ValueError(
             f"{what}({target}): a 0-d tensor of dtype {current} can change its dtype only to one of "
             "the same itemsize"
+        )
+    if target.itemsize < current.itemsize and current.itemsize % target.itemsize:
+        raise ValueError(
+            f"{what}({target}) of a tensor of dtype {current}: a smaller dtype's size must divide the "
+            f"old one's; {target.itemsize} does not divide {current.itemsize}"
         )
     if shape[-1] * current.itemsize % target.itemsize:
         raise ValueError(
@@ -553,17 +559,16 @@ def retyped_positions(
     storage: npt.NDArray[np.intp],
     current: np.dtype[Any],
     target: np.dtype[Any],
-    buffer_size: int,
 ) -> tuple[npt.NDArray[np.intp], int]:
-    """Where each element of `t.view(target)` sits in the storage read as `target` from element
-    `first` on (returned with it), given where each of `t`'s elements sits (`storage`, of `shape`):
-    numpy's rule, the last axis must be one run of memory (any strides for the others); for a
-    larger dtype every run starts at the same remainder modulo the ratio of the sizes.
+    """Where each element of `t.view(target)` sits in the storage read as `target` from byte `skip`
+    on (returned with it), given where each of `t`'s elements sits (`storage`, of `shape`): numpy's
+    rule, the last axis must be one run of memory (any strides for the others); and, for one retyped
+    storage to hold them all, every run starts at the same byte modulo the new size.
 
-    >>> where, first = retyped_positions(
-    ...     "view", (2, 2), np.array([[0, 1], [4, 5]]), np.dtype("int64"), np.dtype("int32"), 6
+    >>> where, skip = retyped_positions(
+    ...     "view", (2, 2), np.array([[0, 1], [4, 5]]), np.dtype("int64"), np.dtype("int32")
     ... )
-    >>> where.tolist(), first
+    >>> where.tolist(), skip
     ([[0, 1, 2, 3], [8, 9, 10, 11]], 0)
     """
     last = shape[-1]
@@ -572,20 +577,15 @@ def retyped_positions(
             f"{what}({target}) of a tensor of shape {shape}: to change to a dtype of a different size, "
             "the last axis must be contiguous in storage (call .contiguous() first: a copy)"
         )
-    old, new = current.itemsize, target.itemsize
-    if old % new and new % old:
-        raise ValueError(f"{what}({target}): itemsizes {old} and {new} do not divide one another")
-    if new < old:
-        ratio = old // new
-        spread = storage[..., np.newaxis] * ratio + np.arange(ratio)
-        return spread.reshape((*shape[:-1], last * ratio)), 0
-    ratio = new // old
-    starts = storage[..., ::ratio]
-    first = int(starts.reshape(-1)[0] % ratio) if starts.size else 0
-    if bool(((starts - first) % ratio).any()):
+    per_run = last * current.itemsize // target.itemsize
+    if not storage.size:
+        return np.zeros((*shape[:-1], per_run), dtype=np.intp), 0
+    starts = storage[..., 0] * current.itemsize  # the byte each run starts at
+    skip = int(starts.flat[0] % target.itemsize)
+    if bool(((starts - skip) % target.itemsize).any()):
         raise ValueError(
             f"{what}({target}) of a tensor of shape {shape}: its rows start at different remainders "
-            f"modulo {ratio} elements of {current} in storage (call .contiguous() first: a copy)"
+            f"modulo {target.itemsize} bytes in storage (call .contiguous() first: a copy)"
         )
-    found: npt.NDArray[np.intp] = (starts - first) // ratio
-    return found, first
+    found: npt.NDArray[np.intp] = ((starts - skip) // target.itemsize)[..., np.newaxis] + np.arange(per_run)
+    return found, skip

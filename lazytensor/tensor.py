@@ -748,12 +748,12 @@ class AbstractTensor(
             reread = StorageTensor(memory, shape)
             reread.grad_state.version = base.grad_state.version
             return reread
-        positions, first = keywords.retyped_positions(
-            "view", self.shape, evaluate.storage_indices(self), self.dtype, target, base.buffer.size
+        positions, skip = keywords.retyped_positions(
+            "view", self.shape, evaluate.storage_indices(self), self.dtype, target
         )
-        count = (base.buffer.size - first) * self.dtype.itemsize // target.itemsize
-        memory = base.buffer[first : first + count * target.itemsize // self.dtype.itemsize].view(target)
-        whole = StorageTensor(memory, (count,))
+        raw = base.buffer.view(np.uint8)  # the bytes, read as `target` from byte `skip` on
+        count = (raw.size - skip) // target.itemsize
+        whole = StorageTensor(raw[skip : skip + count * target.itemsize].view(target), (count,))
         whole.grad_state.version = base.grad_state.version
         return views.index_view(whole, (positions,))  # rows anywhere, each row's bytes one run
 

@@ -65,16 +65,17 @@ REFUSALS: dict[str, tuple[Callable[[], Any], type[Exception], str]] = {
         "view(int32) of a tensor of shape (3, 2): to change to a dtype of a different size, the last "
         "axis must be contiguous in storage (call .contiguous() first: a copy)",
     ),
-    "itemsizes that do not divide one another": (
-        lambda: lt.arange(12, dtype=np.int16).reshape(4, 3)[::2].view("S3"),
+    "a smaller dtype whose size does not divide the old one's": (
+        lambda: lt.arange(6, dtype=np.int32).reshape(2, 3)[:, :2].view("S3"),
         ValueError,
-        "view(|S3): itemsizes 2 and 3 do not divide one another",
+        "view(|S3) of a tensor of dtype int32: a smaller dtype's size must divide the old one's; 3 does "
+        "not divide 4",
     ),
     "rows at different remainders": (
         lambda: lt.arange(10, dtype=np.int32).reshape(2, 5)[:, :4].view(np.int64),
         ValueError,
-        "view(int64) of a tensor of shape (2, 4): its rows start at different remainders modulo 2 "
-        "elements of int32 in storage (call .contiguous() first: a copy)",
+        "view(int64) of a tensor of shape (2, 4): its rows start at different remainders modulo 8 "
+        "bytes in storage (call .contiguous() first: a copy)",
     ),
 }
 
@@ -111,6 +112,18 @@ def test_rows_that_start_at_one_remainder_read_as_numpy_reads_them(
     np.testing.assert_array_equal(lt.tensor(values)[key].view(target).numpy(), values[key].view(target))
 
 
+@pytest.mark.parametrize(("source", "target"), [("int16", "S3"), ("int32", "V6"), ("int8", "S3")])
+def test_sizes_that_do_not_divide_one_another_read_as_numpy_reads_them(source: str, target: str) -> None:
+    """Every other row of 3 (or 6) bytes' worth: numpy reads them as 3- (6-) byte items, and so does
+    a view of a view, whatever the ratio of the sizes; the rows start 6 (12) rows' bytes apart."""
+    values = np.arange(72).astype(source).reshape(12, 6)
+    length = np.dtype(target).itemsize * 2 // np.dtype(source).itemsize
+    key = (slice(None, None, 2), slice(0, length))
+    got = lt.tensor(values)[key].view(target)
+    np.testing.assert_array_equal(got.numpy(), values[key].view(target))
+    assert got.shape == values[key].view(target).shape
+
+
 def _storage_positions(shape: tuple[int, ...], key: tuple[slice, ...], merge: bool) -> np.ndarray:
     positions = np.arange(int(np.prod(shape))).reshape(shape)[key]
     if merge:
@@ -123,13 +136,15 @@ def _expected_refusal(positions: np.ndarray, old: int, new: int) -> str | None:
     last = positions.shape[-1]
     if new == old:
         return None
+    if new < old and old % new:
+        return "must divide"
     if (last * old) % new:
         return "not a multiple of"
     if positions.size == 0:
         return None
     if last > 1 and not (np.diff(positions, axis=-1) == 1).all():
         return "must be contiguous"
-    if new > old and np.unique(positions[..., 0] % (new // old)).size > 1:
+    if np.unique(positions[..., 0] * old % new).size > 1:
         return "start at different remainders"
     return None
 
@@ -138,7 +153,7 @@ def _expected_refusal(positions: np.ndarray, old: int, new: int) -> str | None:
 @given(
     shape=st.lists(st.integers(1, 4), min_size=1, max_size=2).map(lambda s: (*s, 8)),
     source=st.sampled_from(["int8", "int16", "int32", "float64"]),
-    target=st.sampled_from(["int8", "uint16", "float32", "int64", "complex128"]),
+    target=st.sampled_from(["int8", "uint16", "S3", "float32", "V6", "int64", "complex128"]),
     merge=st.booleans(),
     data=st.data(),
 )
