@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 
 
 _NUMPY_NAMES = {entry.name: ufunc.__name__ for ufunc, entry in optable.UFUNCS.items()}
-"""numpy's name of each table entry that is a ufunc, for numpy's messages (`'divide'` for truediv)."""
+"""numpy's name of each table entry that is a ufunc, for numpy's messages (`'divide'` for truediv);
+every entry an in-place operator runs is one."""
 
 
 class InPlace(Surface):
@@ -32,9 +33,7 @@ class InPlace(Surface):
         storage (numpy's `same_kind` casting, the result's shape must be ours), return `self`."""
         self._check_in_place(entry.name, cast("AbstractTensor", self), other)
         result = self._apply(entry, self, other)
-        evaluate.write_result(
-            cast("AbstractTensor", self), result.numpy(), _NUMPY_NAMES.get(entry.name, entry.name)
-        )
+        evaluate.write_result(cast("AbstractTensor", self), result.numpy(), _NUMPY_NAMES[entry.name])
         return self
 
     # -- in-place operators: the result computed, then written through this tensor -----------------
