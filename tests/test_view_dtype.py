@@ -114,8 +114,9 @@ def test_rows_that_start_at_one_remainder_read_as_numpy_reads_them(
 
 @pytest.mark.parametrize(("source", "target"), [("int16", "S3"), ("int32", "V6"), ("int8", "S3")])
 def test_sizes_that_do_not_divide_one_another_read_as_numpy_reads_them(source: str, target: str) -> None:
-    """Every other row of 3 (or 6) bytes' worth: numpy reads them as 3- (6-) byte items, and so does
-    a view of a view, whatever the ratio of the sizes; the rows start 6 (12) rows' bytes apart."""
+    """The first two items' worth of bytes of every other row, read as 3- or 6-byte items, a size that
+    neither divides nor is divided by the old one: numpy's values (the rows start 12, 24 or 48 bytes
+    apart, at one remainder modulo the new size)."""
     values = np.arange(72).astype(source).reshape(12, 6)
     length = np.dtype(target).itemsize * 2 // np.dtype(source).itemsize
     key = (slice(None, None, 2), slice(0, length))
