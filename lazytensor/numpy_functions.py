@@ -226,15 +226,33 @@ def _split(doors: Doors, ary: Any, indices_or_sections: Any, axis: int = 0) -> l
     t = _tensor(doors, ary)
     dim = normalize_dim(axis, t.ndim)
     size = t.shape[dim]
-    if isinstance(indices_or_sections, int):
-        if indices_or_sections <= 0 or size % indices_or_sections:
-            raise ValueError("array split does not result in an equal division")
-        step = size // indices_or_sections
-        bounds = list(range(0, size + 1, step)) if step else [0] * (indices_or_sections + 1)
+    if isinstance(indices_or_sections, int | np.integer):
+        bounds = _equal_bounds(size, int(indices_or_sections))
     else:
         bounds = [0, *(int(i) for i in indices_or_sections), size]
     lead = (slice(None),) * dim
     return [t[(*lead, slice(start, stop))] for start, stop in itertools.pairwise(bounds)]
+
+
+def _equal_bounds(size: int, sections: int) -> list[int]:
+    """The bounds of `sections` equal pieces of an axis of length `size`, refused as numpy refuses (its
+    modulo by zero first, then an unequal division, then a count below one).
+
+    >>> _equal_bounds(6, 3), _equal_bounds(0, 2)
+    ([0, 2, 4, 6], [0, 0, 0])
+    """
+    if sections == 0:
+        raise ZeroDivisionError(
+            f"integer modulo by zero: array split of an axis of length {size} into 0 sections"
+        )
+    if size % sections:
+        raise ValueError(
+            f"array split does not result in an equal division: an axis of length {size} into {sections} sections"
+        )
+    if sections < 0:
+        raise ValueError(f"number sections must be larger than 0. (got {sections})")
+    step = size // sections
+    return [i * step for i in range(sections + 1)]
 
 
 @handles("shape")
@@ -429,9 +447,11 @@ def _cumulative(entry: optable.Op) -> Handler:
     """The array API's `cumulative_sum`/`cumulative_prod`: `cumsum` without flattening (an axis is
     required above one dimension), `include_initial` and `dtype`/`out` left to numpy."""
 
-    def handler(doors: Doors, x: Any, /, *, axis: int | None = None, **extras: Any) -> Any:
+    def handler(
+        doors: Doors, x: Any, /, *, axis: int | None = None, include_initial: bool = False, **extras: Any
+    ) -> Any:
         t = _tensor(doors, x)
-        _no_extras(**{key: value or None for key, value in extras.items()})
+        _no_extras(include_initial=include_initial or None, **extras)
         if axis is None and t.ndim > 1:
             raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
         return doors.apply(entry, t.reshape(1) if t.ndim == 0 else t, dim=axis)
