@@ -112,7 +112,7 @@ def _wrap_all(doors: Doors, result: Any, inputs: Sequence[Buffer]) -> Any:
         return doors.wrap(np.array(result))
     if isinstance(result, np.ndarray):
         shared = any(np.may_share_memory(result, x) for x in inputs)
-        return doors.wrap(np.array(result, order="C", copy=True) if shared else np.ascontiguousarray(result))
+        return doors.wrap(np.array(result, order="C", copy=True) if shared else np.asarray(result, order="C"))
     if isinstance(result, list | tuple) and not hasattr(result, "_fields"):
         return type(result)(_wrap_all(doors, item, inputs) for item in result)
     if isinstance(result, tuple):  # a named tuple (np.unique_all, ...)
@@ -247,7 +247,8 @@ def _equal_bounds(size: int, sections: int) -> list[int]:
         )
     if size % sections:
         raise ValueError(
-            f"array split does not result in an equal division: an axis of length {size} into {sections} sections"
+            "array split does not result in an equal division: "
+            f"an axis of length {size} into {sections} sections"
         )
     if sections < 0:
         raise ValueError(f"number sections must be larger than 0. (got {sections})")
@@ -350,21 +351,29 @@ def _count_nonzero(doors: Doors, a: Any, axis: Any = None, *, keepdims: bool = F
     return doors.wrap(np.array(find_nonzero.count_nonzero(np.asarray(doors.values(a))), dtype=np.intp))
 
 
+_UNSET: Any = object()
+"""An argument not given (None is a bound numpy takes: no bound on that side)."""
+
+
 @handles("clip")
 def _clip(
     doors: Doors,
     a: Any,
-    a_min: Any = None,
-    a_max: Any = None,
+    a_min: Any = _UNSET,
+    a_max: Any = _UNSET,
     out: Any = None,
     *,
-    min: Any = None,
-    max: Any = None,
+    min: Any = _UNSET,
+    max: Any = _UNSET,
     **extras: Any,
 ) -> Any:
     _no_extras(out=out, **extras)
-    lo = a_min if a_min is not None else min
-    hi = a_max if a_max is not None else max
+    if a_min is _UNSET and a_max is _UNSET:
+        lo, hi = (None if bound is _UNSET else bound for bound in (min, max))
+    elif _UNSET in (a_min, a_max) or min is not _UNSET or max is not _UNSET:
+        raise Fallback  # one of a_min/a_max, or both with min/max: numpy names the misuse
+    else:
+        lo, hi = a_min, a_max
     return doors.apply(optable.CLIP, a, lo=doors.values(lo), hi=doors.values(hi))
 
 
