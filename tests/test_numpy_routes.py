@@ -39,6 +39,52 @@ def _axes(ndim: int) -> st.SearchStrategy[Any]:
     return _axis(ndim) | as_tuple
 
 
+def _forms(draw: st.DrawFn, arguments: dict[str, Any], required: int = 0) -> tuple[list[Any], dict[str, Any]]:
+    """numpy's arguments in their order: the first few by position, the rest by keyword, each past the
+    first `required` sometimes left out (to its default, on both sides)."""
+    names = list(arguments)
+    given = draw(st.integers(0, len(names)))
+    positional = [arguments[name] for name in names[:given]]
+    keywords = {
+        name: arguments[name]
+        for index, name in enumerate(names[given:], given)
+        if index < required or draw(st.booleans())
+    }
+    return positional, keywords
+
+
+Partial = Callable[[Any, Any, dict[str, Any]], Any]
+"""A call of one numpy function given further keywords (`out=`)."""
+
+
+class _IntoOut:
+    """A call given a fresh `out=` of numpy's result shape and dtype (a tensor on the tensor's side when
+    `tensor` is set): it gives its result and the out it wrote, so both are compared with numpy's."""
+
+    def __init__(self, call: Partial, expected: np.ndarray, tensor: bool) -> None:
+        self.call, self.expected, self.tensor = call, expected, tensor
+
+    def __call__(self, f: Any, x: Any) -> Any:
+        out = np.zeros(self.expected.shape, self.expected.dtype)
+        if self.tensor and isinstance(x, lt.AbstractTensor):
+            out = lt.tensor(out)
+        return self.call(f, x, {"out": out}), out
+
+
+def _with_out(draw: st.DrawFn, call: Partial, a: np.ndarray, kinds: tuple[str, ...] = ("array",)) -> Call:
+    """`call` as it is, or with an `out=` of one of `kinds` ("array", "tensor") where numpy gives a result."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = np.asarray(call(_Namespace(), a, {}))
+    except Exception:  # numpy refuses the call: no out to make
+        return lambda f, x: call(f, x, {})
+    kind = draw(st.sampled_from([None, *kinds]))
+    if kind is None:
+        return lambda f, x: call(f, x, {})
+    return _IntoOut(call, expected, kind == "tensor")
+
+
 @st.composite
 def _reduction(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     axis = draw(_axes(ndim)) if name not in ("argmax", "argmin") else draw(_axis(ndim))
@@ -48,8 +94,17 @@ def _reduction(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
 
 @st.composite
 def _scan(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
-    axis = draw(_axis(ndim))
-    return lambda f, x: f[name](x, axis=axis)
+    """An axis or None, a dtype or none, and an out= (numpy's array; a tensor for `cumsum`/`cumprod`,
+    whose handlers write tensors); `cumulative_*` take keywords only, `include_initial` too."""
+    arguments = {"axis": draw(_axis(ndim)), "dtype": draw(st.sampled_from([None, np.float32, np.complex128]))}
+    if name.startswith("cumulative"):
+        arguments["include_initial"] = draw(st.booleans())
+        keywords = {key: value for key, value in arguments.items() if draw(st.booleans())}
+        return _with_out(draw, lambda f, x, out: f[name](x, **keywords, **out), a)
+    positional, keywords = _forms(draw, arguments)
+    return _with_out(
+        draw, lambda f, x, out: f[name](x, *positional, **keywords, **out), a, ("array", "tensor")
+    )
 
 
 @st.composite
@@ -68,11 +123,19 @@ def _permuting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
 
 @st.composite
 def _reshaping(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    """A target shape by position or keyword; numpy's orders ("F" and "A" run numpy) and `copy=True`."""
     size = a.size
     target: tuple[int, ...] = draw(
         st.sampled_from([(size,), (-1,), (1, size), (size, 1, -1) if size else (0, 1)])
     )
-    return (lambda f, x: f[name](x)) if name == "ravel" else (lambda f, x: f[name](x, target))
+    order = draw(st.sampled_from([None, "C", "F", "A"]))
+    if name == "ravel":
+        positional, keywords = _forms(draw, {"order": order} if order else {})
+        return lambda f, x: f[name](x, *positional, **keywords)
+    positional, keywords = _forms(draw, {"shape": target, **({"order": order} if order else {})}, required=1)
+    if draw(st.booleans()):
+        keywords["copy"] = True
+    return lambda f, x: f[name](x, *positional, **keywords)
 
 
 @st.composite
@@ -113,7 +176,9 @@ def _flipping(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
 def _broadcasting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     lead = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
     shape = (*lead, *(draw(st.sampled_from([1, 3])) if n == 1 else n for n in a.shape))
-    return lambda f, x: f[name](x, shape)
+    target = draw(st.just(shape) | st.just(shape[0])) if len(shape) == 1 else shape  # one axis: an int too
+    positional, keywords = _forms(draw, {"shape": target, "subok": draw(st.booleans())}, required=1)
+    return lambda f, x: f[name](x, *positional, **keywords)
 
 
 @st.composite
@@ -124,13 +189,20 @@ def _splitting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     size = a.shape[axis]
     sections = draw(
         st.sampled_from([d for d in range(1, size + 1) if size % d == 0] or [1])
+        | st.integers(-size - 1, size + 1)  # 0, negative and unequal counts: numpy's refusals
+        | st.integers(1, 3).map(np.intp)
         | st.lists(st.integers(-size - 1, size + 1), max_size=3)
     )
-    return lambda f, x: f[name](x, sections, axis=axis)
+    positional, keywords = _forms(draw, {"indices_or_sections": sections, "axis": axis}, required=1)
+    return lambda f, x: f[name](x, *positional, **keywords)
 
 
-def _asking(name: str, ndim: int, a: np.ndarray) -> st.SearchStrategy[Call]:
-    return st.just(lambda f, x: f[name](x))
+@st.composite
+def _asking(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    if name != "size" or not ndim:
+        return lambda f, x: f[name](x)
+    positional, keywords = _forms(draw, {"axis": draw(_axis(ndim))})
+    return lambda f, x: f[name](x, *positional, **keywords)
 
 
 @st.composite
@@ -150,9 +222,15 @@ def _elementwise(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     if name == "where":
         threshold = draw(st.integers(-3, 6))
         return lambda f, x: f[name](x > threshold, x, -x)
-    if name == "clip":
+    if name == "clip":  # the bounds by position, as a_min/a_max or as min/max; a dtype; an out
         lo, hi = draw(st.sampled_from([(2, 7), (None, 3), (4, None), (5, 5)]))
-        return lambda f, x: f[name](x, lo, hi)
+        keywords = draw(
+            st.sampled_from([{"a_min": lo, "a_max": hi}, {"min": lo, "max": hi}, {"max": hi}, {}]).map(dict)
+        )
+        positional = [lo, hi][: 2 - len(keywords)]
+        if draw(st.booleans()):
+            keywords["dtype"] = np.float32
+        return _with_out(draw, lambda f, x, out: f[name](x, *positional, **keywords, **out), a)
     decimals = draw(st.integers(-1, 2))
     return lambda f, x: f[name](x / 7, decimals)
 
@@ -181,21 +259,30 @@ def _rearranging(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     if name == "tile":
         reps = draw(st.integers(0, 2) | st.lists(st.integers(1, 2), min_size=1, max_size=3).map(tuple))
         return lambda f, x: f[name](x, reps)
-    indices = draw(st.lists(st.integers(-size, size - 1), max_size=4)) if size else []
-    return lambda f, x: f[name](x, np.array(indices, dtype=np.intp), axis=axis)
+    mode = draw(st.sampled_from([None, "raise", "wrap", "clip"]))
+    reach = size if mode in (None, "raise") else 2 * size + 1  # wrap and clip take any index
+    indices = draw(st.lists(st.integers(-reach, reach - 1), max_size=4)) if size else []
+    positional, keywords = _forms(draw, {"axis": axis})
+    if mode is not None:
+        keywords["mode"] = mode
+    chosen = np.array(indices, dtype=np.intp)
+    return _with_out(draw, lambda f, x, out: f[name](x, chosen, *positional, **keywords, **out), a)
 
 
 @st.composite
 def _diagonals(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     """diagonal and trace: an offset and two axes (the same twice, or too few axes: numpy's error),
-    the first few given by position, some of the rest by keyword, the others left to their defaults."""
+    the first few given by position, some of the rest by keyword, the others left to their defaults;
+    trace also a dtype and an out."""
     offset = draw(st.integers(-3, 3))
     axes = draw(st.lists(st.integers(-max(ndim, 1), max(ndim, 1) - 1), min_size=2, max_size=2))
     values = dict(zip(("offset", "axis1", "axis2"), (offset, *axes), strict=True))
-    given = draw(st.integers(0, 3))
-    positional = [values.pop(key) for key in list(values)[:given]]
-    keywords = {key: value for key, value in values.items() if draw(st.booleans())}
-    return lambda f, x: f[name](x, *positional, **keywords)
+    if name == "diagonal":
+        positional, keywords = _forms(draw, values)
+        return lambda f, x: f[name](x, *positional, **keywords)
+    values["dtype"] = draw(st.sampled_from([None, np.float32, np.complex128]))
+    positional, keywords = _forms(draw, values)
+    return _with_out(draw, lambda f, x, out: f[name](x, *positional, **keywords, **out), a)
 
 
 @st.composite
@@ -271,6 +358,10 @@ def _same(result: Any, expected: Any) -> None:
         assert result == expected
         return
     expected = np.asarray(expected)
+    if isinstance(result, np.ndarray):  # an out= array, written on both sides
+        assert result.shape == expected.shape and result.dtype == expected.dtype, (result, expected)
+        np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-12, equal_nan=True)
+        return
     assert isinstance(result, lt.AbstractTensor), type(result)
     assert result.shape == expected.shape, (result.shape, expected.shape)
     assert result.dtype == expected.dtype, (result.dtype, expected.dtype)
