@@ -4,6 +4,7 @@ and dtype; views where numpy gives views; gradients kept or refused, never silen
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -170,3 +171,92 @@ def test_cumprod_gradient_is_exact_with_zeros() -> None:
     w.cumprod().sum().backward()
     # d/dx_i sum_j prod_{k<=j} x_k, with x = (2, 0, 3, 4)
     assert w.grad.tolist() == [1.0, 2.0 + 6.0 + 24.0, 0.0, 0.0]
+
+
+def test_shape_ndim_and_size_answer_from_the_shape_without_reading_the_values() -> None:
+    """A view no memory holds: numpy on its values would be refused (MemoryError), so each of these
+    must answer from the tensor's shape."""
+    huge = lt.tensor([1.0, 2.0, 3.0]).expand(10**7, 10**7, 10, 3)
+    with pytest.raises(MemoryError):
+        np.ravel(huge, order="F")  # numpy on the values: refused at once, naming the size
+    assert np.shape(huge) == (10**7, 10**7, 10, 3)
+    assert np.ndim(huge) == 4
+    assert np.size(huge) == 3 * 10**15
+    assert np.size(huge, 2) == 10 and np.size(huge, axis=-1) == 3
+
+
+GRADIENT_CALLS = {
+    "fliplr": lambda f, x: f.fliplr(x),
+    "flipud": lambda f, x: f.flipud(x),
+    "flip": lambda f, x: f.flip(x, 1),
+    "transpose": lambda f, x: f.transpose(x),
+    "swapaxes": lambda f, x: f.swapaxes(x, 0, 1),
+    "moveaxis": lambda f, x: f.moveaxis(x, 0, -1),
+    "reshape": lambda f, x: f.reshape(x, (-1, 1)),
+    "ravel": lambda f, x: f.ravel(x),
+    "expand_dims": lambda f, x: f.expand_dims(x, 1),
+    "squeeze": lambda f, x: f.squeeze(f.expand_dims(x, 0)),
+    "broadcast_to": lambda f, x: f.broadcast_to(x, (2, *x.shape)),
+    "split": lambda f, x: f.split(x, [1], axis=1),
+    "concatenate": lambda f, x: f.concatenate([x, x], axis=1),
+    "stack": lambda f, x: f.stack([x, x]),
+    "vstack": lambda f, x: f.vstack([x, x]),
+    "hstack": lambda f, x: f.hstack([x, x]),
+    "where": lambda f, x: f.where(x > 0, x, x * 3),
+    "clip": lambda f, x: f.clip(x, -0.5, 0.9),
+    "sort": lambda f, x: f.sort(x, axis=0),
+    "cumsum": lambda f, x: f.cumsum(x, axis=1),
+    "cumprod": lambda f, x: f.cumprod(x, axis=0),
+    "cumprod flat": lambda f, x: f.cumprod(x),
+    "roll": lambda f, x: f.roll(x, 1, axis=0),
+    "repeat": lambda f, x: f.repeat(x, 2, axis=1),
+    "repeat flat": lambda f, x: f.repeat(x, 2),
+    "tile": lambda f, x: f.tile(x, (2, 1)),
+    "take": lambda f, x: f.take(x, [0, -1, 0], axis=1),
+    "take flat": lambda f, x: f.take(x, [3, 0, 3]),
+    "diagonal": lambda f, x: f.diagonal(x),
+    "diagonal offset": lambda f, x: f.diagonal(x, 1, 1, 0),
+    "trace": lambda f, x: f.trace(x),
+    "trace offset": lambda f, x: f.trace(x, -1),
+    "sum": lambda f, x: f.sum(x, axis=0),
+    "prod": lambda f, x: f.prod(x),
+    "max": lambda f, x: f.max(x, axis=1),
+    "dot": lambda f, x: f.dot(x, f.transpose(x)),
+}
+
+
+def _pieces(result: Any) -> list[Any]:
+    return list(result) if isinstance(result, list | tuple) else [result]
+
+
+@pytest.mark.parametrize("name", GRADIENT_CALLS)
+@settings(max_examples=10, deadline=None)
+@given(rows=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), transposed=st.booleans())
+def test_routed_numpy_functions_keep_numpys_gradient(
+    name: str, rows: int, seed: int, transposed: bool
+) -> None:
+    """The gradient of a weighted sum of the result equals numpy's by central differences: the handler
+    ran, not numpy on the values (which refuses a tensor that requires grad)."""
+    call = GRADIENT_CALLS[name]
+    rng = np.random.default_rng(seed)
+    values = rng.uniform(0.6, 1.4, (rows, 4)) * rng.choice([-1.0, 1.0], (rows, 4))  # far from every kink
+
+    def numpy_call(v: np.ndarray) -> list[np.ndarray]:
+        return [np.asarray(piece) for piece in _pieces(call(np, v.T if transposed else v))]
+
+    weights = [rng.standard_normal(piece.shape) for piece in numpy_call(values)]
+
+    def weighted(v: np.ndarray) -> float:
+        return sum(float((w * piece).sum()) for w, piece in zip(weights, numpy_call(v), strict=True))
+
+    step, expected = 1e-6, np.zeros_like(values)
+    for position in np.ndindex(values.shape):
+        up, down = values.copy(), values.copy()
+        up[position] += step
+        down[position] -= step
+        expected[position] = (weighted(up) - weighted(down)) / (2 * step)
+    leaf = lt.tensor(values, requires_grad=True)
+    pieces = _pieces(call(np, leaf.transpose() if transposed else leaf))
+    total = sum((piece * lt.tensor(w)).sum() for w, piece in zip(weights, pieces, strict=True))
+    total.backward()
+    np.testing.assert_allclose(leaf.grad.numpy(), expected, rtol=1e-5, atol=1e-6)

@@ -396,3 +396,25 @@ def test_split_points_out_of_order_give_numpys_empty_and_overlapping_pieces() ->
     t, a = lt.arange(6.0), np.arange(6.0)
     for points in ([4, 1], [1, 4, 2], [-2, 2], [7, 3]):
         _same(np.split(t, points), np.split(a, points))
+
+
+REFUSALS: dict[str, Call] = {
+    "where with x only": lambda f, x: f["where"](x > 1, x),
+    "expand_dims repeated": lambda f, x: f["expand_dims"](x, (0, 0)),
+    "expand_dims repeated negative": lambda f, x: f["expand_dims"](x, (1, -3)),
+    "split unequal": lambda f, x: f["split"](x, 4),
+    "split unequal negative": lambda f, x: f["split"](x, -4, axis=1),
+    "split negative": lambda f, x: f["split"](x, -3, axis=1),
+    "split into 0": lambda f, x: f["split"](x, 0, axis=1),
+}
+
+
+@pytest.mark.parametrize("name", REFUSALS)
+def test_a_handler_refuses_with_numpys_type_and_message(name: str) -> None:
+    """numpy's exception type, and a message that begins with numpy's (and may name more)."""
+    call, values = REFUSALS[name], np.arange(6.0).reshape(2, 3)
+    expected_kind, expected = _outcome(call, values)
+    kind, error = _outcome(call, lt.tensor(values))
+    assert (expected_kind, kind) == ("error", "error"), (expected, error)
+    assert type(error) is type(expected), (error, expected)
+    assert str(error).startswith(str(expected)), (str(error), str(expected))
