@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import apply_ops, chains
+from strategies import apply_ops, chains, multi_axis_shapes
 
 import lazytensor as lt
 from lazytensor import numpy_functions
@@ -368,8 +368,8 @@ def _same(result: Any, expected: Any) -> None:
     np.testing.assert_allclose(result.numpy(), expected, rtol=1e-12, atol=1e-12, equal_nan=True)
 
 
-def _run(name: str, data: st.DataObject) -> None:
-    shape, ops = data.draw(chains(max_steps=3), label="view chain")
+def _run(name: str, data: st.DataObject, stacks: st.SearchStrategy[Any]) -> None:
+    shape, ops = data.draw(stacks, label="view chain")
     n = math.prod(shape)
     values = np.arange(n, dtype=np.float64).reshape(shape) - n // 3
     tensor, ref = apply_ops(lt.tensor(values), values, ops)
@@ -389,7 +389,16 @@ def _run(name: str, data: st.DataObject) -> None:
 @settings(max_examples=25, deadline=None)  # per routed name: random stacks and argument forms
 @given(data=st.data())
 def test_a_routed_numpy_function_matches_numpy(name: str, data: st.DataObject) -> None:
-    _run(name, data)
+    _run(name, data, chains(max_steps=3))
+
+
+@pytest.mark.parametrize("name", ROUTED)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_a_routed_numpy_function_matches_numpy_with_two_long_axes(name: str, data: st.DataObject) -> None:
+    """The same on shapes with two or more axes of size 2 or more, where an axis or an order taken
+    wrongly shows (random view chains are often empty, 0-d or one row)."""
+    _run(name, data, multi_axis_shapes(max_dims=3, max_side=4).map(lambda shape: (shape, [])))
 
 
 def test_split_points_out_of_order_give_numpys_empty_and_overlapping_pieces() -> None:
