@@ -173,12 +173,10 @@ def _squeeze(doors: Doors, a: Any, axis: int | Sequence[int] | None = None) -> A
 @handles("expand_dims")
 def _expand_dims(doors: Doors, a: Any, axis: int | Sequence[int]) -> Any:
     t = _tensor(doors, a)
-    count = 1 if isinstance(axis, int) else len(axis)
-    new_axes = set(normalize_dims(axis, t.ndim + count))
-    if len(new_axes) != count:
-        raise ValueError(f"repeated axis in expand_dims axes {axis}")
+    axes = np.atleast_1d(axis).tolist()  # numpy's integers too
+    new_axes = normalize_dims(axes, t.ndim + len(axes))  # refuses repeated axes as numpy does
     sizes = iter(t.shape)
-    shape = [1 if i in new_axes else next(sizes) for i in range(t.ndim + count)]
+    shape = [1 if i in new_axes else next(sizes) for i in range(t.ndim + len(axes))]
     return t.reshape(shape)
 
 

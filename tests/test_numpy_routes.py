@@ -147,7 +147,9 @@ def _squeezing(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
 
 @st.composite
 def _expanding(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
-    axis = draw(st.integers(-ndim - 1, ndim) | st.just((0, ndim + 1)))
+    axis = draw(
+        st.integers(-ndim - 1, ndim) | st.integers(-ndim - 1, ndim).map(np.intp) | st.just((0, ndim + 1))
+    )
     return lambda f, x: f[name](x, axis)
 
 
@@ -217,6 +219,22 @@ def _joining(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     return lambda f, x: f[name]([x, x[::-1] if ndim else x][:count], axis=axis)
 
 
+_CLIP_FORMS = [
+    (2, ()),
+    (1, ("a_max",)),
+    (0, ("a_min", "a_max")),
+    (0, ("min", "max")),
+    (0, ("min",)),
+    (0, ("max",)),
+    (0, ()),
+    (1, ()),  # numpy's refusals from here: one of a_min/a_max, or both with min/max
+    (1, ("max",)),
+    (0, ("a_min", "max")),
+    (2, ("min",)),
+]
+"""np.clip's bounds: how many by position, and which keywords."""
+
+
 @st.composite
 def _elementwise(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     if name == "where":
@@ -224,10 +242,10 @@ def _elementwise(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
         return lambda f, x: f[name](x > threshold, x, -x)
     if name == "clip":  # the bounds by position, as a_min/a_max or as min/max; a dtype; an out
         lo, hi = draw(st.sampled_from([(2, 7), (None, 3), (4, None), (5, 5)]))
-        keywords = draw(
-            st.sampled_from([{"a_min": lo, "a_max": hi}, {"min": lo, "max": hi}, {"max": hi}, {}]).map(dict)
-        )
-        positional = [lo, hi][: 2 - len(keywords)]
+        bounds = {"a_min": lo, "a_max": hi, "min": lo, "max": hi}
+        count, names = draw(st.sampled_from(_CLIP_FORMS))
+        positional = [lo, hi][:count]
+        keywords = {key: bounds[key] for key in names}
         if draw(st.booleans()):
             keywords["dtype"] = np.float32
         return _with_out(draw, lambda f, x, out: f[name](x, *positional, **keywords, **out), a)
@@ -415,6 +433,8 @@ REFUSALS: dict[str, Call] = {
     "split unequal negative": lambda f, x: f["split"](x, -4, axis=1),
     "split negative": lambda f, x: f["split"](x, -3, axis=1),
     "split into 0": lambda f, x: f["split"](x, 0, axis=1),
+    "clip with a_min only": lambda f, x: f["clip"](x, 2),
+    "clip with a_max and max": lambda f, x: f["clip"](x, 1, 3, max=2),
 }
 
 
