@@ -248,8 +248,10 @@ def _equal_bounds(size: int, sections: int) -> list[int]:
             "array split does not result in an equal division: "
             f"an axis of length {size} into {sections} sections"
         )
-    if sections < 0:
-        raise ValueError(f"number sections must be larger than 0. (got {sections})")
+    if sections < 1:
+        raise ValueError(
+            f"number sections must be larger than 0.: an axis of length {size} into {sections} sections"
+        )
     step = size // sections
     return [i * step for i in range(sections + 1)]
 

@@ -259,3 +259,11 @@ def test_routed_numpy_functions_keep_numpys_gradient(
     total = sum((piece * lt.tensor(w)).sum() for w, piece in zip(weights, pieces, strict=True))
     total.backward()
     np.testing.assert_allclose(leaf.grad.numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_np_reshape_with_copy_true_is_a_copy() -> None:
+    t = lt.arange(6.0).reshape(2, 3)
+    copied = np.reshape(t, (3, 2), copy=True)
+    assert not copied.shares_storage(t)
+    copied[0, 0] = 100.0
+    assert t[0, 0] == 0.0

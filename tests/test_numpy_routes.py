@@ -66,9 +66,13 @@ class _IntoOut:
 
     def __call__(self, f: Any, x: Any) -> Any:
         out = np.zeros(self.expected.shape, self.expected.dtype)
-        if self.tensor and isinstance(x, lt.AbstractTensor):
-            out = lt.tensor(out)
-        return self.call(f, x, {"out": out}), out
+        if not (self.tensor and isinstance(x, lt.AbstractTensor)):
+            return self.call(f, x, {"out": out}), out
+        out = lt.tensor(out)
+        result = self.call(f, x, {"out": out})
+        if result is not out:  # the handler wrote it, as numpy returns its out itself
+            raise AssertionError(f"out= {out!r} written but {result!r} returned")
+        return result, out
 
 
 def _with_out(draw: st.DrawFn, call: Partial, a: np.ndarray, kinds: tuple[str, ...] = ("array",)) -> Call:
@@ -298,8 +302,12 @@ def _diagonals(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     if name == "diagonal":
         positional, keywords = _forms(draw, values)
         return lambda f, x: f[name](x, *positional, **keywords)
-    values["dtype"] = draw(st.sampled_from([None, np.float32, np.complex128]))
     positional, keywords = _forms(draw, values)
+    dtype = draw(st.sampled_from([None, np.float32, np.complex128]))
+    if dtype is not None and len(positional) == len(values) and draw(st.booleans()):
+        positional.append(dtype)  # by position after all three
+    elif dtype is not None:
+        keywords["dtype"] = dtype
     return _with_out(draw, lambda f, x, out: f[name](x, *positional, **keywords, **out), a)
 
 
@@ -436,6 +444,13 @@ REFUSALS: dict[str, Call] = {
     "clip with a_min only": lambda f, x: f["clip"](x, 2),
     "clip with a_max and max": lambda f, x: f["clip"](x, 1, 3, max=2),
 }
+
+
+@pytest.mark.parametrize("count", [0, -3, 4])
+def test_a_refused_split_names_the_axis_length_and_the_count(count: int) -> None:
+    with pytest.raises((ZeroDivisionError, ValueError)) as refusal:
+        np.split(lt.zeros(2, 3), count, axis=1)
+    assert "length 3" in str(refusal.value) and f"{count} sections" in str(refusal.value)
 
 
 @pytest.mark.parametrize("name", REFUSALS)
