@@ -280,18 +280,17 @@ def _concatenate(
     doors: Doors, arrays: Sequence[Any], axis: int | None = 0, out: Any = None, **extras: Any
 ) -> Any:
     _no_extras(out=out, **extras)
-    if not isinstance(arrays, list | tuple) or not arrays:
+    if not isinstance(arrays, list | tuple):  # a tensor, or any iterable: numpy walks it
         raise Fallback
-    if axis is None:  # numpy flattens each first
-        flat = [x.reshape(-1) if doors.is_tensor(x) else np.ravel(x) for x in arrays]
-        return doors.apply(optable.CAT, *flat, dim=0)
+    if axis is None:  # numpy flattens each first (np.ravel of a tensor is its reshape(-1), a view)
+        return doors.apply(optable.CAT, *(np.ravel(x) for x in arrays), dim=0)
     return doors.apply(optable.CAT, *arrays, dim=axis)
 
 
 @handles("stack")
 def _stack(doors: Doors, arrays: Sequence[Any], axis: int = 0, out: Any = None, **extras: Any) -> Any:
     _no_extras(out=out, **extras)
-    if not isinstance(arrays, list | tuple) or not arrays:
+    if not isinstance(arrays, list | tuple):
         raise Fallback
     return doors.apply(optable.STACK, *arrays, dim=axis)
 
@@ -388,6 +387,8 @@ def _sort(
     doors: Doors, a: Any, axis: int | None = -1, kind: str | None = None, *, stable: Any = None, **extras: Any
 ) -> Any:
     _no_extras(**extras)
+    if kind is not None and stable is not None:
+        raise Fallback  # numpy refuses both
     kind = "stable" if stable else kind
     return doors.apply(optable.SORT, _tensor(doors, a), dim=axis, kind=kind)
 
@@ -397,8 +398,12 @@ def _argsort(
     doors: Doors, a: Any, axis: int | None = -1, kind: str | None = None, *, stable: Any = None, **extras: Any
 ) -> Any:
     _no_extras(**extras)
+    if kind is not None and stable is not None:
+        raise Fallback  # numpy refuses both
     kind = "stable" if stable else kind
-    return doors.apply(optable.ARGSORT, _tensor(doors, a), dim=axis, kind=kind)
+    t = _tensor(doors, a)
+    flat = t.reshape(1) if t.ndim == 0 else t  # numpy's argsort takes a 0-d array as one element
+    return doors.apply(optable.ARGSORT, flat, dim=axis, kind=kind)
 
 
 @handles("cumsum")

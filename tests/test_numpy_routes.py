@@ -113,8 +113,16 @@ def _scan(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
 
 @st.composite
 def _sorting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    """An axis (or None) by position, keyword or default; numpy's kinds (any case, or unknown) and
+    `stable` (with a kind: numpy's refusal); values with ties, where argsort's order shows the kind."""
     axis = draw(_axis(ndim) if ndim else st.none())
-    return lambda f, x: f[name](x, axis=axis, kind="stable")
+    kind = draw(st.sampled_from([None, "stable", "quicksort", "mergesort", "heapsort", "Stable", "fast"]))
+    positional, keywords = _forms(draw, {"axis": axis, **({"kind": kind} if kind else {})})
+    stable = draw(st.sampled_from([None, True, False]))
+    if stable is not None:
+        keywords["stable"] = stable
+    ties = draw(st.booleans())
+    return lambda f, x: f[name](x // 3 if ties else x, *positional, **keywords)
 
 
 @st.composite
@@ -213,14 +221,29 @@ def _asking(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
 
 @st.composite
 def _joining(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
+    """The operand with itself, its reverse or a numpy array of its values; the axis (None too) by
+    position, keyword or default; numpy's dtype= and out=; or the operand itself as the sequence."""
     count = draw(st.integers(1, 3))
+    partner = draw(st.sampled_from(["itself", "reversed", "array"]))
+
+    def operands(x: Any) -> list[Any]:
+        other = {"itself": x, "reversed": x[::-1] if ndim else x, "array": np.array(a)}[partner]
+        return [x, other, x][:count]
+
+    if draw(st.booleans()):
+        dtype = {"dtype": np.complex128} if draw(st.booleans()) else {}
+        return lambda f, x: f[name](x, **dtype)  # numpy walks the first axis
+    keywords: dict[str, Any] = {}
+    if draw(st.booleans()):
+        keywords["dtype"] = draw(st.sampled_from([np.float32, np.complex128]))
     if name in ("vstack", "row_stack", "hstack"):
-        return lambda f, x: f[name]([x] * count)
+        return lambda f, x: f[name](operands(x), **keywords)
     if name == "stack":
         axis = draw(st.integers(-ndim - 1, ndim))
-        return lambda f, x: f[name]([x] * count, axis=axis)
-    axis = draw(st.integers(-ndim, ndim - 1) if ndim else st.just(0))
-    return lambda f, x: f[name]([x, x[::-1] if ndim else x][:count], axis=axis)
+    else:
+        axis = draw(st.none() | (st.integers(-ndim, ndim - 1) if ndim else st.just(0)))
+    positional, more = _forms(draw, {"axis": axis})
+    return _with_out(draw, lambda f, x, out: f[name](operands(x), *positional, **more, **keywords, **out), a)
 
 
 _CLIP_FORMS = [
@@ -253,8 +276,8 @@ def _elementwise(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
         if draw(st.booleans()):
             keywords["dtype"] = np.float32
         return _with_out(draw, lambda f, x, out: f[name](x, *positional, **keywords, **out), a)
-    decimals = draw(st.integers(-1, 2))
-    return lambda f, x: f[name](x / 7, decimals)
+    positional, keywords = _forms(draw, {"decimals": draw(st.integers(-1, 2))})
+    return _with_out(draw, lambda f, x, out: f[name](x / 7, *positional, **keywords, **out), a)
 
 
 @st.composite
@@ -262,9 +285,11 @@ def _dotting(draw: st.DrawFn, name: str, ndim: int, a: np.ndarray) -> Call:
     if ndim == 0:
         scalar = draw(st.floats(-2, 2))
         return lambda f, x: f[name](x, scalar)
-    columns = draw(st.sampled_from([(), (2,)]))
-    other = np.linspace(-1, 1, a.shape[-1] * max(1, math.prod(columns))).reshape(a.shape[-1:] + columns)
-    return lambda f, x: f[name](x, other)
+    # a 3-d other: np.dot sums over its second-to-last axis, which is not matmul's broadcast
+    before, after = draw(st.sampled_from([((), ()), ((), (2,)), ((2,), (2,))]))
+    shape = (*before, a.shape[-1], *after)
+    other = np.linspace(-1, 1, math.prod(shape)).reshape(shape)
+    return _with_out(draw, lambda f, x, out: f[name](x, other, **out), a)
 
 
 @st.composite
@@ -442,6 +467,9 @@ REFUSALS: dict[str, Call] = {
     "split negative": lambda f, x: f["split"](x, -3, axis=1),
     "split into 0": lambda f, x: f["split"](x, 0, axis=1),
     "clip with a_min only": lambda f, x: f["clip"](x, 2),
+    "moveaxis unequal": lambda f, x: f["moveaxis"](x, [0, 1], [0]),
+    "sort kind and stable": lambda f, x: f["sort"](x, kind="quicksort", stable=True),
+    "argsort kind and stable": lambda f, x: f["argsort"](x, kind="stable", stable=False),
     "clip with a_max and max": lambda f, x: f["clip"](x, 1, 3, max=2),
 }
 
