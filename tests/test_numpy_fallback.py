@@ -101,3 +101,23 @@ def test_stacks_keep_the_gradient_of_their_tensors(stack) -> None:
     t = lt.tensor(np.arange(3.0), requires_grad=True)
     stack([t, np.ones(3), 2.0 * t]).sum().backward()
     np.testing.assert_array_equal(t.grad.numpy(), np.full(3, 3.0))
+
+
+TAKEN_BY_NUMPY = {
+    "np.concatenate of a tensor's rows": lambda t: np.concatenate(t),
+    "np.stack of a tensor's rows": lambda t: np.stack(t),
+    "np.reshape in Fortran order": lambda t: np.reshape(t, -1, order="F"),
+    "np.take with mode='clip'": lambda t: np.take(t, [0, 9], mode="clip"),
+}
+
+
+@pytest.mark.parametrize("name", TAKEN_BY_NUMPY)
+def test_a_call_its_handler_does_not_take_is_numpys_and_refuses_a_tensor_that_requires_grad(
+    name: str,
+) -> None:
+    """The handlers take lists of operands, C order, mode='raise': any other form runs numpy on the
+    values (numpy's result), which has no gradient to give."""
+    call, values = TAKEN_BY_NUMPY[name], np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(call(lt.tensor(values)).numpy(), call(values))
+    with pytest.raises(TypeError, match="on a tensor that requires grad"):
+        call(lt.tensor(values, requires_grad=True))

@@ -54,6 +54,10 @@ CASES = [
     ("sort axis 0", lambda np_, a, b: np_.sort(b, axis=0)),
     ("sort None", lambda np_, a, b: np_.sort(b, axis=None)),
     ("argsort", lambda np_, a, b: np_.argsort(b, kind="stable")),
+    (
+        "argsort stable ties",
+        lambda np_, a, b: np_.argsort(np_.concatenate([b, b, b, b], axis=None), stable=True),
+    ),
     ("reshape", lambda np_, a, b: np_.reshape(a, (3, 2, 2))),
     ("transpose", lambda np_, a, b: np_.transpose(a)),
     ("transpose axes", lambda np_, a, b: np_.transpose(a, (1, 0))),

@@ -469,6 +469,7 @@ REFUSALS: dict[str, Call] = {
     "clip with a_min only": lambda f, x: f["clip"](x, 2),
     "moveaxis unequal": lambda f, x: f["moveaxis"](x, [0, 1], [0]),
     "sort kind and stable": lambda f, x: f["sort"](x, kind="quicksort", stable=True),
+    "sort unknown kind": lambda f, x: f["sort"](x, kind="fast"),
     "argsort kind and stable": lambda f, x: f["argsort"](x, kind="stable", stable=False),
     "clip with a_max and max": lambda f, x: f["clip"](x, 1, 3, max=2),
 }
