@@ -150,7 +150,7 @@ from lazytensor.array_elementwise import (
     tanh,
     trunc,
 )
-from lazytensor.autograd import enable_grad, inference_mode, no_grad
+from lazytensor.autograd import enable_grad, inference_mode, is_grad_enabled, no_grad
 from lazytensor.creation import (
     empty,
     empty_like,
@@ -298,6 +298,7 @@ __all__ = [
     "isdtype",
     "isfinite",
     "isinf",
+    "is_grad_enabled",
     "isnan",
     "less",
     "less_equal",

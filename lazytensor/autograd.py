@@ -32,7 +32,14 @@ _GRAD_ENABLED: ContextVar[bool] = ContextVar("lazytensor_grad_enabled", default=
 
 
 def is_grad_enabled() -> bool:
-    """Whether operations record their inputs for `backward` (False inside `no_grad()`)."""
+    """Whether operations record their inputs for `backward` (PyTorch's `is_grad_enabled`): False inside
+    `no_grad()` and `inference_mode()`, True again inside `enable_grad()`.
+
+    >>> import lazytensor as lt
+    >>> with lt.no_grad():
+    ...     lt.is_grad_enabled(), lt.enable_grad()(lt.is_grad_enabled)()
+    (False, True)
+    """
     return _GRAD_ENABLED.get()
 
 

@@ -141,6 +141,22 @@ def test_writes_through_views_rewrite_only_the_chunks_they_touch() -> None:
     assert t[12, 5, 999] == -2.0 and t[300, 17, 999] == 4.0 and t[14, 5, 999] == 1.5
 
 
+def test_an_operation_on_a_zarr_slice_reads_only_the_slices_chunks() -> None:
+    store = CountingStore()
+    array = zarr.create_array(store=store, shape=(4, 6), chunks=(1, 2), dtype="f8")
+    array[...] = np.arange(24.0).reshape(4, 6)
+    t = lt.from_array(array)
+    np.testing.assert_array_equal((t[1] * 2).numpy(), np.arange(6.0, 12.0) * 2)
+    assert sorted(store.chunk_reads) == ["c/1/0", "c/1/1", "c/1/2"]
+
+
+def test_two_zarr_arrays_in_one_operation_each_read_their_own_values() -> None:
+    values = np.arange(6).reshape(2, 3)
+    a, b = lt.from_array(_zarr(values)), lt.from_array(_zarr(values * 10))
+    np.testing.assert_array_equal((a + b).numpy(), values * 11)
+    np.testing.assert_array_equal((a.T @ b).numpy(), values.T @ (values * 10))
+
+
 def test_building_views_reads_nothing() -> None:
     store = CountingStore()
     t = lt.from_array(_big(store))

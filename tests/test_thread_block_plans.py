@@ -10,7 +10,7 @@ import math
 import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
-from thread_support import settings
+from thread_support import settings, threaded
 
 from lazytensor import threads
 
@@ -93,3 +93,8 @@ def test_row_major_blocks_are_contiguous_runs_covering_every_element_once_in_ord
     assert all(run.size for run in runs)
     np.testing.assert_array_equal(np.concatenate(runs), np.arange(total))  # once each, in order
     assert min(wanted, total) <= len(blocks) < 2 * wanted  # enough for every thread, no more than needed
+
+
+def test_the_split_hook_cuts_four_blocks_a_thread_of_one_element_or_more() -> None:
+    with threaded(2):  # two threads, split_from(2)
+        assert (threads._pieces(5), threads._pieces(100)) == (5, 8)

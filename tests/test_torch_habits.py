@@ -214,3 +214,16 @@ def test_an_element_of_a_tensor_that_requires_grad_keeps_its_gradient(size: int,
     with lt.no_grad():
         assert isinstance(w[i], np.generic)  # nothing to record: numpy's scalar
     assert isinstance(w.detach()[i], np.generic)
+
+
+def test_is_grad_enabled_says_what_the_context_managers_set() -> None:
+    assert lt.is_grad_enabled() is True
+    with lt.no_grad():
+        assert lt.is_grad_enabled() is False
+        with lt.enable_grad():
+            assert lt.is_grad_enabled() is True
+        with lt.inference_mode():
+            assert lt.is_grad_enabled() is False
+    with lt.inference_mode(False):
+        assert lt.is_grad_enabled() is True
+    assert lt.is_grad_enabled() is True
