@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import dask.array as da
 import numpy as np
 import pytest
 from bases_support import Plain
@@ -277,3 +278,23 @@ def test_np_reshape_with_copy_true_is_a_copy() -> None:
     assert not copied.shares_storage(t)
     copied[0, 0] = 100.0
     assert t[0, 0] == 0.0
+
+
+LAZY_ON_DASK = {
+    "argsort": lambda t: np.argsort(t, axis=1),
+    "sort": lambda t: np.sort(t, axis=0),
+    "cumsum": lambda t: np.cumsum(t, axis=1),
+    "round": lambda t: np.round(t, 1),
+    "clip": lambda t: np.clip(t, 1, 4),
+    "concatenate": lambda t: np.concatenate([t, t]),
+}
+
+
+@pytest.mark.parametrize("name", LAZY_ON_DASK)
+def test_routed_numpy_functions_on_a_dask_backed_tensor_stay_lazy(name: str) -> None:
+    """The handler applies the table's entry, which has a chunked form: numpy on the values would
+    compute the whole array into memory."""
+    values = np.arange(12.0).reshape(3, 4)[:, ::-1] % 5
+    result = LAZY_ON_DASK[name](lt.from_array(da.from_array(values, chunks=2)))
+    assert result.base.layer_name == "Dask" and result.base.defers_operations
+    np.testing.assert_array_equal(result.numpy(), LAZY_ON_DASK[name](values))
