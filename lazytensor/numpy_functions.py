@@ -71,22 +71,29 @@ def dispatch(doors: Doors, func: Callable[..., Any], args: tuple[Any, ...], kwar
 
 
 def fallback(doors: Doors, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """numpy's `func` on the evaluated arguments, every array in the result wrapped as a tensor."""
+    """numpy's `func` on the evaluated arguments, every array in the result wrapped as a tensor. A
+    tensor given as `out=` gets numpy's output through its own write path (a view writes through, the
+    version counter moves, an expanded view refuses) and is returned itself, as numpy returns its out."""
     inputs: list[Buffer] = []
+    outs: list[tuple[Any, Buffer]] = []
     needs_grad = [False]
 
-    def evaluate(x: Any) -> Any:
+    def evaluate(x: Any, is_out: bool = False) -> Any:
         if doors.is_tensor(x):
             needs_grad[0] = needs_grad[0] or x.requires_grad
+            if is_out:  # numpy writes into a copy, handed to the tensor once the call has succeeded
+                scratch = np.array(doors.values(x))
+                outs.append((x, scratch))
+                return scratch
             value = doors.values(x)
             inputs.append(value)
             return value
         if isinstance(x, list | tuple):
-            return type(x)(evaluate(item) for item in x)
+            return type(x)(evaluate(item, is_out) for item in x)
         return x
 
     values = tuple(evaluate(x) for x in args)
-    keywords = {key: evaluate(x) for key, x in kwargs.items()}
+    keywords = {key: evaluate(x, key == "out") for key, x in kwargs.items()}
     result = func(*values, **keywords)
     if needs_grad[0] and is_grad_enabled() and _has_inexact_array(result):
         name = getattr(func, "__name__", repr(func))
@@ -94,7 +101,9 @@ def fallback(doors: Doors, func: Callable[..., Any], args: tuple[Any, ...], kwar
             f"np.{name} on a tensor that requires grad: lazytensor has no gradient for it; "
             "call it inside lt.no_grad(), or on t.detach()"
         )
-    return _wrap_all(doors, result, inputs)
+    for tensor, scratch in outs:
+        tensor[...] = scratch
+    return _wrap_all(doors, result, inputs, outs)
 
 
 def _has_inexact_array(result: Any) -> bool:
@@ -105,18 +114,24 @@ def _has_inexact_array(result: Any) -> bool:
     return False
 
 
-def _wrap_all(doors: Doors, result: Any, inputs: Sequence[Buffer]) -> Any:
+def _wrap_all(
+    doors: Doors, result: Any, inputs: Sequence[Buffer], outs: Sequence[tuple[Any, Buffer]] = ()
+) -> Any:
     """Every ndarray of `result` (and numpy scalar, as a 0-d tensor) as a new tensor that shares no
-    memory with an input; Python values (`np.allclose`'s bool) stay as they are."""
+    memory with an input, or as the tensor whose `out=` copy it is; Python values (`np.allclose`'s
+    bool) stay as they are."""
     if isinstance(result, np.generic):
         return doors.wrap(np.array(result))
     if isinstance(result, np.ndarray):
+        for tensor, scratch in outs:
+            if result is scratch:
+                return tensor
         shared = any(np.may_share_memory(result, x) for x in inputs)
         return doors.wrap(np.array(result, order="C", copy=True) if shared else np.asarray(result, order="C"))
     if isinstance(result, list | tuple) and not hasattr(result, "_fields"):
-        return type(result)(_wrap_all(doors, item, inputs) for item in result)
+        return type(result)(_wrap_all(doors, item, inputs, outs) for item in result)
     if isinstance(result, tuple):  # a named tuple (np.unique_all, ...)
-        return type(result)(*(_wrap_all(doors, item, inputs) for item in result))
+        return type(result)(*(_wrap_all(doors, item, inputs, outs) for item in result))
     return result
 
 

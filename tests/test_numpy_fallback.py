@@ -121,3 +121,27 @@ def test_a_call_its_handler_does_not_take_is_numpys_and_refuses_a_tensor_that_re
     np.testing.assert_array_equal(call(lt.tensor(values)).numpy(), call(values))
     with pytest.raises(TypeError, match="on a tensor that requires grad"):
         call(lt.tensor(values, requires_grad=True))
+
+
+def test_a_tensor_out_gets_numpys_output_through_its_write_path_and_comes_back_itself() -> None:
+    """Through a transposed view of its base; the version counter moves, so a gradient that saved the
+    old values refuses; a call refused for a gradient writes nothing."""
+    values = np.arange(6.0).reshape(2, 3)
+    base = lt.zeros(3, 2)
+    out = base.transpose()
+    weight = lt.ones(3, 2, requires_grad=True)
+    product = weight * base
+    assert np.clip(lt.tensor(values), 1, 3, out=out) is out
+    np.testing.assert_array_equal(base.numpy(), np.clip(values, 1, 3).T)
+    with pytest.raises(RuntimeError, match="modified"):
+        product.sum().backward()
+    with pytest.raises(TypeError, match="requires grad"):
+        np.clip(lt.tensor(values, requires_grad=True), 4, 5, out=out)
+    np.testing.assert_array_equal(base.numpy(), np.clip(values, 1, 3).T)
+
+
+def test_an_expanded_out_is_refused_and_nothing_changes() -> None:
+    row = lt.zeros(3)
+    with pytest.raises(ValueError, match="expanded"):
+        np.clip(lt.arange(6.0).reshape(2, 3), 1, 3, out=row.expand(2, 3))
+    assert row.tolist() == [0.0, 0.0, 0.0]
