@@ -423,16 +423,14 @@ def _argsort(
 
 @handles("cumsum")
 def _cumsum(doors: Doors, a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
-    if out is not None and not doors.is_tensor(out):
-        raise Fallback
-    return _tensor(doors, a).cumsum(axis=axis, dtype=dtype, out=out)
+    _no_extras(out=out)  # numpy writes an out (a tensor through its write path), refusing a gradient
+    return _tensor(doors, a).cumsum(axis=axis, dtype=dtype)
 
 
 @handles("cumprod")
 def _cumprod(doors: Doors, a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
-    if out is not None and not doors.is_tensor(out):
-        raise Fallback
-    return _tensor(doors, a).cumprod(axis=axis, dtype=dtype, out=out)
+    _no_extras(out=out)  # numpy writes an out (a tensor through its write path), refusing a gradient
+    return _tensor(doors, a).cumprod(axis=axis, dtype=dtype)
 
 
 @handles("roll")

@@ -4,6 +4,7 @@ tensor that owns its memory; a result holding inexact values refuses an input th
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 import pytest
@@ -103,11 +104,18 @@ def test_stacks_keep_the_gradient_of_their_tensors(stack) -> None:
     np.testing.assert_array_equal(t.grad.numpy(), np.full(3, 3.0))
 
 
+def _zeros_like_kind(x: Any, shape: tuple[int, ...]) -> Any:
+    """An `out=` for `x`'s side: a tensor for a tensor, numpy's array for numpy."""
+    return lt.zeros(*shape) if isinstance(x, lt.AbstractTensor) else np.zeros(shape)
+
+
 TAKEN_BY_NUMPY = {
     "np.concatenate of a tensor's rows": lambda t: np.concatenate(t),
     "np.stack of a tensor's rows": lambda t: np.stack(t),
     "np.reshape in Fortran order": lambda t: np.reshape(t, -1, order="F"),
     "np.take with mode='clip'": lambda t: np.take(t, [0, 9], mode="clip"),
+    "np.cumsum into a tensor": lambda t: np.cumsum(t, axis=1, out=_zeros_like_kind(t, (2, 3))),
+    "np.cumprod into a tensor": lambda t: np.cumprod(t, out=_zeros_like_kind(t, (6,))),
 }
 
 

@@ -72,6 +72,7 @@ CASES = [
     ("cumsum", lambda np_, a, b: np_.cumsum(a, axis=1)),
     ("cumsum flat", lambda np_, a, b: np_.cumsum(a)),
     ("cumprod", lambda np_, a, b: np_.cumprod(b, axis=0)),
+    ("cumulative_sum include_initial", lambda np_, a, b: np_.cumulative_sum(a, axis=1, include_initial=True)),
     ("isnan", lambda np_, a, b: np_.isnan(a / (a - 3))),
     ("broadcast_to", lambda np_, a, b: np_.broadcast_to(a[0], (3, 6))),
     ("allclose", lambda np_, a, b: np_.allclose(a, a + 1e-12)),
