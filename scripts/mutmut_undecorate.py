@@ -99,7 +99,7 @@ def _new_name(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
             and isinstance(decorator.value, ast.Name)
             and decorator.value.id == function.name
         ):
-            return function.name
+            return f"_{function.name}__{decorator.attr}"
     return function.name
 
 
