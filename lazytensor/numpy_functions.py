@@ -71,22 +71,29 @@ def dispatch(doors: Doors, func: Callable[..., Any], args: tuple[Any, ...], kwar
 
 
 def fallback(doors: Doors, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """numpy's `func` on the evaluated arguments, every array in the result wrapped as a tensor."""
+    """numpy's `func` on the evaluated arguments, every array in the result wrapped as a tensor. A
+    tensor given as `out=` gets numpy's output through its own write path (a view writes through, the
+    version counter moves, an expanded view refuses) and is returned itself, as numpy returns its out."""
     inputs: list[Buffer] = []
+    outs: list[tuple[Any, Buffer]] = []
     needs_grad = [False]
 
-    def evaluate(x: Any) -> Any:
+    def evaluate(x: Any, is_out: bool = False) -> Any:
         if doors.is_tensor(x):
             needs_grad[0] = needs_grad[0] or x.requires_grad
+            if is_out:  # numpy writes into a copy, handed to the tensor once the call has succeeded
+                scratch = np.array(doors.values(x))
+                outs.append((x, scratch))
+                return scratch
             value = doors.values(x)
             inputs.append(value)
             return value
         if isinstance(x, list | tuple):
-            return type(x)(evaluate(item) for item in x)
+            return type(x)(evaluate(item, is_out) for item in x)
         return x
 
     values = tuple(evaluate(x) for x in args)
-    keywords = {key: evaluate(x) for key, x in kwargs.items()}
+    keywords = {key: evaluate(x, key == "out") for key, x in kwargs.items()}
     result = func(*values, **keywords)
     if needs_grad[0] and is_grad_enabled() and _has_inexact_array(result):
         name = getattr(func, "__name__", repr(func))
@@ -94,7 +101,9 @@ def fallback(doors: Doors, func: Callable[..., Any], args: tuple[Any, ...], kwar
             f"np.{name} on a tensor that requires grad: lazytensor has no gradient for it; "
             "call it inside lt.no_grad(), or on t.detach()"
         )
-    return _wrap_all(doors, result, inputs)
+    for tensor, scratch in outs:
+        tensor[...] = scratch
+    return _wrap_all(doors, result, inputs, outs)
 
 
 def _has_inexact_array(result: Any) -> bool:
@@ -105,18 +114,24 @@ def _has_inexact_array(result: Any) -> bool:
     return False
 
 
-def _wrap_all(doors: Doors, result: Any, inputs: Sequence[Buffer]) -> Any:
+def _wrap_all(
+    doors: Doors, result: Any, inputs: Sequence[Buffer], outs: Sequence[tuple[Any, Buffer]] = ()
+) -> Any:
     """Every ndarray of `result` (and numpy scalar, as a 0-d tensor) as a new tensor that shares no
-    memory with an input; Python values (`np.allclose`'s bool) stay as they are."""
+    memory with an input, or as the tensor whose `out=` copy it is; Python values (`np.allclose`'s
+    bool) stay as they are."""
     if isinstance(result, np.generic):
         return doors.wrap(np.array(result))
     if isinstance(result, np.ndarray):
+        for tensor, scratch in outs:
+            if result is scratch:
+                return tensor
         shared = any(np.may_share_memory(result, x) for x in inputs)
-        return doors.wrap(np.array(result, order="C", copy=True) if shared else np.ascontiguousarray(result))
+        return doors.wrap(np.array(result, order="C", copy=True) if shared else np.asarray(result, order="C"))
     if isinstance(result, list | tuple) and not hasattr(result, "_fields"):
-        return type(result)(_wrap_all(doors, item, inputs) for item in result)
+        return type(result)(_wrap_all(doors, item, inputs, outs) for item in result)
     if isinstance(result, tuple):  # a named tuple (np.unique_all, ...)
-        return type(result)(*(_wrap_all(doors, item, inputs) for item in result))
+        return type(result)(*(_wrap_all(doors, item, inputs, outs) for item in result))
     return result
 
 
@@ -173,12 +188,10 @@ def _squeeze(doors: Doors, a: Any, axis: int | Sequence[int] | None = None) -> A
 @handles("expand_dims")
 def _expand_dims(doors: Doors, a: Any, axis: int | Sequence[int]) -> Any:
     t = _tensor(doors, a)
-    count = 1 if isinstance(axis, int) else len(axis)
-    new_axes = set(normalize_dims(axis, t.ndim + count))
-    if len(new_axes) != count:
-        raise ValueError(f"repeated axis in expand_dims axes {axis}")
+    axes = np.atleast_1d(axis).tolist()  # numpy's integers too
+    new_axes = normalize_dims(axes, t.ndim + len(axes))  # refuses repeated axes as numpy does
     sizes = iter(t.shape)
-    shape = [1 if i in new_axes else next(sizes) for i in range(t.ndim + count)]
+    shape = [1 if i in new_axes else next(sizes) for i in range(t.ndim + len(axes))]
     return t.reshape(shape)
 
 
@@ -226,15 +239,36 @@ def _split(doors: Doors, ary: Any, indices_or_sections: Any, axis: int = 0) -> l
     t = _tensor(doors, ary)
     dim = normalize_dim(axis, t.ndim)
     size = t.shape[dim]
-    if isinstance(indices_or_sections, int):
-        if indices_or_sections <= 0 or size % indices_or_sections:
-            raise ValueError("array split does not result in an equal division")
-        step = size // indices_or_sections
-        bounds = list(range(0, size + 1, step)) if step else [0] * (indices_or_sections + 1)
+    if isinstance(indices_or_sections, int | np.integer):
+        bounds = _equal_bounds(size, int(indices_or_sections))
     else:
         bounds = [0, *(int(i) for i in indices_or_sections), size]
     lead = (slice(None),) * dim
     return [t[(*lead, slice(start, stop))] for start, stop in itertools.pairwise(bounds)]
+
+
+def _equal_bounds(size: int, sections: int) -> list[int]:
+    """The bounds of `sections` equal pieces of an axis of length `size`, refused as numpy refuses (its
+    modulo by zero first, then an unequal division, then a count below one).
+
+    >>> _equal_bounds(6, 3), _equal_bounds(0, 2)
+    ([0, 2, 4, 6], [0, 0, 0])
+    """
+    if sections == 0:
+        raise ZeroDivisionError(
+            f"integer modulo by zero: array split of an axis of length {size} into 0 sections"
+        )
+    if size % sections:
+        raise ValueError(
+            "array split does not result in an equal division: "
+            f"an axis of length {size} into {sections} sections"
+        )
+    if sections < 1:
+        raise ValueError(
+            f"number sections must be larger than 0.: an axis of length {size} into {sections} sections"
+        )
+    step = size // sections
+    return [i * step for i in range(sections + 1)]
 
 
 @handles("shape")
@@ -261,18 +295,17 @@ def _concatenate(
     doors: Doors, arrays: Sequence[Any], axis: int | None = 0, out: Any = None, **extras: Any
 ) -> Any:
     _no_extras(out=out, **extras)
-    if not isinstance(arrays, list | tuple) or not arrays:
+    if not isinstance(arrays, list | tuple):  # a tensor, or any iterable: numpy walks it
         raise Fallback
-    if axis is None:  # numpy flattens each first
-        flat = [x.reshape(-1) if doors.is_tensor(x) else np.ravel(x) for x in arrays]
-        return doors.apply(optable.CAT, *flat, dim=0)
+    if axis is None:  # numpy flattens each first (np.ravel of a tensor is its reshape(-1), a view)
+        return doors.apply(optable.CAT, *(np.ravel(x) for x in arrays), dim=0)
     return doors.apply(optable.CAT, *arrays, dim=axis)
 
 
 @handles("stack")
 def _stack(doors: Doors, arrays: Sequence[Any], axis: int = 0, out: Any = None, **extras: Any) -> Any:
     _no_extras(out=out, **extras)
-    if not isinstance(arrays, list | tuple) or not arrays:
+    if not isinstance(arrays, list | tuple):
         raise Fallback
     return doors.apply(optable.STACK, *arrays, dim=axis)
 
@@ -332,21 +365,29 @@ def _count_nonzero(doors: Doors, a: Any, axis: Any = None, *, keepdims: bool = F
     return doors.wrap(np.array(find_nonzero.count_nonzero(np.asarray(doors.values(a))), dtype=np.intp))
 
 
+_UNSET: Any = object()
+"""An argument not given (None is a bound numpy takes: no bound on that side)."""
+
+
 @handles("clip")
 def _clip(
     doors: Doors,
     a: Any,
-    a_min: Any = None,
-    a_max: Any = None,
+    a_min: Any = _UNSET,
+    a_max: Any = _UNSET,
     out: Any = None,
     *,
-    min: Any = None,
-    max: Any = None,
+    min: Any = _UNSET,
+    max: Any = _UNSET,
     **extras: Any,
 ) -> Any:
     _no_extras(out=out, **extras)
-    lo = a_min if a_min is not None else min
-    hi = a_max if a_max is not None else max
+    if a_min is _UNSET and a_max is _UNSET:
+        lo, hi = (None if bound is _UNSET else bound for bound in (min, max))
+    elif _UNSET in (a_min, a_max) or min is not _UNSET or max is not _UNSET:
+        raise Fallback  # one of a_min/a_max, or both with min/max: numpy names the misuse
+    else:
+        lo, hi = a_min, a_max
     return doors.apply(optable.CLIP, a, lo=doors.values(lo), hi=doors.values(hi))
 
 
@@ -361,6 +402,8 @@ def _sort(
     doors: Doors, a: Any, axis: int | None = -1, kind: str | None = None, *, stable: Any = None, **extras: Any
 ) -> Any:
     _no_extras(**extras)
+    if kind is not None and stable is not None:
+        raise Fallback  # numpy refuses both
     kind = "stable" if stable else kind
     return doors.apply(optable.SORT, _tensor(doors, a), dim=axis, kind=kind)
 
@@ -370,22 +413,24 @@ def _argsort(
     doors: Doors, a: Any, axis: int | None = -1, kind: str | None = None, *, stable: Any = None, **extras: Any
 ) -> Any:
     _no_extras(**extras)
+    if kind is not None and stable is not None:
+        raise Fallback  # numpy refuses both
     kind = "stable" if stable else kind
-    return doors.apply(optable.ARGSORT, _tensor(doors, a), dim=axis, kind=kind)
+    t = _tensor(doors, a)
+    flat = t.reshape(1) if t.ndim == 0 else t  # numpy's argsort takes a 0-d array as one element
+    return doors.apply(optable.ARGSORT, flat, dim=axis, kind=kind)
 
 
 @handles("cumsum")
 def _cumsum(doors: Doors, a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
-    if out is not None and not doors.is_tensor(out):
-        raise Fallback
-    return _tensor(doors, a).cumsum(axis=axis, dtype=dtype, out=out)
+    _no_extras(out=out)  # numpy writes an out (a tensor through its write path), refusing a gradient
+    return _tensor(doors, a).cumsum(axis=axis, dtype=dtype)
 
 
 @handles("cumprod")
 def _cumprod(doors: Doors, a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Any:
-    if out is not None and not doors.is_tensor(out):
-        raise Fallback
-    return _tensor(doors, a).cumprod(axis=axis, dtype=dtype, out=out)
+    _no_extras(out=out)  # numpy writes an out (a tensor through its write path), refusing a gradient
+    return _tensor(doors, a).cumprod(axis=axis, dtype=dtype)
 
 
 @handles("roll")
@@ -429,9 +474,11 @@ def _cumulative(entry: optable.Op) -> Handler:
     """The array API's `cumulative_sum`/`cumulative_prod`: `cumsum` without flattening (an axis is
     required above one dimension), `include_initial` and `dtype`/`out` left to numpy."""
 
-    def handler(doors: Doors, x: Any, /, *, axis: int | None = None, **extras: Any) -> Any:
+    def handler(
+        doors: Doors, x: Any, /, *, axis: int | None = None, include_initial: bool = False, **extras: Any
+    ) -> Any:
         t = _tensor(doors, x)
-        _no_extras(**{key: value or None for key, value in extras.items()})
+        _no_extras(include_initial=include_initial or None, **extras)
         if axis is None and t.ndim > 1:
             raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
         return doors.apply(entry, t.reshape(1) if t.ndim == 0 else t, dim=axis)

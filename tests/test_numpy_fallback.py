@@ -4,6 +4,7 @@ tensor that owns its memory; a result holding inexact values refuses an input th
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 import pytest
@@ -101,3 +102,54 @@ def test_stacks_keep_the_gradient_of_their_tensors(stack) -> None:
     t = lt.tensor(np.arange(3.0), requires_grad=True)
     stack([t, np.ones(3), 2.0 * t]).sum().backward()
     np.testing.assert_array_equal(t.grad.numpy(), np.full(3, 3.0))
+
+
+def _zeros_like_kind(x: Any, shape: tuple[int, ...]) -> Any:
+    """An `out=` for `x`'s side: a tensor for a tensor, numpy's array for numpy."""
+    return lt.zeros(*shape) if isinstance(x, lt.AbstractTensor) else np.zeros(shape)
+
+
+TAKEN_BY_NUMPY = {
+    "np.concatenate of a tensor's rows": lambda t: np.concatenate(t),
+    "np.stack of a tensor's rows": lambda t: np.stack(t),
+    "np.reshape in Fortran order": lambda t: np.reshape(t, -1, order="F"),
+    "np.take with mode='clip'": lambda t: np.take(t, [0, 9], mode="clip"),
+    "np.cumsum into a tensor": lambda t: np.cumsum(t, axis=1, out=_zeros_like_kind(t, (2, 3))),
+    "np.cumprod into a tensor": lambda t: np.cumprod(t, out=_zeros_like_kind(t, (6,))),
+}
+
+
+@pytest.mark.parametrize("name", TAKEN_BY_NUMPY)
+def test_a_call_its_handler_does_not_take_is_numpys_and_refuses_a_tensor_that_requires_grad(
+    name: str,
+) -> None:
+    """The handlers take lists of operands, C order, mode='raise': any other form runs numpy on the
+    values (numpy's result), which has no gradient to give."""
+    call, values = TAKEN_BY_NUMPY[name], np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(call(lt.tensor(values)).numpy(), call(values))
+    with pytest.raises(TypeError, match="on a tensor that requires grad"):
+        call(lt.tensor(values, requires_grad=True))
+
+
+def test_a_tensor_out_gets_numpys_output_through_its_write_path_and_comes_back_itself() -> None:
+    """Through a transposed view of its base; the version counter moves, so a gradient that saved the
+    old values refuses; a call refused for a gradient writes nothing."""
+    values = np.arange(6.0).reshape(2, 3)
+    base = lt.zeros(3, 2)
+    out = base.transpose()
+    weight = lt.ones(3, 2, requires_grad=True)
+    product = weight * base
+    assert np.clip(lt.tensor(values), 1, 3, out=out) is out
+    np.testing.assert_array_equal(base.numpy(), np.clip(values, 1, 3).T)
+    with pytest.raises(RuntimeError, match="modified"):
+        product.sum().backward()
+    with pytest.raises(TypeError, match="requires grad"):
+        np.clip(lt.tensor(values, requires_grad=True), 4, 5, out=out)
+    np.testing.assert_array_equal(base.numpy(), np.clip(values, 1, 3).T)
+
+
+def test_an_expanded_out_is_refused_and_nothing_changes() -> None:
+    row = lt.zeros(3)
+    with pytest.raises(ValueError, match="expanded"):
+        np.clip(lt.arange(6.0).reshape(2, 3), 1, 3, out=row.expand(2, 3))
+    assert row.tolist() == [0.0, 0.0, 0.0]

@@ -4,9 +4,12 @@ and dtype; views where numpy gives views; gradients kept or refused, never silen
 from __future__ import annotations
 
 import math
+from typing import Any
 
+import dask.array as da
 import numpy as np
 import pytest
+from bases_support import Plain
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import chains
@@ -44,11 +47,18 @@ CASES = [
     ("where one argument", lambda np_, a, b: np_.where(a > 4)),
     ("nonzero", lambda np_, a, b: np_.nonzero(a > 4)),
     ("clip", lambda np_, a, b: np_.clip(a, 2, 7)),
+    ("clip min max", lambda np_, a, b: np_.clip(a, min=2, max=7)),
+    ("clip max", lambda np_, a, b: np_.clip(a, max=3)),
+    ("clip a_min a_max", lambda np_, a, b: np_.clip(a, a_min=4, a_max=None)),
     ("round", lambda np_, a, b: np_.round(a / 7, 2)),
     ("sort", lambda np_, a, b: np_.sort(b)),
     ("sort axis 0", lambda np_, a, b: np_.sort(b, axis=0)),
     ("sort None", lambda np_, a, b: np_.sort(b, axis=None)),
     ("argsort", lambda np_, a, b: np_.argsort(b, kind="stable")),
+    (
+        "argsort stable ties",
+        lambda np_, a, b: np_.argsort(np_.concatenate([b, b, b, b], axis=None), stable=True),
+    ),
     ("reshape", lambda np_, a, b: np_.reshape(a, (3, 2, 2))),
     ("transpose", lambda np_, a, b: np_.transpose(a)),
     ("transpose axes", lambda np_, a, b: np_.transpose(a, (1, 0))),
@@ -62,6 +72,7 @@ CASES = [
     ("cumsum", lambda np_, a, b: np_.cumsum(a, axis=1)),
     ("cumsum flat", lambda np_, a, b: np_.cumsum(a)),
     ("cumprod", lambda np_, a, b: np_.cumprod(b, axis=0)),
+    ("cumulative_sum include_initial", lambda np_, a, b: np_.cumulative_sum(a, axis=1, include_initial=True)),
     ("isnan", lambda np_, a, b: np_.isnan(a / (a - 3))),
     ("broadcast_to", lambda np_, a, b: np_.broadcast_to(a[0], (3, 6))),
     ("allclose", lambda np_, a, b: np_.allclose(a, a + 1e-12)),
@@ -170,3 +181,121 @@ def test_cumprod_gradient_is_exact_with_zeros() -> None:
     w.cumprod().sum().backward()
     # d/dx_i sum_j prod_{k<=j} x_k, with x = (2, 0, 3, 4)
     assert w.grad.tolist() == [1.0, 2.0 + 6.0 + 24.0, 0.0, 0.0]
+
+
+def test_shape_ndim_and_size_answer_from_the_shape_without_reading_the_base() -> None:
+    """numpy on the values would read the whole base: these answer from the tensor's shape."""
+    base = Plain(np.arange(24.0).reshape(2, 3, 4))
+    t = lt.from_array(base)[:, ::-1]
+    assert np.shape(t) == (2, 3, 4) and np.ndim(t) == 3
+    assert np.size(t) == 24 and np.size(t, 2) == 4 and np.size(t, axis=-2) == 3
+    assert base.requests == 0
+    assert np.sum(t) == 276.0 and base.requests > 0  # a read is counted
+
+
+GRADIENT_CALLS = {
+    "fliplr": lambda f, x: f.fliplr(x),
+    "flipud": lambda f, x: f.flipud(x),
+    "flip": lambda f, x: f.flip(x, 1),
+    "transpose": lambda f, x: f.transpose(x),
+    "swapaxes": lambda f, x: f.swapaxes(x, 0, 1),
+    "moveaxis": lambda f, x: f.moveaxis(x, 0, -1),
+    "reshape": lambda f, x: f.reshape(x, (-1, 1)),
+    "ravel": lambda f, x: f.ravel(x),
+    "expand_dims": lambda f, x: f.expand_dims(x, 1),
+    "squeeze": lambda f, x: f.squeeze(f.expand_dims(x, 0)),
+    "broadcast_to": lambda f, x: f.broadcast_to(x, (2, *x.shape)),
+    "split": lambda f, x: f.split(x, [1], axis=1),
+    "concatenate": lambda f, x: f.concatenate([x, x], axis=1),
+    "stack": lambda f, x: f.stack([x, x]),
+    "vstack": lambda f, x: f.vstack([x, x]),
+    "hstack": lambda f, x: f.hstack([x, x]),
+    "where": lambda f, x: f.where(x > 0, x, x * 3),
+    "clip": lambda f, x: f.clip(x, -0.5, 0.9),
+    "sort": lambda f, x: f.sort(x, axis=0),
+    "sort stable": lambda f, x: f.sort(x, stable=True),
+    "round": lambda f, x: f.round(x, 1),
+    "concatenate flat": lambda f, x: f.concatenate([x, np.ones(3)], axis=None),
+    "cumsum": lambda f, x: f.cumsum(x, axis=1),
+    "cumprod": lambda f, x: f.cumprod(x, axis=0),
+    "cumprod flat": lambda f, x: f.cumprod(x),
+    "roll": lambda f, x: f.roll(x, 1, axis=0),
+    "repeat": lambda f, x: f.repeat(x, 2, axis=1),
+    "repeat flat": lambda f, x: f.repeat(x, 2),
+    "tile": lambda f, x: f.tile(x, (2, 1)),
+    "take": lambda f, x: f.take(x, [0, -1, 0], axis=1),
+    "take flat": lambda f, x: f.take(x, [3, 0, 3]),
+    "diagonal": lambda f, x: f.diagonal(x),
+    "diagonal offset": lambda f, x: f.diagonal(x, 1, 1, 0),
+    "trace": lambda f, x: f.trace(x),
+    "trace offset": lambda f, x: f.trace(x, -1),
+    "sum": lambda f, x: f.sum(x, axis=0),
+    "prod": lambda f, x: f.prod(x),
+    "max": lambda f, x: f.max(x, axis=1),
+    "dot": lambda f, x: f.dot(x, f.transpose(x)),
+}
+
+
+def _pieces(result: Any) -> list[Any]:
+    return list(result) if isinstance(result, list | tuple) else [result]
+
+
+@pytest.mark.parametrize("name", GRADIENT_CALLS)
+@settings(max_examples=10, deadline=None)
+@given(rows=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), transposed=st.booleans())
+def test_routed_numpy_functions_keep_numpys_gradient(
+    name: str, rows: int, seed: int, transposed: bool
+) -> None:
+    """The gradient of a weighted sum of the result equals numpy's by central differences: the handler
+    ran, not numpy on the values (which refuses a tensor that requires grad)."""
+    call = GRADIENT_CALLS[name]
+    rng = np.random.default_rng(seed)
+    values = rng.uniform(0.6, 1.4, (rows, 4)) * rng.choice([-1.0, 1.0], (rows, 4))  # far from every kink
+
+    def numpy_call(v: np.ndarray) -> list[np.ndarray]:
+        return [np.asarray(piece) for piece in _pieces(call(np, v.T if transposed else v))]
+
+    weights = [rng.standard_normal(piece.shape) for piece in numpy_call(values)]
+
+    def weighted(v: np.ndarray) -> float:
+        return sum(float((w * piece).sum()) for w, piece in zip(weights, numpy_call(v), strict=True))
+
+    step, expected = 1e-6, np.zeros_like(values)
+    for position in np.ndindex(values.shape):
+        up, down = values.copy(), values.copy()
+        up[position] += step
+        down[position] -= step
+        expected[position] = (weighted(up) - weighted(down)) / (2 * step)
+    leaf = lt.tensor(values, requires_grad=True)
+    pieces = _pieces(call(np, leaf.transpose() if transposed else leaf))
+    total = sum((piece * lt.tensor(w)).sum() for w, piece in zip(weights, pieces, strict=True))
+    total.backward()
+    np.testing.assert_allclose(leaf.grad.numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_np_reshape_with_copy_true_is_a_copy() -> None:
+    t = lt.arange(6.0).reshape(2, 3)
+    copied = np.reshape(t, (3, 2), copy=True)
+    assert not copied.shares_storage(t)
+    copied[0, 0] = 100.0
+    assert t[0, 0] == 0.0
+
+
+LAZY_ON_DASK = {
+    "argsort": lambda t: np.argsort(t, axis=1),
+    "sort": lambda t: np.sort(t, axis=0),
+    "cumsum": lambda t: np.cumsum(t, axis=1),
+    "round": lambda t: np.round(t, 1),
+    "clip": lambda t: np.clip(t, 1, 4),
+    "concatenate": lambda t: np.concatenate([t, t]),
+}
+
+
+@pytest.mark.parametrize("name", LAZY_ON_DASK)
+def test_routed_numpy_functions_on_a_dask_backed_tensor_stay_lazy(name: str) -> None:
+    """The handler applies the table's entry, which has a chunked form: numpy on the values would
+    compute the whole array into memory."""
+    values = np.arange(12.0).reshape(3, 4)[:, ::-1] % 5
+    result = LAZY_ON_DASK[name](lt.from_array(da.from_array(values, chunks=2)))
+    assert result.base.layer_name == "Dask" and result.base.defers_operations
+    np.testing.assert_array_equal(result.numpy(), LAZY_ON_DASK[name](values))
