@@ -4,6 +4,7 @@ dask stays lazy until asked, and a cluster computes what numpy computes."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import operator
 from typing import Any
@@ -384,3 +385,16 @@ def test_a_lambda_and_a_reduction_run_on_a_local_cluster() -> None:
     assert len({task["worker"] for task in tasks.data}) >= 1 and tasks.data
     np.testing.assert_allclose(mean.numpy(), values.T[::3, 5:].mean(1))
     np.testing.assert_array_equal(doubled.numpy(), (values[::-2] % 7) * 2)
+
+
+def test_has_dask_asks_importlib_for_dask(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    bases.has_dask.cache_clear()
+    try:
+        assert bases.has_dask() is True  # dask is a dev dependency
+        bases.has_dask.cache_clear()
+        monkeypatch.setattr(importlib.util, "find_spec", lambda name: asked.append(name))
+        assert bases.has_dask() is False and asked == ["dask"]
+    finally:
+        monkeypatch.undo()
+        bases.has_dask.cache_clear()

@@ -287,7 +287,10 @@ LAZY_ON_DASK = {
     "cumsum": lambda t: np.cumsum(t, axis=1),
     "round": lambda t: np.round(t, 1),
     "clip": lambda t: np.clip(t, 1, 4),
+    "clip min max": lambda t: np.clip(t, min=1, max=4),
     "concatenate": lambda t: np.concatenate([t, t]),
+    "argsort stable": lambda t: np.argsort(t, axis=1, stable=True),
+    "argsort kind": lambda t: np.argsort(t, axis=0, kind="mergesort"),
 }
 
 

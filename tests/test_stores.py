@@ -26,7 +26,7 @@ from fuzz_support import assert_one_line
 from hypothesis import given
 from hypothesis import strategies as st
 from zarr.abc.store import OffsetByteRequest, RangeByteRequest, SuffixByteRequest
-from zarr.core.buffer import default_buffer_prototype
+from zarr.core.buffer import BufferPrototype, cpu, default_buffer_prototype
 
 from lazytensor import stores
 from lazytensor.stores import Limits, StoreError, read_key
@@ -431,6 +431,28 @@ def test_the_safe_store_reads_through_every_entry_point(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "c" / "2")
     with pytest.raises(StoreError, match="is a FIFO"):
         twin.get_sync("c/2")
+
+
+class _TaggedBuffer(cpu.Buffer):
+    """A buffer class of the caller's own: a read must come back in the prototype asked for."""
+
+
+def test_the_safe_store_reads_into_the_prototype_asked_for_and_keeps_read_only_when_asked(
+    tmp_path: Path,
+) -> None:
+    z = zarr.create_array(str(tmp_path), shape=(4,), chunks=(2,), dtype="u1", fill_value=0, compressors=None)
+    z[:] = [1, 2, 3, 4]
+    store = stores.safe_store(str(tmp_path), read_only=False)
+    tagged = BufferPrototype(buffer=_TaggedBuffer, nd_buffer=cpu.NDBuffer)
+
+    async def read() -> list[Any]:
+        whole = await store.get("c/1", tagged)
+        return [whole, *await store.get_partial_values(tagged, [("c/0", RangeByteRequest(1, 2))])]
+
+    reads = [store.get_sync("c/0", prototype=tagged), *asyncio.run(read())]
+    assert [type(read) for read in reads] == [_TaggedBuffer] * 3
+    assert [read.to_bytes() for read in reads] == [b"\x01\x02", b"\x03\x04", b"\x02"]
+    assert store.with_read_only(True).read_only and not store.read_only
 
 
 def test_a_new_safe_store_opens_on_first_read(tmp_path: Path) -> None:
