@@ -204,3 +204,12 @@ def test_view_of_a_dtype_reads_the_bytes_of_any_strided_view(
     ones = np.ones(got.shape, dtype=target).view(np.uint8).reshape(byte_positions.shape)
     reference.view(np.uint8).reshape(-1)[byte_positions] = ones
     np.testing.assert_array_equal(t.numpy(), reference)
+
+
+def test_a_run_of_memory_read_as_another_dtype_is_one_storage_layer_over_the_same_memory() -> None:
+    """As numpy's `a.view(dtype)` of a contiguous array is a plain view: no index layer to walk."""
+    t = lt.arange(8, dtype="int32")
+    v = t[2:6].view("int16")
+    assert [layer.layer_name for layer in v.layers] == ["Storage"]
+    assert np.shares_memory(v.numpy(), t.numpy()) and v.layout is not None and v.layout.is_contiguous()
+    np.testing.assert_array_equal(v.numpy(), np.arange(8, dtype=np.int32)[2:6].view(np.int16))
