@@ -77,25 +77,24 @@ def either(what: str, names: tuple[str, str], values: tuple[Any, Any], default: 
     return default if second is UNSET else second
 
 
-def _axis_int(value: Any, what: str) -> int:
+def _whole_number(value: Any, what: str, noun: str, accepted: str) -> int:
+    """`value` as an int (`operator.index`), refusing a bool as numpy does for an axis or a shift."""
     if isinstance(value, bool | np.bool_):
-        raise TypeError(f"{what}: an axis must be an int, not {value!r}")
+        raise TypeError(f"{what}: {noun} must be an int, not {value!r}")
     try:
         return operator.index(value)
     except TypeError:
-        raise TypeError(
-            f"{what}: an axis must be an int, a tuple of ints or None, got {value!r} ({type(value).__name__})"
-        ) from None
+        kind = type(value).__name__
+        raise TypeError(f"{what}: {noun} must be {accepted}, got {value!r} ({kind})") from None
+
+
+def _axis_int(value: Any, what: str) -> int:
+    return _whole_number(value, what, "an axis", "an int, a tuple of ints or None")
 
 
 def _shift(value: Any, what: str) -> int:
-    """One shift of `roll`: an int (`operator.index`; a bool is refused, as for an axis)."""
-    if isinstance(value, bool | np.bool_):
-        raise TypeError(f"{what}: a shift must be an int, not {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{what}: a shift must be an int, got {value!r} ({type(value).__name__})") from None
+    """One shift of `roll`: an int (a bool is refused, as for an axis)."""
+    return _whole_number(value, what, "a shift", "an int")
 
 
 def _in_range(axis: int, shape: Shape, what: str) -> int:
