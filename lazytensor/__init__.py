@@ -404,7 +404,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> ModuleType:
+def __getattr__(name: str) -> ModuleType:  # pragma: no mutate block (a trampoline's frame moves stacklevel)
     """`lt.seed`, the old name of `lt.tenxor` (the seeds' helpers), for one release: the same module,
     with a DeprecationWarning, since `seed` reads as the random functions' `seed=` argument.
 
