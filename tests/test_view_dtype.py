@@ -97,7 +97,6 @@ def test_a_view_with_no_fused_layout_reads_its_rows_as_another_dtype() -> None:
         assert got.shape == reference[rows].copy().view(np.int64).shape
 
 
-
 @pytest.mark.parametrize("target", ["int16", "int64"])
 def test_an_empty_view_of_three_axes_with_no_fused_layout_keeps_its_shape(target: str) -> None:
     """A list index that is no progression leaves no fused layout: the positions of an empty view are
@@ -107,6 +106,7 @@ def test_an_empty_view_of_three_axes_with_no_fused_layout_keeps_its_shape(target
     expected = np.zeros((3, 0, 4), dtype=np.int32)[[0, 2, 1]].view(target)
     got = t.view(target)
     assert got.shape == expected.shape and got.numpy().shape == expected.shape
+
 
 @pytest.mark.parametrize(
     ("source", "target"), [("int16", "int64"), ("int8", "int64"), ("int8", "complex128")]
