@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from import_support import refuse_import
 from rich.console import Console
 
 import lazytensor as lt
@@ -544,14 +545,7 @@ def test_the_repl_names(grid: Path) -> None:
 
 
 def test_the_repl_runs_without_readline(grid: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = cli.importlib.import_module
-
-    def no_readline(name: str, *args: Any) -> Any:
-        if name == "readline":
-            raise ImportError(name)
-        return real(name, *args)
-
-    monkeypatch.setattr(cli.importlib, "import_module", no_readline)
+    refuse_import(monkeypatch, "readline")
     assert run("repl", str(grid), stdin="1 + 1\n")[:2] == (0, ">>> 2\n>>> ")
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import importlib
 import os
 import re
 import stat
@@ -18,6 +17,7 @@ import numpy as np
 import pytest
 import xarray as xr
 import zarr
+from import_support import refuse_import
 
 import lazytensor as lt
 import lazytensor.io as ltio
@@ -705,14 +705,7 @@ def test_a_missing_optional_dependency_names_the_extra_to_install(
 ) -> None:
     path = tmp_path / name
     path.mkdir()
-    real = importlib.import_module
-
-    def without(imported: str, *args: Any) -> Any:
-        if imported == module:
-            raise ImportError(imported)
-        return real(imported, *args)
-
-    monkeypatch.setattr(importlib, "import_module", without)
+    refuse_import(monkeypatch, module)
     with pytest.raises(ImportError) as caught:
         lt.open(path)
     assert str(caught.value) == (
@@ -809,14 +802,7 @@ def test_a_failed_save_to_zarr_keeps_the_old_store_and_leaves_nothing(
 
 
 def test_save_to_zarr_without_zarr_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = importlib.import_module
-
-    def without_zarr(name: str, *args: Any) -> Any:
-        if name == "zarr":
-            raise ImportError(name)
-        return real(name, *args)
-
-    monkeypatch.setattr(importlib, "import_module", without_zarr)
+    refuse_import(monkeypatch, "zarr")
     with pytest.raises(ImportError) as caught:
         lt.save(tmp_path / "t.zarr", lt.arange(3))
     assert str(caught.value) == (
