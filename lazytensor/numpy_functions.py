@@ -397,14 +397,19 @@ def _round(doors: Doors, a: Any, decimals: int = 0, out: Any = None) -> Any:
     return doors.apply(optable.ROUND, _tensor(doors, a), decimals=decimals)
 
 
+def _sort_kind(kind: str | None, stable: Any) -> str | None:
+    """numpy's `kind`, or "stable" for the array API's `stable=True`; both given: numpy's to refuse."""
+    if kind is not None and stable is not None:
+        raise Fallback
+    return "stable" if stable else kind
+
+
 @handles("sort")
 def _sort(
     doors: Doors, a: Any, axis: int | None = -1, kind: str | None = None, *, stable: Any = None, **extras: Any
 ) -> Any:
     _no_extras(**extras)
-    if kind is not None and stable is not None:
-        raise Fallback  # numpy refuses both
-    kind = "stable" if stable else kind
+    kind = _sort_kind(kind, stable)
     return doors.apply(optable.SORT, _tensor(doors, a), dim=axis, kind=kind)
 
 
@@ -413,9 +418,7 @@ def _argsort(
     doors: Doors, a: Any, axis: int | None = -1, kind: str | None = None, *, stable: Any = None, **extras: Any
 ) -> Any:
     _no_extras(**extras)
-    if kind is not None and stable is not None:
-        raise Fallback  # numpy refuses both
-    kind = "stable" if stable else kind
+    kind = _sort_kind(kind, stable)
     t = _tensor(doors, a)
     flat = t.reshape(1) if t.ndim == 0 else t  # numpy's argsort takes a 0-d array as one element
     return doors.apply(optable.ARGSORT, flat, dim=axis, kind=kind)
