@@ -4,10 +4,13 @@ tensor that owns its memory; a result holding inexact values refuses an input th
 from __future__ import annotations
 
 import functools
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from bases_support import KINDS, on_base
 
 import lazytensor as lt
 from lazytensor import numpy_functions
@@ -153,3 +156,19 @@ def test_an_expanded_out_is_refused_and_nothing_changes() -> None:
     with pytest.raises(ValueError, match="expanded"):
         np.clip(lt.arange(6.0).reshape(2, 3), 1, 3, out=row.expand(2, 3))
     assert row.tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_tensor_out_on_any_base_takes_numpys_output_or_refuses(kind: str, tmp_path: Path) -> None:
+    """A writable base takes numpy's output through its own write path; a read-only one (a dask array,
+    an xarray variable, a memory map opened for reading) refuses, naming why, and keeps its values."""
+    values = np.arange(6.0).reshape(2, 3)
+    out = on_base(kind, np.full((2, 3), -1.0), tmp_path)
+    reason = out.base.read_only_reason
+    if reason is None:
+        assert np.clip(lt.tensor(values), 1, 3, out=out) is out
+        np.testing.assert_array_equal(out.numpy(), np.clip(values, 1, 3))
+        return
+    with pytest.raises(ValueError, match=f"^{re.escape(reason)}$"):
+        np.clip(lt.tensor(values), 1, 3, out=out)
+    np.testing.assert_array_equal(out.numpy(), np.full((2, 3), -1.0))
