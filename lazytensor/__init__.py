@@ -9,60 +9,36 @@ import math
 import warnings
 from types import ModuleType
 
-from lazytensor import fft, linalg, nn, optim, tenxor
-from lazytensor.array_api import (
-    all,
-    any,
-    arange,
-    argmax,
-    argmin,
-    argsort,
-    asarray,
-    astype,
-    broadcast_arrays,
-    broadcast_to,
-    concat,
-    count_nonzero,
-    cumulative_prod,
-    cumulative_sum,
-    diff,
-    expand_dims,
-    eye,
-    flip,
-    from_dlpack,
-    full,
-    linspace,
-    max,
-    mean,
-    meshgrid,
-    min,
-    moveaxis,
-    ones,
-    permute_dims,
-    prod,
-    repeat,
-    reshape,
-    roll,
-    searchsorted,
-    sort,
-    squeeze,
-    stack,
-    std,
-    sum,
-    take,
-    take_along_axis,
-    tile,
-    tril,
-    triu,
-    unique_all,
-    unique_counts,
-    unique_inverse,
-    unique_values,
-    unstack,
-    var,
-    zeros,
+from lazytensor import compat, fft, linalg, nn, optim, tenxor
+from lazytensor.api.creation import (
+    empty,
+    empty_like,
+    from_numpy,
+    full_like,
+    ones_like,
+    randn,
+    tensor,
+    trandom,
+    zeros_like,
 )
-from lazytensor.array_dtypes import (
+from lazytensor.api.files import from_array, load, open, save
+from lazytensor.api.functions import (
+    allclose,
+    array_equal,
+    cat,
+    concatenate,
+    maximum,
+    minimum,
+    nonzero,
+    segment_max,
+    segment_sum,
+    tpoint,
+    tredux,
+    ttransform,
+    unique,
+    where,
+)
+from lazytensor.array_api.datatypes import (
     __array_namespace_info__,
     bool,
     can_cast,
@@ -83,7 +59,7 @@ from lazytensor.array_dtypes import (
     uint32,
     uint64,
 )
-from lazytensor.array_elementwise import (
+from lazytensor.array_api.elementwise import (
     abs,
     acos,
     acosh,
@@ -150,42 +126,66 @@ from lazytensor.array_elementwise import (
     tanh,
     trunc,
 )
-from lazytensor.autograd import enable_grad, inference_mode, is_grad_enabled, no_grad
-from lazytensor.creation import (
-    empty,
-    empty_like,
-    from_numpy,
-    full_like,
-    ones_like,
-    randn,
-    tensor,
-    trandom,
-    zeros_like,
+from lazytensor.array_api.namespace import (
+    all,
+    any,
+    arange,
+    argmax,
+    argmin,
+    argsort,
+    asarray,
+    astype,
+    broadcast_arrays,
+    broadcast_to,
+    concat,
+    count_nonzero,
+    cumulative_prod,
+    cumulative_sum,
+    diff,
+    expand_dims,
+    eye,
+    flip,
+    from_dlpack,
+    full,
+    linspace,
+    max,
+    mean,
+    meshgrid,
+    min,
+    moveaxis,
+    ones,
+    permute_dims,
+    prod,
+    repeat,
+    reshape,
+    roll,
+    searchsorted,
+    sort,
+    squeeze,
+    stack,
+    std,
+    sum,
+    take,
+    take_along_axis,
+    tile,
+    tril,
+    triu,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+    unstack,
+    var,
+    zeros,
 )
-from lazytensor.functions import (
-    allclose,
-    array_equal,
-    cat,
-    concatenate,
-    maximum,
-    minimum,
-    nonzero,
-    segment_max,
-    segment_sum,
-    tpoint,
-    tredux,
-    ttransform,
-    unique,
-    where,
-)
-from lazytensor.io import from_array, load, open, save
-from lazytensor.layout import Layout
+from lazytensor.engine.autograd import enable_grad, inference_mode, is_grad_enabled, no_grad
+from lazytensor.ground.layout import Layout
+from lazytensor.kernels.threads import get_num_threads, set_num_threads
 from lazytensor.linalg import matmul, matrix_transpose, tensordot, vecdot
 from lazytensor.printer import to_string, tprint
 from lazytensor.printer.options import get_printoptions, printoptions, set_printoptions
-from lazytensor.tensor import AbstractTensor, StorageTensor
-from lazytensor.threads import get_num_threads, set_num_threads
-from lazytensor.views import (
+from lazytensor.tensors.tensor import AbstractTensor, StorageTensor
+from lazytensor.tensors.views import (
     ExpandedTensor,
     IndexedTensor,
     RenamedTensor,
@@ -402,6 +402,8 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+compat.register_old_paths()  # pickles of 0.1.0 name the flat modules (lazytensor/compat.py)
 
 
 def __getattr__(name: str) -> ModuleType:  # pragma: no mutate block (a trampoline's frame moves stacklevel)

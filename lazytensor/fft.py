@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import optable
-from lazytensor.array_dtypes import check_device
-from lazytensor.tensor import StorageTensor, apply
+from lazytensor.array_api.datatypes import check_device
+from lazytensor.engine import optable
+from lazytensor.tensors.tensor import StorageTensor, apply
 
 Operand = Any
 """A tensor, or anything `lt.asarray` takes."""

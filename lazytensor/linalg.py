@@ -15,11 +15,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor import optable
-from lazytensor.array_api import operand_tensor
-from lazytensor.array_api import sum as _sum
-from lazytensor.positions import normalize_dim, numel
-from lazytensor.tensor import AbstractTensor, StorageTensor, apply, values_of
+from lazytensor.array_api.namespace import operand_tensor
+from lazytensor.array_api.namespace import sum as _sum
+from lazytensor.engine import optable
+from lazytensor.ground.positions import normalize_dim, numel
+from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, apply, values_of
 
 Operand = Any
 """A tensor, or anything `lt.asarray` takes."""

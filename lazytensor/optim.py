@@ -21,8 +21,8 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor.autograd import no_grad
-from lazytensor.tensor import AbstractTensor, StorageTensor
+from lazytensor.engine.autograd import no_grad
+from lazytensor.tensors.tensor import AbstractTensor, StorageTensor
 
 Array = npt.NDArray[np.float64]
 Params = Iterable[StorageTensor] | Iterable[Mapping[str, Any]]

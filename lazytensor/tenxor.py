@@ -10,7 +10,7 @@ seeds' `Tenxor`; `lt.seed`, its old name, read as a random seed and stays an ali
 
 from __future__ import annotations
 
-from lazytensor.positions import index_to_position, next_position, position_to_index
-from lazytensor.positions import padded_broadcast as broadcast_shapes
+from lazytensor.ground.positions import index_to_position, next_position, position_to_index
+from lazytensor.ground.positions import padded_broadcast as broadcast_shapes
 
 __all__ = ["broadcast_shapes", "index_to_position", "next_position", "position_to_index"]

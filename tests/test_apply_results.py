@@ -13,7 +13,7 @@ from memory_support import peak_bytes
 
 import lazytensor as lt
 
-tensor_module = importlib.import_module("lazytensor.tensor")  # `lt.tensor` is the function
+tensor_module = importlib.import_module("lazytensor.tensors.tensor")  # `lt.tensor` is the function
 
 
 @pytest.mark.parametrize("shape", [(2, 3), (4, 1), (3, 5, 2)])

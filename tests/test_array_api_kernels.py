@@ -15,8 +15,8 @@ import pytest
 from bases_support import on_base
 
 import lazytensor as lt
-from lazytensor import optable
-from lazytensor.tensor import apply
+from lazytensor.engine import optable
+from lazytensor.tensors.tensor import apply
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,8 @@ from bases_support import Plain, on_base
 from dask.graph_manipulation import clone
 
 import lazytensor as lt
-from lazytensor import bases
-from lazytensor.bases import ArrayBase, Backend, Indexing
+from lazytensor.bases import arraylike
+from lazytensor.bases.arraylike import ArrayBase, Backend, Indexing
 
 # -- the header line of every kind of base ------------------------------------------------------------
 
@@ -68,7 +68,7 @@ def test_netcdf_chunks_and_zarr_encoded_chunks_show_for_xarray(tmp_path: Path) -
     base = lt.from_array(xr.open_dataarray(path, engine="h5netcdf")).base
     assert base.describe() == f"xarray array (4, 6) × float64, chunks (2, 3), at {path}:v"
     in_memory = xr.DataArray(np.zeros((4, 6)), dims=("y", "x"), name="v")
-    backend = bases.backend_of(in_memory)
+    backend = arraylike.backend_of(in_memory)
     assert backend.kind == "xarray" and backend.chunks(in_memory) is None and backend.where(in_memory) is None
     in_memory.encoding = {"chunks": (4, 2)}  # what xarray keeps of a zarr store's chunks
     assert backend.chunks(in_memory) == (4, 2)
@@ -89,8 +89,8 @@ def test_declared_chunks_must_be_a_tuple_of_ints() -> None:
 
 def test_dask_chunks_are_the_largest_block() -> None:
     array = da.zeros((5, 7), chunks=((2, 3), (4, 3)))
-    assert bases.backend_of(array).chunks(array) == (3, 4)
-    assert bases.backend_of(array).where(array) == array.name
+    assert arraylike.backend_of(array).chunks(array) == (3, 4)
+    assert arraylike.backend_of(array).where(array) == array.name
 
 
 # -- refusals: why a base cannot be written, or require grad ------------------------------------------
@@ -206,7 +206,7 @@ def test_the_generic_backend_refuses_selections_it_does_not_declare() -> None:
 def test_a_points_backend_reads_outer_selections_as_its_grid_of_points(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(bases, "BACKENDS", list(bases.BACKENDS))
+    monkeypatch.setattr(arraylike, "BACKENDS", list(arraylike.BACKENDS))
     seen: list[tuple[np.ndarray, ...]] = []
 
     class PointsOnly(Backend):
@@ -298,7 +298,7 @@ def test_hdf5_axes_are_named_by_label_else_by_their_first_dimension_scale(tmp_pa
         data.dims[1].attach_scale(file["lat"])
         data.dims[1].attach_scale(file["other"])
         data.dims[1].label = "y"  # a label wins over a scale
-        assert bases.backend_of(data).dimension_names(data) == ("time", "y", None)
+        assert arraylike.backend_of(data).dimension_names(data) == ("time", "y", None)
         assert lt.from_array(data).names == ("time", "y", None)
         scaled = file.create_dataset("e", data=np.zeros((2, 3)))
         scaled.dims[1].attach_scale(file["lat"])

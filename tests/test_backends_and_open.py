@@ -20,8 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lazytensor as lt
-from lazytensor import bases, io
-from lazytensor.bases import Backend, Indexing
+from lazytensor.api import files
+from lazytensor.bases import arraylike
+from lazytensor.bases.arraylike import Backend, Indexing
 
 # -- a 0-d result is a number on every base --------------------------------------------------------
 
@@ -71,7 +72,7 @@ def test_the_issue_s_zarr_example_gives_a_number() -> None:
 def test_zarr_without_dask_reads_the_view_and_computes_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     z = zarr.create_array(store={}, shape=(4, 6), chunks=(2, 2), dtype="f8")
     z[...] = np.arange(24.0).reshape(4, 6)
-    monkeypatch.setattr(bases, "has_dask", lambda: False)
+    monkeypatch.setattr(arraylike, "has_dask", lambda: False)
     t = lt.from_array(z)
     assert not t.base.defers_operations
     assert t.T[::2].nansum(0).tolist() == np.arange(24.0).reshape(4, 6).T[::2].sum(0).tolist()
@@ -118,7 +119,7 @@ def test_each_kind_of_array_gets_its_declared_backend(tmp_path: Path) -> None:
         "xarray": xr.open_dataarray(path, engine="h5netcdf"),
         "array": Plain(np.zeros(3)),
     }
-    kinds = {name: bases.backend_of(array) for name, array in arrays.items()}
+    kinds = {name: arraylike.backend_of(array) for name, array in arrays.items()}
     assert {name: backend.kind for name, backend in kinds.items()} == {name: name for name in arrays}
     assert [kinds[name].indexing for name in ("numpy", "zarr", "dask", "xarray", "hdf5", "array")] == [
         Indexing.VECTORIZED,
@@ -144,7 +145,7 @@ def test_scattered_points_on_a_slice_only_array_take_one_request_per_chunk(chunk
     rows, cols = rng.integers(0, 1000, size=2000), rng.integers(0, 1000, size=2000)
     got = t[rows, cols].numpy()
     np.testing.assert_array_equal(got, values[rows, cols])
-    grid = chunks if chunks is not None else bases.virtual_chunks(values.shape)
+    grid = chunks if chunks is not None else arraylike.virtual_chunks(values.shape)
     assert plain.requests == _chunks_touched(rows, cols, grid) < 2000
 
 
@@ -172,7 +173,7 @@ def test_a_slice_only_array_reads_an_outer_selection_by_chunk_too() -> None:
 
 
 def test_a_new_backend_is_one_class(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bases, "BACKENDS", list(bases.BACKENDS))
+    monkeypatch.setattr(arraylike, "BACKENDS", list(arraylike.BACKENDS))
 
     class Points:
         """An array that reads points in one call (`take`) and counts the calls."""
@@ -353,7 +354,7 @@ def test_open_netcdf_without_a_backend_says_how_to_install_one(
 ) -> None:
     path = tmp_path / "a.nc"
     xr.DataArray(np.ones(3), name="v").to_netcdf(path, engine="h5netcdf")
-    monkeypatch.setattr(io, "NETCDF_ENGINES", ("no_such_backend",))
+    monkeypatch.setattr(files, "NETCDF_ENGINES", ("no_such_backend",))
     with pytest.raises(ImportError, match=r"pip install -e '\.\[xarray\]'"):
         lt.open(path)
 
@@ -394,6 +395,6 @@ def test_random_point_reads_of_a_slice_only_array_take_at_most_one_request_per_c
     )
     got = lt.from_array(plain)[coords].numpy()
     np.testing.assert_array_equal(got, values[coords])
-    grid = chunks if declared else bases.virtual_chunks(shape)
+    grid = chunks if declared else arraylike.virtual_chunks(shape)
     touched = len({tuple(int(c[i]) // g for c, g in zip(coords, grid, strict=True)) for i in range(count)})
     assert 1 <= plain.requests <= touched

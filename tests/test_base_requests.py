@@ -11,8 +11,8 @@ import pytest
 from bases_support import Plain
 
 import lazytensor as lt
-from lazytensor import bases
-from lazytensor.bases import virtual_chunks
+from lazytensor.bases import arraylike
+from lazytensor.bases.arraylike import virtual_chunks
 
 Shape = tuple[int, ...]
 
@@ -58,7 +58,7 @@ class Recording(Plain):
 
 def _points(array: Recording, *coords: list[int]) -> np.ndarray:
     index = tuple(np.array(c, dtype=np.intp) for c in coords)
-    got = np.asarray(bases.points_by_request(bases.Backend(), array, index, array.shape))
+    got = np.asarray(arraylike.points_by_request(arraylike.Backend(), array, index, array.shape))
     assert got.tolist() == array.array[index].tolist() and got.dtype == array.dtype
     return got
 
@@ -101,7 +101,7 @@ def test_points_in_a_big_box_are_read_per_chunk_each_as_the_box_of_its_points() 
 
 def _outer(array: Recording, *keys: slice | list[int]) -> np.ndarray:
     index = tuple(k if isinstance(k, slice) else np.array(k, dtype=np.intp) for k in keys)
-    got = np.asarray(bases.outer_by_request(bases.Backend(), array, index, array.shape))
+    got = np.asarray(arraylike.outer_by_request(arraylike.Backend(), array, index, array.shape))
     per_axis = [np.arange(n)[k] for k, n in zip(index, array.shape, strict=True)]
     expected = array.array[np.ix_(*per_axis)]
     assert got.shape == expected.shape and got.dtype == expected.dtype
@@ -128,7 +128,7 @@ def test_scattered_writes_read_and_write_back_each_box_once() -> None:
     values = np.arange(100, dtype=np.int64).reshape(10, 10)
     array = Recording(values.copy(), chunks=(5, 5))
     rows, cols = np.array([1, 3]), np.array([2, 0])
-    bases.set_points_by_request(bases.Backend(), array, (rows, cols), np.array([-1, -2]), array.shape)
+    arraylike.set_points_by_request(arraylike.Backend(), array, (rows, cols), np.array([-1, -2]), array.shape)
     expected = values.copy()
     expected[rows, cols] = [-1, -2]
     assert array.array.tolist() == expected.tolist()
@@ -136,7 +136,9 @@ def test_scattered_writes_read_and_write_back_each_box_once() -> None:
     array.keys.clear()
     array.written.clear()
     rows, cols = np.array([0, 9, 4]), np.array([0, 9, 1])
-    bases.set_points_by_request(bases.Backend(), array, (rows, cols), np.array([-3, -4, -5]), array.shape)
+    arraylike.set_points_by_request(
+        arraylike.Backend(), array, (rows, cols), np.array([-3, -4, -5]), array.shape
+    )
     expected[rows, cols] = [-3, -4, -5]
     assert array.array.tolist() == expected.tolist()
     boxes = [(slice(0, 5), slice(0, 2)), (slice(9, 10), slice(9, 10))]  # (0, 0) and (4, 1) share a chunk
@@ -145,14 +147,14 @@ def test_scattered_writes_read_and_write_back_each_box_once() -> None:
 
 def test_scattered_writes_in_a_box_of_exactly_the_limit_take_one_box() -> None:
     array = Recording(np.arange(100, dtype=np.int64), chunks=(10,))
-    bases.set_points_by_request(
-        bases.Backend(), array, (np.array([20, 51]),), np.array([-1, -2]), array.shape
+    arraylike.set_points_by_request(
+        arraylike.Backend(), array, (np.array([20, 51]),), np.array([-1, -2]), array.shape
     )
     assert array.keys == array.written == [(slice(20, 52),)]  # 32 elements: BOX_FACTOR * 2
     array.keys.clear()
     array.written.clear()
-    bases.set_points_by_request(
-        bases.Backend(), array, (np.array([20, 52]),), np.array([-3, -4]), array.shape
+    arraylike.set_points_by_request(
+        arraylike.Backend(), array, (np.array([20, 52]),), np.array([-3, -4]), array.shape
     )
     assert array.keys == array.written == [(slice(20, 21),), (slice(52, 53),)]
     assert array.array[[20, 51, 52]].tolist() == [-3, -2, -4]
@@ -216,16 +218,16 @@ def test_every_write_into_an_array_base_counts_one_version() -> None:
 
 
 def test_a_backend_that_declares_outer_selection_answers_it_itself(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bases, "BACKENDS", list(bases.BACKENDS))  # the new class registers itself
+    monkeypatch.setattr(arraylike, "BACKENDS", list(arraylike.BACKENDS))  # the new class registers itself
 
-    class Outer(bases.Backend):
+    class Outer(arraylike.Backend):
         kind = "outer"
-        indexing = bases.Indexing.OUTER
+        indexing = arraylike.Indexing.OUTER
 
         def outer(self, array: Any, keys: Any) -> Any:
-            return array.array[np.ix_(*bases._per_axis(keys, array.shape))] * 10
+            return array.array[np.ix_(*arraylike._per_axis(keys, array.shape))] * 10
 
     array = Recording(np.arange(20).reshape(4, 5))
     keys = (np.array([0, 3]), slice(1, 3))
-    got = bases.outer_by_request(Outer(), array, keys, array.shape)
+    got = arraylike.outer_by_request(Outer(), array, keys, array.shape)
     assert got.tolist() == [[10, 20], [160, 170]] and array.keys == []  # no basic request

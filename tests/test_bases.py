@@ -22,7 +22,8 @@ from strategies import chains
 from zarr.storage import MemoryStore
 
 import lazytensor as lt
-from lazytensor import bases, evaluate
+from lazytensor.bases import arraylike
+from lazytensor.tensors import evaluate
 
 
 def _chunks(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -234,7 +235,7 @@ def test_an_array_base_has_no_flat_buffer_and_says_where_its_array_is() -> None:
 
 def test_a_missing_backend_names_the_extra_to_install() -> None:
     with pytest.raises(ImportError, match=r"pip install -e '\.\[zarr\]'"):
-        bases.require("zarr_that_is_not_installed", "zarr")
+        arraylike.require("zarr_that_is_not_installed", "zarr")
 
 
 def test_open_reads_npy_and_zarr_and_refuses_what_is_neither(tmp_path: Any) -> None:
@@ -389,12 +390,12 @@ def test_a_lambda_and_a_reduction_run_on_a_local_cluster() -> None:
 
 def test_has_dask_asks_importlib_for_dask(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[str] = []
-    bases.has_dask.cache_clear()
+    arraylike.has_dask.cache_clear()
     try:
-        assert bases.has_dask() is True  # dask is a dev dependency
-        bases.has_dask.cache_clear()
+        assert arraylike.has_dask() is True  # dask is a dev dependency
+        arraylike.has_dask.cache_clear()
         monkeypatch.setattr(importlib.util, "find_spec", lambda name: asked.append(name))
-        assert bases.has_dask() is False and asked == ["dask"]
+        assert arraylike.has_dask() is False and asked == ["dask"]
     finally:
         monkeypatch.undo()
-        bases.has_dask.cache_clear()
+        arraylike.has_dask.cache_clear()

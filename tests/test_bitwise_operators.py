@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ops_strategies import broadcastable_shapes, shapes, view_pairs
 
 import lazytensor as lt
-from lazytensor.tensor import StorageTensor
+from lazytensor.tensors.tensor import StorageTensor
 
 FAST = settings(max_examples=30, deadline=None)
 

@@ -10,7 +10,7 @@ import dask
 import dask.array as da
 import numpy as np
 
-from lazytensor import chunkforms
+from lazytensor.engine import chunkforms
 
 
 def test_building_calls_the_kernel_once_on_stand_ins_and_computing_once_per_block() -> None:

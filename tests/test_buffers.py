@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from lazytensor import buffers
-from lazytensor.buffers import check_fits, is_memory_mapped
+from lazytensor.ground import buffers
+from lazytensor.ground.buffers import check_fits, is_memory_mapped
 
 
 def test_a_memory_map_and_every_view_of_it_are_memory_mapped(tmp_path: Path) -> None:

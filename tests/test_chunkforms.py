@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazytensor import chunkforms, generic
-from lazytensor.chunkforms import (
+from lazytensor.engine import chunkforms
+from lazytensor.engine.chunkforms import (
     ChunkedForm,
     NoChunkedForm,
     arg_extreme,
@@ -27,6 +27,7 @@ from lazytensor.chunkforms import (
     softmax,
     whole_axis,
 )
+from lazytensor.kernels import callables
 
 
 def _computed(result: Any) -> np.ndarray:
@@ -356,7 +357,7 @@ def test_fold_sees_the_whole_axis_in_order(keepdim: bool, dim: int) -> None:
 
     params = {"dim": dim, "init": 0, "op": op, "keepdim": keepdim}
     result = chunkforms.FOLD.build(da, None, (_chunked(x),), params)
-    np.testing.assert_array_equal(_computed(result), generic.fold(x, **params), strict=True)
+    np.testing.assert_array_equal(_computed(result), callables.fold(x, **params), strict=True)
     assert result.ndim == (2 if keepdim else 1)
     if keepdim:
         assert result.chunks[dim] == (1,)
@@ -367,7 +368,7 @@ def test_fold_s_dtype_is_its_callable_s() -> None:
     params = {"dim": 1, "init": 0, "op": lambda acc, v: acc + v / 2}
     result = chunkforms.FOLD.build(da, None, (_chunked(x),), params)
     assert result.dtype == np.float64
-    np.testing.assert_array_equal(_computed(result), generic.fold(x, **params), strict=True)
+    np.testing.assert_array_equal(_computed(result), callables.fold(x, **params), strict=True)
 
 
 def test_declarations_are_frozen_values() -> None:

@@ -131,7 +131,7 @@ def test_a_bad_index(npy: pathlib.Path, key: str, fragment: str) -> None:
 
 def main_in_process(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
     """`python -m lazytensor ARGS` run by calling main() here: the same outcome, without a new process."""
-    from lazytensor.__main__ import main
+    from lazytensor.cli import main
 
     try:
         status = main(list(args))
@@ -251,7 +251,7 @@ def test_the_tour_walks_through_the_library() -> None:
 
 
 def test_parse_key_builds_numpy_keys() -> None:
-    from lazytensor.__main__ import parse_key
+    from lazytensor.cli import parse_key
 
     t = lt.arange(24).reshape(2, 3, 4)
     key = parse_key("..., [0, -1], None, 1::-1")

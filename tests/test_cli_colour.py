@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from styled_text import ANSI
 
-import lazytensor.__main__ as cli
+import lazytensor.cli as cli
 
 BOLD = "\x1b[1m"
 DIM = "\x1b[2m"

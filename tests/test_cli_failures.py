@@ -14,7 +14,7 @@ import pytest
 from fuzz_support import assert_one_line
 
 import lazytensor as lt
-from lazytensor.__main__ import INTERRUPTED, USAGE_ERROR, main
+from lazytensor.cli import INTERRUPTED, USAGE_ERROR, main
 
 
 def run_main(*args: str) -> tuple[int, str, str]:

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import lazytensor.__main__ as cli
-from lazytensor.__main__ import MAX_KEY_CHARS, parse_key
+import lazytensor.cli as cli
+from lazytensor.cli import MAX_KEY_CHARS, parse_key
 
 HELP = "ints, slices a:b:c, ..., None, True/False, lists of ints"
 

@@ -1,4 +1,4 @@
-"""The command line run in this process (`main(argv)`), so every branch of `lazytensor.__main__` is
+"""The command line run in this process (`main(argv)`), so every branch of `lazytensor.cli` is
 checked where a test sees it: the key grammar's every refusal in full, `show`'s output and errors,
 the repl's banner, display and error lines, the option bounds, and the exit statuses."""
 
@@ -21,8 +21,8 @@ from import_support import refuse_import
 from rich.console import Console
 
 import lazytensor as lt
-import lazytensor.__main__ as cli
-from lazytensor.__main__ import main, parse_key
+import lazytensor.cli as cli
+from lazytensor.cli import main, parse_key
 
 
 def run(*args: str, stdin: str = "") -> tuple[Any, str, str]:

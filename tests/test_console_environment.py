@@ -13,7 +13,7 @@ from rich.text import Text
 from styled_text import ANSI
 
 import lazytensor as lt
-from lazytensor.__main__ import repl_display
+from lazytensor.cli import repl_display
 from lazytensor.printer import TensorPrint, render
 
 WORDS = Text("a long line of words")

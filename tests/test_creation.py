@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lazytensor as lt
-from lazytensor import creation
+from lazytensor.api import creation
 
 small_shapes = st.lists(st.integers(0, 3), min_size=0, max_size=3).map(tuple)
 DTYPES = [np.float64, np.float32, np.int32, np.int8, np.complex64, np.bool_]

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-from lazytensor.views import Range  # the SlicedTensor spec type (see lt.SlicedTensor's docstring)
+from lazytensor.tensors.views import Range  # the SlicedTensor spec type (see lt.SlicedTensor's docstring)
 
 
 @pytest.fixture

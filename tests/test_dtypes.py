@@ -1,4 +1,4 @@
-"""`lazytensor.dtypes`: dtype names (bfloat16 through ml_dtypes), exactness, and the dtype of the
+"""`lazytensor.ground.dtypes`: dtype names (bfloat16 through ml_dtypes), exactness, and the dtype of the
 values a Python callable returned, against numpy's own inference and promotion."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazytensor import dtypes
+from lazytensor.ground import dtypes
 
 
 def test_as_dtype_is_numpys_plus_bfloat16() -> None:

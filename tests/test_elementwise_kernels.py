@@ -1,4 +1,4 @@
-"""The kernels of `lazytensor.elementwise` and the public functions of `lazytensor.functions` at their
+"""The kernels of `lazytensor.kernels.numeric` and the public functions of `lazytensor.api.functions` at their
 edges: every refusal's message in full, and the object (Fraction, Decimal) paths against Python's own
 arithmetic."""
 
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-from lazytensor import optable
-from lazytensor.tensor import apply
+from lazytensor.engine import optable
+from lazytensor.tensors.tensor import apply
 
 REFUSALS: list[tuple[Callable[[], Any], type[Exception], str]] = [
     # the table's kernels check what the doors (`keywords.join_axis`) check, for `apply(entry, ...)`

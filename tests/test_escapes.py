@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 import lazytensor as lt
-from lazytensor.__main__ import ReplConsole, error_line, repl_display
+from lazytensor.cli import ReplConsole, error_line, repl_display
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.summary import container_summary
 

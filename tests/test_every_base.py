@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import lazytensor as lt
-from lazytensor import chunkforms, optable
-from lazytensor.tensor import apply
+from lazytensor.engine import chunkforms, optable
+from lazytensor.tensors.tensor import apply
 
 Case = tuple[list[Any], dict[str, Any]]
 """The operands (the first goes on the base under test, the others are in-memory tensors or

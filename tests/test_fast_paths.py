@@ -21,10 +21,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lazytensor as lt
-from lazytensor import indexing, optable
-from lazytensor.views import IndexedTensor, ReshapedTensor, SlicedTensor, TransposedTensor, View
+from lazytensor.engine import optable
+from lazytensor.ground import indexing
+from lazytensor.tensors.views import IndexedTensor, ReshapedTensor, SlicedTensor, TransposedTensor, View
 
-tensor_module = importlib.import_module("lazytensor.tensor")  # `lt.tensor` is the function
+tensor_module = importlib.import_module("lazytensor.tensors.tensor")  # `lt.tensor` is the function
 
 Shape = tuple[int, ...]
 
@@ -134,7 +135,7 @@ def test_a_lazy_leaf_can_be_asked_for_gradients() -> None:
 def test_an_operation_on_a_lazy_result_records_nothing_and_asks_nothing(monkeypatch: Any) -> None:
     """No operand wants a gradient: `apply` never asks whether recording is on."""
     calls: list[bool] = []
-    autograd = importlib.import_module("lazytensor.autograd")
+    autograd = importlib.import_module("lazytensor.engine.autograd")
     real = autograd.is_grad_enabled
     monkeypatch.setattr(autograd, "is_grad_enabled", lambda: calls.append(True) or real())
     result = (lt.arange(3.0) + 1) * 2
@@ -413,7 +414,7 @@ def test_work_big_enough_for_threads_leaves_the_fast_paths_to_the_threaded_kerne
 ) -> None:
     """Resident operands whose work reaches `threads.start_at` (`reduce_at` for a sum) go to the
     kernels, which split it across threads; smaller work stays one numpy call."""
-    threads = importlib.import_module("lazytensor.threads")
+    threads = importlib.import_module("lazytensor.kernels.threads")
     calls: list[str] = []
     real_call, real_reduce = threads.ufunc_call, threads.reduce
     monkeypatch.setattr(threads, "ufunc_call", lambda *args: calls.append("ufunc") or real_call(*args))

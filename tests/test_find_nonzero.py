@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lazytensor import find_nonzero
+from lazytensor.ground import find_nonzero
 
 
 def test_nonzero_of_a_0d_array_is_refused_as_numpy_asks() -> None:

@@ -30,7 +30,7 @@ from fuzz_support import assert_one_line, time_limit
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from lazytensor.__main__ import main, parse_key
+from lazytensor.cli import main, parse_key
 
 ARRAY = np.arange(4 * 3 * 5, dtype=np.int16).reshape(4, 3, 5)
 TOKENS = st.sampled_from(

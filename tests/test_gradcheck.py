@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-from lazytensor import optable
-from lazytensor.tensor import apply
+from lazytensor.engine import optable
+from lazytensor.tensors.tensor import apply
 
 Rng = np.random.Generator
 Recipe = Callable[[Rng], tuple[list[Any], dict[str, Any]]]

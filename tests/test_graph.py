@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lazytensor as lt
-from lazytensor.graph import EdgesTensor
+from lazytensor.nn.message_passing import EdgesTensor
 
 
 @st.composite
@@ -165,7 +165,7 @@ def test_edge_ids_are_read_only() -> None:
 def test_edge_ids_are_a_private_copy_that_numpy_indexes_without_copying() -> None:
     """numpy's `take` copies a read-only index before using it; the edge list keeps a read-only
     window whose writeable buffer (`indexing.usable`) numpy can use directly."""
-    from lazytensor.indexing import usable
+    from lazytensor.ground.indexing import usable
 
     src = np.array([0, 1, 2])
     edges = lt.nn.Edges(src, np.array([1, 2, 0]), num_nodes=3)

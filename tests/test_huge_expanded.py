@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from strategies import shapes
 
 import lazytensor as lt
-from lazytensor import find_nonzero
+from lazytensor.ground import find_nonzero
 
 ROOT = Path(__file__).resolve().parents[1]
 HUGE = (10**7, 10**7, 10, 3)
@@ -148,7 +148,7 @@ def test_ctrl_c_stops_finding_nonzero_elements_between_blocks() -> None:
         "import signal\n"
         "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if the parent ignores Ctrl-C\n"
         "import lazytensor as lt\n"
-        "from lazytensor import find_nonzero\n"
+        "from lazytensor.ground import find_nonzero\n"
         "find_nonzero.BLOCK = 1  # millions of one-element blocks: long enough to interrupt\n"
         "write = find_nonzero._write_positions\n"
         "def announced(*args):\n"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from strategies import shapes
 
 import lazytensor as lt
-from lazytensor.indexing import read_only_window, usable
+from lazytensor.ground.indexing import read_only_window, usable
 
 
 def grid(*shape: int) -> tuple[lt.AbstractTensor, np.ndarray]:

@@ -14,8 +14,8 @@ from strategies import reshape_targets, shapes
 
 import lazytensor as lt
 from lazytensor import Layout
-from lazytensor.indexing import Range
-from lazytensor.positions import open_grid
+from lazytensor.ground.indexing import Range
+from lazytensor.ground.positions import open_grid
 
 
 def _storage_indices(layout: Layout) -> np.ndarray:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-from lazytensor import chunkforms
+from lazytensor.engine import chunkforms
 
 
 def test_a_numpy_backed_tensor_has_no_lazy_array() -> None:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-from lazytensor.mapped import MappedTensor
+from lazytensor.bases.memmap import MappedTensor
 
 HEADER = 128
 """The bytes of a version 1 `.npy` header of a small array (np.save pads it to 128)."""

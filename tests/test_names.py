@@ -565,7 +565,7 @@ def test_a_name_at_two_places_from_the_right_is_misaligned() -> None:
 def test_unnamed_tensors_never_derive_or_check_names(monkeypatch: pytest.MonkeyPatch) -> None:
     """Names cost nothing when nobody named anything: making views and running operations on
     unnamed tensors never derives a name nor runs the names check (both are made to fail here)."""
-    from lazytensor import naming
+    from lazytensor.ground import naming
 
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("names derived or checked for unnamed tensors")

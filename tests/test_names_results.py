@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-from lazytensor.naming import broadcast_names
+from lazytensor.ground.naming import broadcast_names
 
 
 def test_no_operands_broadcast_to_the_names_of_a_0d_result() -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-from lazytensor.naming import matmul_names, stacked_names
+from lazytensor.ground.naming import matmul_names, stacked_names
 
 
 @pytest.mark.parametrize(

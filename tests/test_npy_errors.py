@@ -20,8 +20,8 @@ import zarr
 from import_support import refuse_import
 
 import lazytensor as lt
-import lazytensor.io as ltio
-from lazytensor import stores
+import lazytensor.api.files as ltio
+from lazytensor.bases import zarrstore
 
 
 def npy_bytes(header: str, version: int = 1) -> bytes:
@@ -842,7 +842,7 @@ def test_a_store_that_is_no_array_quotes_zarr_s_error_on_one_line(tmp_path: Path
     path = tmp_path / "empty"
     path.mkdir()
     with pytest.raises(Exception) as reader:
-        stores.open_array(str(path), "r+")
+        zarrstore.open_array(str(path), "r+")
     with pytest.raises(ValueError) as caught:
         lt.open(path)
     assert (

@@ -18,8 +18,8 @@ import pytest
 from fuzz_support import assert_one_line, time_limit
 
 import lazytensor as lt
-import lazytensor.io
-from lazytensor.io import SAVE_SUFFIX, temporary_name
+import lazytensor.api.files
+from lazytensor.api.files import SAVE_SUFFIX, temporary_name
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -188,7 +188,7 @@ def check_read_only_refused(folder: Path) -> None:
 
 KILLED_SAVE = """
     import os, sys, numpy as np, lazytensor as lt
-    import lazytensor.io as io
+    import lazytensor.api.files as io
     def write_then_hang(fd, *args, **kwargs):
         os.write(fd, b"partial data")
         print("writing", flush=True)
@@ -234,11 +234,11 @@ def test_a_full_disk_is_said_in_words_naming_the_file(
     )
     if mounted.returncode != 0:  # not root: a disk that fills up after 7152 bytes, faked
 
-        def fill_up(self: lazytensor.io._Sink, data: object) -> int:
+        def fill_up(self: lazytensor.api.files._Sink, data: object) -> int:
             os.write(self.fd, bytes(memoryview(data).cast("B"))[:7152])  # type: ignore[arg-type]
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(lazytensor.io._Sink, "write", fill_up)
+        monkeypatch.setattr(lazytensor.api.files._Sink, "write", fill_up)
     try:
         path = disk / "big.npy"
         np.save(path, np.arange(10.0))

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-import lazytensor.io as ltio
-from lazytensor.mapped import MappedTensor
+import lazytensor.api.files as ltio
+from lazytensor.bases.memmap import MappedTensor
 
 
 @pytest.mark.parametrize("mmap", [True, False])

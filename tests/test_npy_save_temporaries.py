@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-import lazytensor.io as ltio
+import lazytensor.api.files as ltio
 
 
 def test_a_stale_temporary_cut_to_the_file_system_s_limit_is_reused(

@@ -13,8 +13,8 @@ import pytest
 from bases_support import KINDS, on_base
 
 import lazytensor as lt
-from lazytensor import numpy_functions
-from lazytensor.tensor import _DOORS
+from lazytensor.engine import numpy_routes
+from lazytensor.tensors.tensor import _DOORS
 
 
 def test_a_fallback_result_that_is_a_view_of_its_input_is_a_copy() -> None:
@@ -22,7 +22,7 @@ def test_a_fallback_result_that_is_a_view_of_its_input_is_a_copy() -> None:
     input alone."""
     values = np.arange(12.0).reshape(4, 3)
     t = lt.tensor(values.copy())
-    assert np.array_split not in numpy_functions.HANDLERS
+    assert np.array_split not in numpy_routes.HANDLERS
     parts = np.array_split(t, 2)
     for part, want in zip(parts, np.array_split(values, 2), strict=True):
         np.testing.assert_array_equal(part.numpy(), want)
@@ -52,7 +52,7 @@ def test_a_fallback_python_value_is_not_a_gradient_refusal() -> None:
     ("name", "call"),
     [
         ("gradient", lambda a: np.gradient(a)),  # a list of float arrays
-        ("object array", lambda a: numpy_functions.fallback(_DOORS, np.frompyfunc(abs, 1, 1), (a,), {})),
+        ("object array", lambda a: numpy_routes.fallback(_DOORS, np.frompyfunc(abs, 1, 1), (a,), {})),
     ],
 )
 def test_a_fallback_refuses_every_inexact_result_kind(name, call) -> None:
@@ -78,7 +78,7 @@ def test_a_fallback_refusal_names_a_function_without_a_name_by_its_repr() -> Non
     t = lt.tensor(np.arange(3.0), requires_grad=True)
     func = functools.partial(np.cumsum, axis=0)
     with pytest.raises(TypeError) as info:
-        numpy_functions.fallback(_DOORS, func, (t,), {})
+        numpy_routes.fallback(_DOORS, func, (t,), {})
     assert str(info.value).startswith(f"np.{func!r} on a tensor that requires grad")
 
 

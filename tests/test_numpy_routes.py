@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from strategies import apply_ops, chains, multi_axis_shapes
 
 import lazytensor as lt
-from lazytensor import numpy_functions
+from lazytensor.engine import numpy_routes
 
 Call = Callable[[Any, Any], Any]
 """A call of one numpy function: given the numpy module's function namespace and the operand."""
@@ -373,13 +373,13 @@ CASES: dict[str, Callable[[str, int, np.ndarray], st.SearchStrategy[Call]]] = {
 }
 
 
-ROUTED = sorted(name for name in CASES if getattr(np, name, None) in numpy_functions.HANDLERS)
+ROUTED = sorted(name for name in CASES if getattr(np, name, None) in numpy_routes.HANDLERS)
 """The cases this numpy has (`row_stack` went away in numpy 2.4)."""
 
 
 def test_every_routed_numpy_function_has_a_property_here() -> None:
     covered = {getattr(np, name) for name in ROUTED}
-    missing = sorted(getattr(f, "__name__", repr(f)) for f in set(numpy_functions.HANDLERS) - covered)
+    missing = sorted(getattr(f, "__name__", repr(f)) for f in set(numpy_routes.HANDLERS) - covered)
     assert not missing, f"routed numpy functions without a property in this module: {missing}"
 
 

@@ -1,4 +1,4 @@
-"""The routing table of `__array_function__` (`numpy_functions.HANDLERS`): exactly the numpy functions
+"""The routing table of `__array_function__` (`numpy_routes.HANDLERS`): exactly the numpy functions
 lazytensor runs itself, each with the handler that behaves as numpy. The table is filled once, when
 the module is imported, so these tests read the table and call its handlers."""
 
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-from lazytensor import numpy_functions, optable
-from lazytensor.numpy_functions import HANDLERS
-from lazytensor.tensor import _DOORS
+from lazytensor.engine import numpy_routes, optable
+from lazytensor.engine.numpy_routes import HANDLERS
+from lazytensor.tensors.tensor import _DOORS
 
 ALIASES = [
     ("transpose", "permute_dims"),
@@ -100,21 +100,21 @@ def test_aliases_share_a_handler_and_other_functions_do_not() -> None:
 def test_handles_registers_the_numpy_functions_of_these_names_this_numpy_has(monkeypatch) -> None:
     """numpy 1.26 has no `np.concat`: a name numpy lacks is skipped, not an error at import."""
     table: dict = {}
-    monkeypatch.setattr(numpy_functions, "HANDLERS", table)
+    monkeypatch.setattr(numpy_routes, "HANDLERS", table)
 
     def handler(doors, a):
         return a
 
-    assert numpy_functions.handles("sum", "amax", "not_a_numpy_function")(handler) is handler
+    assert numpy_routes.handles("sum", "amax", "not_a_numpy_function")(handler) is handler
     assert table == {np.sum: handler, np.amax: handler}
 
 
 def _fresh_reductions(monkeypatch) -> dict:
     """The reduction handlers built now (the module builds its own at import, out of a test's reach)."""
     table: dict = {}
-    monkeypatch.setattr(numpy_functions, "HANDLERS", table)
+    monkeypatch.setattr(numpy_routes, "HANDLERS", table)
     for name in REDUCTIONS:
-        numpy_functions._reduction(name, *((name, "a" + name) if name in ("max", "min") else ()))
+        numpy_routes._reduction(name, *((name, "a" + name) if name in ("max", "min") else ()))
     return table
 
 
@@ -192,7 +192,7 @@ def test_cumulative_handlers_agree_with_numpy_and_keep_the_gradient(name, axis, 
     function = getattr(np, name)
     if rebuilt:  # the handler built now, in reach of a test (the module's is built at import)
         entry = optable.CUMSUM if name == "cumulative_sum" else optable.CUMPROD
-        monkeypatch.setitem(HANDLERS, function, numpy_functions._cumulative(entry))
+        monkeypatch.setitem(HANDLERS, function, numpy_routes._cumulative(entry))
     values = VALUES[0]
     t = lt.tensor(values, requires_grad=True)
     result = function(t, axis=axis)
@@ -215,7 +215,7 @@ def test_cumulative_handlers_need_an_axis_above_one_dimension_as_numpy(name, reb
     function = getattr(np, name)
     if rebuilt:
         entry = optable.CUMSUM if name == "cumulative_sum" else optable.CUMPROD
-        monkeypatch.setitem(HANDLERS, function, numpy_functions._cumulative(entry))
+        monkeypatch.setitem(HANDLERS, function, numpy_routes._cumulative(entry))
     with pytest.raises(ValueError) as numpys:
         function(VALUES[0])
     with pytest.raises(ValueError) as ours:

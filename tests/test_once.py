@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-from lazytensor.mapped import MappedTensor
-from lazytensor.once import once, stacked
-from lazytensor.views import SlicedTensor, TransposedTensor
+from lazytensor.bases.memmap import MappedTensor
+from lazytensor.ground.once import once, stacked
+from lazytensor.tensors.views import SlicedTensor, TransposedTensor
 
 
 class Counted:

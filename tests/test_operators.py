@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from ops_strategies import DTYPES, broadcastable_shapes, shapes, view_pairs
 
 import lazytensor as lt
-from lazytensor import generic
-from lazytensor.tensor import StorageTensor
+from lazytensor.kernels import callables
+from lazytensor.tensors.tensor import StorageTensor
 
 FAST = settings(max_examples=40, deadline=None)
 
@@ -381,32 +381,35 @@ def test_fractions_and_decimals_stay_exact() -> None:
     assert (tenths * 3).tolist() == [Decimal("0.3")] * 3
 
 
-# -- the generic kernels behind ttransform, tpoint and tredux (lazytensor.generic) ------------------
+# -- the generic kernels behind ttransform, tpoint and tredux (lazytensor.kernels.callables) ---------
 
 
 def test_only_ufuncs_of_the_right_arity_are_known_operators() -> None:
-    assert generic.known_unary(np.exp) is np.exp and generic.known_binary(np.add) is np.add
+    assert callables.known_unary(np.exp) is np.exp and callables.known_binary(np.add) is np.add
     for two_in_or_two_out in (np.add, np.modf, np.divmod):
-        assert generic.known_unary(two_in_or_two_out) is None
+        assert callables.known_unary(two_in_or_two_out) is None
     for one_in_or_two_out in (np.exp, np.divmod, np.modf):
-        assert generic.known_binary(one_in_or_two_out) is None
+        assert callables.known_binary(one_in_or_two_out) is None
 
 
 def test_a_vectorized_callable_of_the_wrong_shape_is_named() -> None:
     with pytest.raises(ValueError, match=r"^vectorized ttransform returned shape \(1,\), expected \(2,\)$"):
-        generic.transform(np.array([1, 2]), lambda x: x[:1], vectorized=True)
+        callables.transform(np.array([1, 2]), lambda x: x[:1], vectorized=True)
     with pytest.raises(ValueError, match=r"^vectorized tpoint returned shape \(\), expected \(2,\)$"):
-        generic.point(np.array([1, 2]), 3, lambda x, y: (x * y).sum(), vectorized=True)
+        callables.point(np.array([1, 2]), 3, lambda x, y: (x * y).sum(), vectorized=True)
 
 
 def test_dtype_is_honoured_on_every_path() -> None:
     values = np.array([[1, 2], [3, 4]], dtype=np.int64)
-    assert generic.transform(values, lambda x: x * 2, dtype=np.float32, vectorized=True).dtype == np.float32
-    assert generic.point(values, 1, lambda x, y: x + y, dtype=np.float32, vectorized=True).dtype == np.float32
+    assert callables.transform(values, lambda x: x * 2, dtype=np.float32, vectorized=True).dtype == np.float32
     assert (
-        generic.fold(values, 0, 0, lambda a, x: a + x, vectorized=True, dtype=np.float32).dtype == np.float32
+        callables.point(values, 1, lambda x, y: x + y, dtype=np.float32, vectorized=True).dtype == np.float32
     )
-    assert generic.transform(values, lambda x: x * 2, dtype=np.float32).dtype == np.float32
+    assert (
+        callables.fold(values, 0, 0, lambda a, x: a + x, vectorized=True, dtype=np.float32).dtype
+        == np.float32
+    )
+    assert callables.transform(values, lambda x: x * 2, dtype=np.float32).dtype == np.float32
 
 
 def test_a_per_element_result_out_of_the_dtypes_range_raises_as_numpy() -> None:
@@ -415,29 +418,29 @@ def test_a_per_element_result_out_of_the_dtypes_range_raises_as_numpy() -> None:
         np.array([300], dtype=np.int8)
     values = np.array([1, 2])
     with pytest.raises(OverflowError):
-        generic.transform(values, lambda x: 300, dtype=np.int8)
+        callables.transform(values, lambda x: 300, dtype=np.int8)
     with pytest.raises(OverflowError):
-        generic.point(values, values, lambda x, y: 300, dtype=np.int8)
+        callables.point(values, values, lambda x, y: 300, dtype=np.int8)
     with pytest.raises(OverflowError):
-        generic.fold(np.ones((2, 2)), 0, 0, lambda a, x: 300, dtype=np.int8)
+        callables.fold(np.ones((2, 2)), 0, 0, lambda a, x: 300, dtype=np.int8)
 
 
 @pytest.mark.parametrize(("x", "y"), [(np.int8, np.int32), (np.int32, np.int8), (np.uint8, np.float32)])
 def test_an_empty_tpoint_has_numpys_result_type(x: type, y: type) -> None:
-    got = generic.point(np.zeros((0, 2), dtype=x), np.zeros(2, dtype=y), lambda a, b: a + b)
+    got = callables.point(np.zeros((0, 2), dtype=x), np.zeros(2, dtype=y), lambda a, b: a + b)
     assert got.shape == (0, 2) and got.dtype == np.result_type(np.dtype(x), np.dtype(y))
 
 
 @pytest.mark.parametrize(("dtype", "init"), [(np.int8, 0), (np.int8, 0.5), (np.float32, 0)])
 def test_an_empty_fold_has_the_folds_dtype(dtype: type, init: float) -> None:
-    got = generic.fold(np.zeros((2, 0), dtype=dtype), 0, init, lambda a, x: a + x)
+    got = callables.fold(np.zeros((2, 0), dtype=dtype), 0, init, lambda a, x: a + x)
     assert got.shape == (0,) and got.dtype == np.result_type(np.dtype(dtype), init)
 
 
 def test_known_operators_give_c_ordered_results() -> None:
     fortran = np.asfortranarray(np.arange(6.0).reshape(2, 3))
-    assert generic.transform(fortran, abs).flags.c_contiguous
-    assert generic.point(fortran, fortran, operator.add).flags.c_contiguous
+    assert callables.transform(fortran, abs).flags.c_contiguous
+    assert callables.point(fortran, fortran, operator.add).flags.c_contiguous
 
 
 def test_fold_calls_an_unknown_callable_once_per_element_unless_vectorized() -> None:
@@ -448,10 +451,10 @@ def test_fold_calls_an_unknown_callable_once_per_element_unless_vectorized() -> 
         return acc + x
 
     values = np.arange(6).reshape(2, 3)
-    assert generic.fold(values, 0, 0, add).tolist() == [3, 5, 7]
+    assert callables.fold(values, 0, 0, add).tolist() == [3, 5, 7]
     assert len(calls) == 6 and all(isinstance(x, int) for x in calls)
     calls.clear()
-    kept = generic.fold(values, 0, 0, add, keepdim=True, vectorized=True)
+    kept = callables.fold(values, 0, 0, add, keepdim=True, vectorized=True)
     assert kept.shape == (1, 3) and kept.tolist() == [[3, 5, 7]] and len(calls) == 2
 
 
@@ -463,9 +466,9 @@ def test_a_fold_that_raises_stopiteration_names_the_callable() -> None:
         RuntimeError,
         match=r"^the callable <function .*stop.*> raised StopIteration: StopIteration\('done'\)$",
     ):
-        generic.fold(np.arange(3), 0, 0, stop)
+        callables.fold(np.arange(3), 0, 0, stop)
 
 
 def test_a_known_fold_computes_in_the_promoted_dtype() -> None:
-    got = generic.fold(np.array([100, 100], dtype=np.int8), 0, 1000, operator.add)
+    got = callables.fold(np.array([100, 100], dtype=np.int8), 0, 1000, operator.add)
     assert got.dtype.kind == "i" and int(got) == 1200  # integers stay integers, widened to hold 1000

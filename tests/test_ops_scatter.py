@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from ops_strategies import nonempty_shapes, view_pairs
 
 import lazytensor as lt
-from lazytensor import scatter
-from lazytensor.scatter import row_sums
+from lazytensor.kernels import scatter
+from lazytensor.kernels.scatter import row_sums
 
 FAST = settings(max_examples=40, deadline=None)
 
@@ -158,7 +158,7 @@ def test_index_add_backward_with_a_read_only_reversed_index() -> None:
 
 
 def _grouping_of_two() -> Any:
-    from lazytensor.scatter import Grouping
+    from lazytensor.kernels.scatter import Grouping
 
     return Grouping.of(np.array([0, 0]), 1)
 

@@ -21,9 +21,9 @@ import pytest
 from test_gradcheck import RECIPES, _check_function
 
 import lazytensor as lt
-from lazytensor import chunkforms, optable
-from lazytensor.generic import binary_ufunc, unary_ufunc
-from lazytensor.tensor import apply
+from lazytensor.engine import chunkforms, optable
+from lazytensor.kernels.callables import binary_ufunc, unary_ufunc
+from lazytensor.tensors.tensor import apply
 
 
 def _built_again() -> ModuleType:

@@ -18,8 +18,8 @@ import pytest
 from test_gradcheck import _check_function
 
 import lazytensor as lt
-from lazytensor import optable
-from lazytensor.tensor import apply
+from lazytensor.engine import optable
+from lazytensor.tensors.tensor import apply
 
 STEP = 1e-6
 

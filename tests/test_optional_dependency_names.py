@@ -9,7 +9,7 @@ import zarr
 from import_support import refuse_import
 
 import lazytensor as lt
-from lazytensor import bases
+from lazytensor.bases import arraylike
 
 _MESSAGE = "this needs the optional dependency dask: from a lazytensor checkout, pip install -e '.[dask]'"
 
@@ -17,7 +17,7 @@ _MESSAGE = "this needs the optional dependency dask: from a lazytensor checkout,
 def test_a_missing_submodule_is_named_by_its_package(monkeypatch: pytest.MonkeyPatch) -> None:
     refuse_import(monkeypatch, "dask.array")
     with pytest.raises(ImportError) as caught:
-        bases.require("dask.array", "dask")
+        arraylike.require("dask.array", "dask")
     assert str(caught.value) == _MESSAGE
     assert caught.value.__cause__ is None and caught.value.__suppress_context__
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from strategies import shapes
 
 import lazytensor as lt
-from lazytensor.positions import as_shape, broadcast_shape, infer_shape, normalize_dim, normalize_dims
+from lazytensor.ground.positions import as_shape, broadcast_shape, infer_shape, normalize_dim, normalize_dims
 
 
 def test_seed_position_to_index_and_back() -> None:

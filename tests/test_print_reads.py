@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 import lazytensor as lt
-from lazytensor.bases import ArrayBase
+from lazytensor.bases.arraylike import ArrayBase
 from lazytensor.printer import TensorPrint, tensorprint
 
 

@@ -22,9 +22,9 @@ from rich.table import Table
 from styled_text import ANSI
 
 import lazytensor as lt
-from lazytensor import evaluate
 from lazytensor.printer import TensorPrint
 from lazytensor.printer.options import current_options
+from lazytensor.tensors import evaluate
 
 WIDTHS = (80, 120)
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ops_strategies import DTYPES, nonempty_shapes, shapes, view_pairs
 
 import lazytensor as lt
-from lazytensor.tensor import StorageTensor
+from lazytensor.tensors.tensor import StorageTensor
 
 FAST = settings(max_examples=40, deadline=None)
 

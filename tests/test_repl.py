@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 
 import lazytensor as lt
-from lazytensor.__main__ import repl_display
+from lazytensor.cli import repl_display
 
 
 def run_repl(*files: str, typed: str, **environment: str) -> subprocess.CompletedProcess[str]:

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lazytensor as lt
-from lazytensor import scatter
-from lazytensor.scatter import Grouping
+from lazytensor.kernels import scatter
+from lazytensor.kernels.scatter import Grouping
 
 
 @st.composite

@@ -5,7 +5,7 @@ layer that knows the value some other way.
 
 from __future__ import annotations
 
-from lazytensor.once import stacked
+from lazytensor.ground.once import stacked
 
 
 class Layer:

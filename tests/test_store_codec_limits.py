@@ -14,9 +14,9 @@ import pytest
 import zarr
 import zarr.codecs
 
-from lazytensor import stores
-from lazytensor.stores import StoreError
-from lazytensor.zarrreads import reading
+from lazytensor.bases import zarrstore
+from lazytensor.bases.zarrreads import reading
+from lazytensor.bases.zarrstore import StoreError
 
 
 def _bool_store_with_a_list_fill_value(folder: Path) -> None:
@@ -37,12 +37,12 @@ def _bool_store_with_a_list_fill_value(folder: Path) -> None:
 
 def test_such_a_store_opens_with_limits_fitted_to_its_chunks_and_codecs(tmp_path: Path) -> None:
     _bool_store_with_a_list_fill_value(tmp_path)
-    array = stores.open_array(str(tmp_path), "r")
+    array = zarrstore.open_array(str(tmp_path), "r")
     with pytest.raises(ValueError):
         array.metadata.to_dict()
     limits = array.store.limits
     assert {"gzip", "bytes"} <= limits.codecs
-    assert limits.decoded == 2 and limits.file == stores.ENCODED_SLACK * 2 + stores.SLACK_BYTES
+    assert limits.decoded == 2 and limits.file == zarrstore.ENCODED_SLACK * 2 + zarrstore.SLACK_BYTES
     np.testing.assert_array_equal(array[2:4], [True, True])
 
 
@@ -50,7 +50,7 @@ def test_a_bomb_in_such_a_store_is_refused_before_it_inflates(tmp_path: Path) ->
     _bool_store_with_a_list_fill_value(tmp_path)
     packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip: 64 MiB of zeros in about 64 KiB
     (tmp_path / "c" / "0").write_bytes(packer.compress(bytes(64 << 20)) + packer.flush())
-    array = stores.open_array(str(tmp_path), "r")
+    array = zarrstore.open_array(str(tmp_path), "r")
     with pytest.raises(StoreError) as caught, reading(array, slice(0, 2)):
         array[0:2]
     assert str(caught.value) == (
@@ -83,6 +83,6 @@ def test_the_metadata_field_by_field_names_the_codecs_zarr_s_dict_names(
         compressors=compressors,
         filters=filters,
     )
-    expected = stores._codec_names(json.loads(json.dumps(z.metadata.to_dict())))
-    assert stores._codec_names(stores._fields_document(z.metadata)) == expected
+    expected = zarrstore._codec_names(json.loads(json.dumps(z.metadata.to_dict())))
+    assert zarrstore._codec_names(zarrstore._fields_document(z.metadata)) == expected
     assert expected - {"regular", "default", "v2"}  # some codec is named

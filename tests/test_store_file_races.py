@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from lazytensor.stores import Limits, StoreError, read_key
+from lazytensor.bases.zarrstore import Limits, StoreError, read_key
 
 RESCUE_SECONDS = 30.0
 """Only an open that waits for a writer is still blocked this long after the call; a writer is then

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from strategies import Op, shapes, view_ops
 
 import lazytensor as lt
-from lazytensor import bases
+from lazytensor.bases import arraylike
 
 Shape = tuple[int, ...]
 
@@ -121,13 +121,13 @@ def test_a_zarr_view_reads_numpys_values_in_one_basic_request(
     array = zarr.create_array(store={}, shape=(3, 4), chunks=(2, 2), dtype=values.dtype)
     array[...] = values
     asked: list[object] = []
-    basic = bases.ZarrBackend.basic
+    basic = arraylike.ZarrBackend.basic
 
-    def recording(self: bases.ZarrBackend, array: Any, key: Any) -> Any:
+    def recording(self: arraylike.ZarrBackend, array: Any, key: Any) -> Any:
         asked.append(key)
         return basic(self, array, key)
 
-    monkeypatch.setattr(bases.ZarrBackend, "basic", recording)
+    monkeypatch.setattr(arraylike.ZarrBackend, "basic", recording)
     t = view(lt.from_array(array))
     expected = np_view(values)
     got = t.numpy()
@@ -206,12 +206,12 @@ def test_a_gather_from_a_0_d_base_repeats_its_one_value(kind: str) -> None:
 
 
 def test_a_run_of_indices_along_an_axis_is_asked_for_as_a_slice(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bases, "BACKENDS", list(bases.BACKENDS))  # the new class registers itself
+    monkeypatch.setattr(arraylike, "BACKENDS", list(arraylike.BACKENDS))  # the new class registers itself
     asked: list[object] = []
 
-    class Outer(bases.Backend):
+    class Outer(arraylike.Backend):
         kind = "outer"
-        indexing = bases.Indexing.OUTER
+        indexing = arraylike.Indexing.OUTER
 
         @classmethod
         def accepts(cls, array: Any) -> bool:
@@ -219,7 +219,7 @@ def test_a_run_of_indices_along_an_axis_is_asked_for_as_a_slice(monkeypatch: pyt
 
         def outer(self, array: Any, keys: Any) -> Any:
             asked.append(keys)
-            return array.array[np.ix_(*bases._per_axis(keys, array.shape))]
+            return array.array[np.ix_(*arraylike._per_axis(keys, array.shape))]
 
     values = np.arange(30).reshape(5, 6)
     t = lt.from_array(Recording(values))
@@ -256,10 +256,10 @@ class _Attrs(Plain):
 def test_a_backend_takes_an_array_with_all_it_looks_for_and_none_with_only_some(
     kind: str, names: tuple[str, ...]
 ) -> None:
-    backend = next(b for b in bases.BACKENDS if b.kind == kind)
+    backend = next(b for b in arraylike.BACKENDS if b.kind == kind)
     assert backend.accepts(_Attrs(names))
     for missing in names:
         partial = _Attrs(tuple(n for n in names if n != missing))
         assert not backend.accepts(partial), missing
-        assert bases.backend_of(partial).kind == "array"
+        assert arraylike.backend_of(partial).kind == "array"
     assert not backend.accepts(_Attrs(()))

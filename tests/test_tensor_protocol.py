@@ -1,4 +1,4 @@
-"""The protocol every tensor answers (`lazytensor/tensor.py`): sizes and iteration, contiguity,
+"""The protocol every tensor answers (`lazytensor/tensors/tensor.py`): sizes and iteration, contiguity,
 copies, shared storage, reading memory as another dtype, the gradient bookkeeping of storage
 tensors, and the refusals of a base that is not dask's, each against numpy or PyTorch."""
 
@@ -12,7 +12,7 @@ import pytest
 from bases_support import on_base
 
 import lazytensor as lt
-from lazytensor import buffers
+from lazytensor.ground import buffers
 
 
 def test_a_0d_tensor_has_no_length_and_no_iteration_as_numpy() -> None:
@@ -165,7 +165,7 @@ def test_a_base_that_is_not_dasks_refuses_daskss_questions() -> None:
     with pytest.raises(AttributeError, match=r"^a tensor over a Storage base has no lazy \(dask\) array$"):
         base.lazy_values(base)
     with pytest.raises(TypeError, match=r"^a Storage base does not defer operations$"):
-        base.apply_lazily(lt.optable.ADD, (base, 1), {})
+        base.apply_lazily(lt.engine.optable.ADD, (base, 1), {})
     for ask in (base.postcompute, base.postpersist):
         with pytest.raises(TypeError, match=r"^a Storage base is not a dask collection$"):
             ask(None)

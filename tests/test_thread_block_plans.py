@@ -1,4 +1,4 @@
-"""How `lazytensor.threads` cuts work into blocks: `plan` (one axis into even slices), `_pieces` (how
+"""How `lazytensor.kernels.threads` cuts work into blocks: `plan` (one axis into even slices), `_pieces` (how
 many blocks) and `_row_major_blocks` (contiguous runs of a C-ordered array), as properties on random
 shapes and settings: every element in exactly one block, in order, as many blocks as planned.
 """
@@ -12,7 +12,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from thread_support import settings, threaded
 
-from lazytensor import threads
+from lazytensor.kernels import threads
 
 sides = st.lists(st.integers(1, 7), min_size=1, max_size=4).map(tuple)
 

@@ -1,4 +1,4 @@
-"""The helper threads of `lazytensor.threads`: how many cores the default counts, how many helpers
+"""The helper threads of `lazytensor.kernels.threads`: how many cores the default counts, how many helpers
 start (one for every thread but the caller's, daemon threads named "lazytensor"), how many end when
 the count drops, that they all work at once, and that a forked child or a finished program is not
 held up by them.
@@ -22,7 +22,7 @@ import pytest
 from thread_support import recorded_blocks
 
 import lazytensor as lt
-from lazytensor import threads
+from lazytensor.kernels import threads
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -244,7 +244,7 @@ def test_a_program_that_used_the_helpers_ends() -> None:
         """
         import numpy as np
         import lazytensor as lt
-        from lazytensor import threads
+        from lazytensor.kernels import threads
         lt.set_num_threads(2)
         with threads.split_from(2):
             print((lt.tensor(np.arange(6)) * 2).tolist())

@@ -1,4 +1,4 @@
-"""Big elementwise operations and reductions split across threads (`lazytensor.threads`) against numpy.
+"""Big elementwise operations and reductions split across threads (`kernels.threads`) against numpy.
 
 The threaded paths run here on small tensors, quickly: `threaded()` asks for three threads and
 lowers the size from which work is split to two elements, in blocks of any size, so a 3x4 tensor
@@ -31,7 +31,7 @@ from hypothesis.extra import numpy as hnp
 from thread_support import counted_einsums, threaded
 
 import lazytensor as lt
-from lazytensor import threads
+from lazytensor.kernels import threads
 
 EXAMPLES = settings(max_examples=150, deadline=None)
 

@@ -1,4 +1,4 @@
-"""Which work `lazytensor.threads` splits and where it cuts: every element read once, integer work
+"""Which work `lazytensor.kernels.threads` splits and where it cuts: every element read once, integer work
 split too, the axis cut (outermost in memory, kept when it can be: then float sums are numpy's
 exactly), the smallest tensors split, half-precision accumulators never split, and float64 sums of
 transposed tensors through einsum's loop.
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from thread_support import counted_einsums, recorded_blocks, threaded
 
 import lazytensor as lt
-from lazytensor import threads
+from lazytensor.kernels import threads
 
 READ: list[int] = []
 """The sizes of the `Counted` arrays numpy's ufuncs were handed, call after call."""

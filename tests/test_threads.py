@@ -19,7 +19,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import lazytensor as lt
-from lazytensor import bases, writelock
+from lazytensor.bases import arraylike, writelock
 
 ROWS, COLS = 16, 3
 
@@ -117,7 +117,7 @@ def test_numpy_storage_takes_no_lock(monkeypatch: pytest.MonkeyPatch) -> None:
         taken.append(array)
         return real(array)
 
-    monkeypatch.setattr(bases, "serialised", recording)
+    monkeypatch.setattr(arraylike, "serialised", recording)
     t = lt.zeros((4, 3))
     t.T[1, ::2] = 5.0
     t[[0, 3]] = 1.0

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import lazytensor as lt
-from lazytensor.keywords import user_error
+from lazytensor.ground.keywords import user_error
 
 PACKAGE = Path(lt.__file__).resolve().parent
 

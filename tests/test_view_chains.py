@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from strategies import base_pair, chains
 
 import lazytensor as lt
-from lazytensor import evaluate
-from lazytensor.positions import open_grid
+from lazytensor.ground.positions import open_grid
+from lazytensor.tensors import evaluate
 
 
 def _apply(shape, ops):

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from lazytensor.writelock import array_key, serialised
+from lazytensor.bases.writelock import array_key, serialised
 
 
 def test_arrays_without_a_store_path_are_named_by_their_identity() -> None:

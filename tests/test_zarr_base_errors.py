@@ -13,8 +13,8 @@ import pytest
 import zarr
 
 import lazytensor as lt
-from lazytensor import bases, zarrreads
-from lazytensor.stores import StoreError
+from lazytensor.bases import arraylike, zarrreads
+from lazytensor.bases.zarrstore import StoreError
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_an_outer_read_takes_the_run_readers_answer_when_it_gives_one(
         return np.full((2, 2), -1.0) if len(asked) == 1 else None
 
     monkeypatch.setattr(zarrreads, "outer_by_runs", by_runs)
-    backend = bases.backend_of(array)
+    backend = arraylike.backend_of(array)
     keys = (np.array([0, 3]), np.array([1, 2]))
     assert backend.outer(array, keys).tolist() == [[-1.0, -1.0], [-1.0, -1.0]]  # the runs' answer
     assert backend.outer(array, keys).tolist() == [[1.0, 2.0], [13.0, 14.0]]  # else zarr's oindex

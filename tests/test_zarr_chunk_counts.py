@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import zarr
 
-from lazytensor import zarrreads
+from lazytensor.bases import zarrreads
 
 
 def test_one_chunk_past_the_limit_is_counted_for_chunks_of_two_to_the_46() -> None:

@@ -12,9 +12,9 @@ import zarr.storage
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazytensor import zarrreads
-from lazytensor.stores import StoreError
-from lazytensor.zarrreads import GuardedReads, outer_by_runs, reading
+from lazytensor.bases import zarrreads
+from lazytensor.bases.zarrreads import GuardedReads, outer_by_runs, reading
+from lazytensor.bases.zarrstore import StoreError
 
 
 class Recorded:

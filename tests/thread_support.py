@@ -1,4 +1,4 @@
-"""Test helpers for `lazytensor.threads`: run the threaded paths on small tensors, and see how
+"""Test helpers for `lazytensor.kernels.threads`: run the threaded paths on small tensors, and see how
 work was cut into blocks."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 import lazytensor as lt
-from lazytensor import threads
+from lazytensor.kernels import threads
 
 
 @contextlib.contextmanager

@@ -27,6 +27,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.notebook import notebook_mimebundle
 from lazytensor.printer.options import PrintOptions, current_options, line_width
 from lazytensor.printer.prompt import pretty, register_ipython, running_shell, shows_html
@@ -36,7 +37,6 @@ from lazytensor.printer.separators import separators_string
 from lazytensor.printer.shown import DimsSpec, resolve_dims
 from lazytensor.printer.summary import StatsReport, SummaryLine
 from lazytensor.printer.tensorprint import TensorPrint, rich_print
-from lazytensor.protocol import Tensor
 
 __all__ = [
     "DimsSpec",

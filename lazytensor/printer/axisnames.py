@@ -15,8 +15,8 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
+from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.escapes import printable
-from lazytensor.protocol import Tensor
 
 AxisNames = tuple[str | None, ...]
 """One entry per axis: its name, or None for an unnamed axis."""

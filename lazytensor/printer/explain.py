@@ -6,7 +6,7 @@ offset) or "gather" when positions must be translated one layer at a time. The
 trace walks one position down with each layer's `translate` and shows where it
 is at every layer, then the storage index and the value found there.
 
-A reader: it meets tensors only through the tensor protocol (`lazytensor.protocol`: `layers`,
+A reader: it meets tensors only through the tensor protocol (`lazytensor.ground.protocol`: `layers`,
 `layer_name`, `describe()`, `describe_position()`, `names` (optional for a duck-typed layer), a
 wrapper's `translate` and `wrapped`, `layout`, the base's `read_one`), walks a stack with a loop,
 and shows a deep stack as its top and bottom `EDGE_LAYERS` layers with a count of the rest
@@ -24,7 +24,8 @@ from rich.console import Console, ConsoleOptions
 from rich.text import Text
 from rich.tree import Tree
 
-from lazytensor.positions import Shape, normalize_position
+from lazytensor.ground.positions import Shape, normalize_position
+from lazytensor.ground.protocol import Tensor, Wrapper
 from lazytensor.printer.axisnames import (
     AxisNames,
     names_of,
@@ -40,7 +41,6 @@ from lazytensor.printer.options import current_options, line_width, notebook_lin
 from lazytensor.printer.prompt import pretty, running_shell, shows_html
 from lazytensor.printer.render import mimebundle, render_plain
 from lazytensor.printer.styles import DIM, LABEL
-from lazytensor.protocol import Tensor, Wrapper
 
 EDGE_LAYERS = 5
 """Layers shown at the top and at the bottom of a deeper stack (the tree nests no deeper than

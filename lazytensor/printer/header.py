@@ -14,14 +14,14 @@ import attrs
 import numpy as np
 from rich.text import Text
 
-from lazytensor.buffers import is_memory_mapped
+from lazytensor.ground.buffers import is_memory_mapped
+from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.axisnames import one_line_or_two, shape_entries, shape_text, wrapped
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
 from lazytensor.printer.streamstats import one_pass
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, HINT, LABEL, SHAPE, WARN
-from lazytensor.protocol import Tensor
 
 CHAIN_EDGE = 4
 """Layers named at each end of a summarised layer chain."""

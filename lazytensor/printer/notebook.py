@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import attrs
 from rich.text import Text
 
+from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.axisnames import names_of
 from lazytensor.printer.explain import explain
 from lazytensor.printer.grid import Panels, SliceGrid
@@ -27,7 +28,6 @@ from lazytensor.printer.options import PrintOptions, notebook_line_width
 from lazytensor.printer.render import notebook_html, pre_html, renderable_html, texts_html
 from lazytensor.printer.styles import DIM
 from lazytensor.printer.tensorprint import TensorPrint
-from lazytensor.protocol import Tensor
 
 MAX_CHARACTERS = 100_000
 """The most characters of text one notebook output holds (its HTML is a few times that)."""

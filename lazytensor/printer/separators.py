@@ -10,11 +10,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from lazytensor.buffers import check_fits
+from lazytensor.ground.buffers import check_fits
+from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.numberformat import separators_text
 from lazytensor.printer.shown import DimsSpec, fixed_slice, resolve_dims
-from lazytensor.protocol import Tensor
 
 SEPARATORS = ("\n", "\n---\n", "\n===\n", "\n***\n", "\n###\n")
 

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from lazytensor.positions import normalize_index, numel
+from lazytensor.ground.positions import normalize_index, numel
+from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.axisnames import COLUMNS, ROWS, AxisNames, entry, grid_entry, kept_names, names_of
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import PrintOptions
-from lazytensor.protocol import Tensor
 
 DimsSpec = Sequence[int | None] | None
 """The seeds' per-axis slice spec of a print: None keeps an axis, an int fixes it; None keeps them all."""

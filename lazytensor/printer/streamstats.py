@@ -29,8 +29,8 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.numberformat import Values
-from lazytensor.protocol import Tensor
 
 BLOCK_ELEMENTS = 1 << 22
 """The elements a block of the pass holds at most, unless one chunk is bigger (32 MB of float64)."""

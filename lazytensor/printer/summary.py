@@ -18,6 +18,7 @@ import numpy as np
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.axisnames import AxisNames, names_of, shape_text
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.header import chain_names, format_statistics, statistics_plan
@@ -27,7 +28,6 @@ from lazytensor.printer.render import render_for_prompt
 from lazytensor.printer.shown import select_shown
 from lazytensor.printer.streamstats import BLOCK_ELEMENTS, one_pass
 from lazytensor.printer.styles import CHAIN, DIM, DTYPE, SHAPE, WARN
-from lazytensor.protocol import Tensor
 
 CHAIN_EDGE = 2
 """Layers named at each end of a summarised chain in one line."""

@@ -19,7 +19,8 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.text import Span, Text
 
-from lazytensor.once import once
+from lazytensor.ground.once import once
+from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.cells import CellPainter
 from lazytensor.printer.grid import SliceGrid, draw_rules, fit_grid
 from lazytensor.printer.header import Header, header
@@ -28,7 +29,6 @@ from lazytensor.printer.options import PrintOptions, current_options, max_lines
 from lazytensor.printer.shown import Selection, read_shown, select_shown, with_edge_rows
 from lazytensor.printer.styles import DIM
 from lazytensor.printer.summary import summary_text
-from lazytensor.protocol import Tensor
 
 
 @attrs.frozen(slots=False)

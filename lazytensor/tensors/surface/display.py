@@ -1,0 +1,78 @@
+"""Printing and explaining a tensor: every method hands the tensor to the printer, which reads it
+through the protocol alone (`lazytensor.ground.protocol.Tensor`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, cast
+
+from lazytensor import printer
+from lazytensor.ground.protocol import Tensor
+from lazytensor.printer import explain
+from lazytensor.tensors.surface.primitives import Surface
+
+
+class Display(Surface):
+    """The print, rich's and Jupyter's protocols, the summary and `explain()`.
+
+    Needs no primitive: the printer reads the tensor through the protocol (shape, layers, values).
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        """The grid print (header, then values) as plain text at the configured width."""
+        return printer.to_string(cast(Tensor, self))
+
+    def __str__(self) -> str:
+        """The print; a 0-d tensor is its number, as numpy writes it (`print(t.sum())` shows `66`)."""
+        return printer.tensor_str(cast(Tensor, self))
+
+    def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
+        """rich's protocol: the print as renderables, so tensors compose in tables and panels."""
+        yield printer.rich_print(cast(Tensor, self), measuring=False)
+
+    def __rich_measure__(self, console: Any, options: Any) -> Any:
+        """rich's measuring (a `Table` sizing its columns): the print it makes is the one drawn next,
+        so the base is read once."""
+        return printer.rich_print(cast(Tensor, self), measuring=True).__rich_measure__(console, options)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """Jupyter's display: the notebook HTML (never wraps, themed colours) and its plain text."""
+        return printer.tensor_mimebundle(cast(Tensor, self))
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        """IPython's prompt: the print, in colour on a terminal (`repr()` stays plain)."""
+        printer.tensor_pretty(cast(Tensor, self), p, cycle)
+
+    def summary(self, **options: Any) -> printer.SummaryLine:
+        """One line: shape, dtype, count, range, mean, std, NaN/inf counts, the layers in short."""
+        return printer.summary(cast(Tensor, self), **options)
+
+    def stats(self, **options: Any) -> printer.StatsReport:
+        """The statistics of every value, computed now (the print skips them for big or mapped tensors)."""
+        return printer.stats(cast(Tensor, self), **options)
+
+    def print(self, dims: Sequence[int | None] | None = None, **options: Any) -> None:
+        """Print this tensor, or the slice `dims` (None = all of an axis, int = fixed), with options.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(3).print(style="separators")  # doctest: +NORMALIZE_WHITESPACE
+        0.00    1.00    2.00
+        """
+        printer.tprint(cast(Tensor, self), dims, **options)
+
+    def explain(self, position: Sequence[int] | int | None = None) -> explain.Explanation:
+        """The layer tree (class, parameters, shape, layout), or the trace of `position` down to storage.
+
+        >>> import lazytensor as lt
+        >>> print(lt.arange(6).reshape(2, 3).T.explain((2, 1)))
+        position (2, 1) of a tensor of shape (3, 2)
+        layer       shape   position  parameters
+        Transposed  (3, 2)  (2, 1)    axes (1, 0)
+        Reshaped    (2, 3)  (1, 2)    new shape (2, 3)
+        Storage     (6,)    (5,)      buffer of 6 × int64
+        storage index 5 holds 5
+        the fused layout (strides (1, 3), offset 0) gives 5 in one step
+        """
+        return explain.explain(cast(Tensor, self), position)

@@ -1,0 +1,92 @@
+"""Named axes on every tensor: `names`, `rename`, `isel` (the rules are `lazytensor.ground.naming`'s)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from lazytensor.ground import naming
+from lazytensor.ground.once import stacked
+from lazytensor.tensors.surface.primitives import USER_ERRORS, Surface
+
+if TYPE_CHECKING:
+    from lazytensor.ground.positions import Shape
+    from lazytensor.tensors import views as view_constructors
+    from lazytensor.tensors.tensor import AbstractTensor
+
+
+class Naming(Surface):
+    """A name (or None) per axis, derived through every view; keyword indexing by name.
+
+    Primitive: `_views` (`rename` makes a `RenamedTensor`, `isel` indexes).
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        _views = view_constructors
+
+    names_used = False
+    """On a base: whether any tensor over it may have a name (it was named, or something over it was
+    renamed). False for almost every base, and then views and operations skip names altogether."""
+
+    @stacked
+    def names(self) -> naming.Names:
+        """The name of each axis, None where it has none (all None when nobody named any).
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 3, 4, names=("trial", "channel", "time"))
+        >>> t.names, t.T.names, t[0, ::2].names
+        (('trial', 'channel', 'time'), ('time', 'channel', 'trial'), ('channel', 'time'))
+        """
+        return naming.own_names(self)
+
+    @property
+    def _axis_shape(self) -> Shape:
+        """The shape, for the checks of axis arguments: with the names when the tensor may have any,
+        so that an axis can be given by name (`t.sum("time")`)."""
+        shape = self.shape
+        if not self.base.names_used:
+            return shape
+        return naming.NamedShape(shape, self.names)
+
+    def rename(self, *names: Any, **mapping: Any) -> AbstractTensor:
+        """A view with other names: all of them (`t.rename("a", "b")`, `t.rename(None)` to drop them)
+        or some (`t.rename(time="t")`). It shares storage and writes through, like any view.
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 3).rename("row", "col")
+        >>> t.names, t.rename(col="column").names, t.rename(None).names
+        (('row', 'col'), ('row', 'column'), (None, None))
+        """
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            new = naming.renamed(self.names, self.shape, names, mapping)
+        except USER_ERRORS as error:
+            raise error.with_traceback(None) from None
+        if naming.is_named(new):
+            naming.mark_named(self.base)
+        return self._views.rename(cast("AbstractTensor", self), new)
+
+    def isel(self, indexers: dict[str, Any] | None = None, /, **by_name: Any) -> Any:
+        """Indexing by axis name, the keyword form of `t[key]`: each named axis takes its index (an int
+        drops the axis, a slice or a list keeps it), every other axis is kept whole. The result is
+        the same view `t[key]` gives, so it writes through; several lists index together, by
+        numpy's rule, as they do in `t[key]` (`t.oindex` selects each on its own).
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(4, 3, 100, names=("trial", "channel", "time"))
+        >>> view = t.isel(trial=3, time=slice(0, 10))
+        >>> view.shape, view.names
+        ((3, 10), ('channel', 'time'))
+        >>> view[...] = 1.0
+        >>> t[3, :, :10].sum().item(), t.sum().item()
+        (30.0, 30.0)
+        """
+        chosen = {**(indexers or {}), **by_name}
+        key: list[Any] = [slice(None)] * self.ndim
+        try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            shape = naming.NamedShape(self.shape, self.names)
+            for name, index in chosen.items():
+                key[naming.axis_named(name, shape, "isel")] = index
+        except USER_ERRORS as error:
+            raise error.with_traceback(None) from None
+        return cast("AbstractTensor", self)[tuple(key)]
