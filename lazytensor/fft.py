@@ -13,7 +13,8 @@ import numpy.typing as npt
 
 from lazytensor.array_api.datatypes import check_device
 from lazytensor.engine import optable
-from lazytensor.tensors.tensor import StorageTensor, apply
+from lazytensor.tensors.apply import apply
+from lazytensor.tensors.tensor import StorageTensor
 
 Operand = Any
 """A tensor, or anything `lt.asarray` takes."""

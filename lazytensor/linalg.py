@@ -19,7 +19,8 @@ from lazytensor.array_api.namespace import operand_tensor
 from lazytensor.array_api.namespace import sum as _sum
 from lazytensor.engine import optable
 from lazytensor.ground.positions import normalize_dim, numel
-from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, apply, values_of
+from lazytensor.tensors.apply import apply
+from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, values_of
 
 Operand = Any
 """A tensor, or anything `lt.asarray` takes."""

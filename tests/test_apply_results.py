@@ -13,7 +13,7 @@ from memory_support import peak_bytes
 
 import lazytensor as lt
 
-tensor_module = importlib.import_module("lazytensor.tensors.tensor")  # `lt.tensor` is the function
+tensor_module = importlib.import_module("lazytensor.tensors.apply")
 
 
 @pytest.mark.parametrize("shape", [(2, 3), (4, 1), (3, 5, 2)])
@@ -51,7 +51,7 @@ def test_a_zero_d_result_is_an_array_that_keeps_its_writes() -> None:
 def test_an_operand_whose_type_was_never_seen_is_a_tensor(monkeypatch: pytest.MonkeyPatch) -> None:
     """The cache of tensor types is only a cache: with it empty, `np.add([1, 2], w)` (a list first,
     so the fast path looks no further) still records the gradient of `w`."""
-    monkeypatch.setattr(tensor_module, "_TENSOR_TYPES", {})
+    monkeypatch.setattr(tensor_module, "TENSOR_TYPES", {})
     w = lt.tensor([1.0, 2.0], requires_grad=True)
     result = np.add([3.0, 4.0], w)
     assert result.requires_grad

@@ -16,7 +16,7 @@ from bases_support import on_base
 
 import lazytensor as lt
 from lazytensor.engine import optable
-from lazytensor.tensors.tensor import apply
+from lazytensor.tensors.apply import apply
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from bases_support import on_base
 
 import lazytensor as lt
 from lazytensor.engine import optable
-from lazytensor.tensors.tensor import apply
+from lazytensor.tensors.apply import apply
 
 VALUES = np.array([[[3.0, -4.0, 0.0], [0.5, 0.0, -2.0]], [[1.0, 1.0, -1.0], [0.0, 0.0, 0.0]]])
 

@@ -17,7 +17,7 @@ import pytest
 
 import lazytensor as lt
 from lazytensor.engine import optable
-from lazytensor.tensors.tensor import apply
+from lazytensor.tensors.apply import apply
 
 REFUSALS: list[tuple[Callable[[], Any], type[Exception], str]] = [
     # the table's kernels check what the doors (`keywords.join_axis`) check, for `apply(entry, ...)`

@@ -25,7 +25,7 @@ from hypothesis.extra import numpy as hnp
 
 import lazytensor as lt
 from lazytensor.engine import chunkforms, optable
-from lazytensor.tensors.tensor import apply
+from lazytensor.tensors.apply import apply
 
 Case = tuple[list[Any], dict[str, Any]]
 """The operands (the first goes on the base under test, the others are in-memory tensors or

@@ -17,7 +17,7 @@ import pytest
 
 import lazytensor as lt
 from lazytensor.engine import optable
-from lazytensor.tensors.tensor import apply
+from lazytensor.tensors.apply import apply
 
 Rng = np.random.Generator
 Recipe = Callable[[Rng], tuple[list[Any], dict[str, Any]]]

@@ -1,7 +1,8 @@
-"""The house: imports point one way, a new wrapper kind is one class, and stacks may be of any depth.
+"""The house: floors that imports climb down, a new wrapper kind is one class, and stacks may be of any depth.
 
-- The package's only import cycle is the commented pair `tensor <-> views`, and no module of
-  ours is imported inside a function.
+- Each folder of the package is a floor (`FLOORS`), `docs/concepts.md` maps every module to it, and
+  an import points down a floor or across, never up; no module imports one that imports it back,
+  and no module of ours is imported inside a function.
 - `FlippedTensor`, defined here and nowhere in the package, reverses one axis: it gives one
   map (`translate_batch`) and its layout (one `Layout.select`), and reading, writing,
   printing, `explain()` and backward all work through it with no change elsewhere.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import re
 import sys
 from typing import Any
 
@@ -27,7 +29,15 @@ PACKAGE = pathlib.Path(lt.__file__).parent
 DEPTH = 10_000
 
 
-# -- imports ------------------------------------------------------------------------------------
+# -- the floors --------------------------------------------------------------------------------
+
+FLOORS = ("ground", "kernels", "engine", "printer", "tensors", "bases", "api", "array_api", "nn", "top")
+"""The floors from the bottom up: a module may import its own floor's modules and those below."""
+
+FLOOR_MAP = PACKAGE.parent / "docs" / "concepts.md"
+_TREE_LINE = re.compile(
+    r"^(?P<indent>(?:[│ ] {3}|    )*)(?:[├└]── )?(?P<name>[\w.]+/?)(?:\s{2,}(?P<rest>.*))?$"
+)
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -35,34 +45,47 @@ def _module_name(path: pathlib.Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _our_imports(tree: ast.AST, module: str) -> tuple[set[str], list[int]]:
-    """The lazytensor modules imported at module level, and the lines of imports inside functions."""
+_MODULES = {_module_name(path) for path in PACKAGE.rglob("*.py")}
+
+
+_FOLDERS = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
+
+
+def _floor(module: str) -> str:
+    """A module's floor: the folder it sits in under the package, or the top."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in _FOLDERS else "top"
+
+
+def _imports(tree: ast.AST, module: str) -> tuple[set[str], list[int]]:
+    """The modules of ours this one imports at run time, as `imports.py` counts them (`from a.b import
+    c` imports `a.b` and `a.b.c`), and the lines of imports made inside functions."""
     top: set[str] = set()
     inside: list[int] = []
-    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
     for node in ast.walk(tree):
-        if isinstance(node, functions):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             for inner in ast.walk(node):
-                if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith("lazytensor"):
+                if isinstance(inner, ast.Import | ast.ImportFrom) and "lazytensor" in ast.unparse(inner):
                     inside.append(inner.lineno)
     for node in tree.body if isinstance(tree, ast.Module) else []:
+        names: list[str] = []
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("lazytensor"):
-            for alias in node.names:
-                submodule = f"{node.module}.{alias.name}"
-                top.add(submodule if submodule in _MODULES else str(node.module))
-    return top - {module}, inside
-
-
-_MODULES = {_module_name(path) for path in PACKAGE.rglob("*.py")}
+            names = [str(node.module)] + [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names if alias.name.startswith("lazytensor")]
+        for name in names:
+            while name and name not in _MODULES:
+                name = name.rpartition(".")[0]
+            if name and name not in (module, "lazytensor"):
+                top.add(name)
+    return top, inside
 
 
 def _graph() -> tuple[dict[str, set[str]], dict[str, list[int]]]:
     graph, inside = {}, {}
     for path in PACKAGE.rglob("*.py"):
         module = _module_name(path)
-        top, lines = _our_imports(ast.parse(path.read_text(encoding="utf-8")), module)
-        graph[module] = {name for name in top if name in _MODULES and name != "lazytensor"}
-        inside[module] = lines
+        graph[module], inside[module] = _imports(ast.parse(path.read_text(encoding="utf-8")), module)
     return graph, inside
 
 
@@ -108,24 +131,86 @@ def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
     return found
 
 
-def test_the_only_import_cycle_is_the_commented_pair_and_no_function_imports_ours() -> None:
+def _floor_map() -> dict[str, str]:
+    """The tree of `docs/concepts.md` (the block after `<!-- floor-map -->`): each module it names, as a
+    dotted name, with the floor its line declares (folders) or an empty string (modules)."""
+    text = FLOOR_MAP.read_text(encoding="utf-8")
+    block = text.split("<!-- floor-map -->", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    found: dict[str, str] = {}
+    folders: list[str] = []
+    for line in block.splitlines():
+        match = _TREE_LINE.match(line)
+        assert match is not None, f"a line of the floor map is not a tree line: {line!r}"
+        depth = len(match["indent"]) // 4 + (1 if "── " in line else 0)
+        name = match["name"]
+        folders = folders[:depth]
+        words = (match["rest"] or "").split()
+        floor = words[0] if words and words[0] in FLOORS else ""
+        if name.endswith("/"):
+            folders.append(name.removesuffix("/"))
+            module = ".".join(folders)
+        else:
+            module = ".".join([*folders, name.removesuffix(".py")])
+        assert module not in found, f"{module} is in the floor map twice"
+        found[module] = floor
+    return found
+
+
+def test_the_floor_map_names_every_module_and_only_those() -> None:
+    mapped = _floor_map()
+    assert sorted(set(mapped) - _MODULES) == [], "the floor map names modules that do not exist"
+    assert sorted(_MODULES - set(mapped)) == [], "modules missing from the floor map in docs/concepts.md"
+
+
+def test_every_folder_of_the_package_is_a_floor_and_the_map_says_which() -> None:
+    mapped = _floor_map()
+    assert mapped["lazytensor"] == "top"
+    for folder in sorted(_FOLDERS):  # a subfolder (tensors/views) stands on its folder's floor
+        assert folder in FLOORS, f"the folder {folder} is not a floor"
+        assert mapped[f"lazytensor.{folder}"] == folder, f"the floor map gives {folder}/ another floor"
+
+
+def test_imports_point_down_a_floor_or_across_never_up() -> None:
+    graph, _ = _graph()
+    rank = {floor: i for i, floor in enumerate(FLOORS)}
+    upward = [
+        f"{module} ({_floor(module)}) imports {target} ({_floor(target)})"
+        for module, targets in graph.items()
+        for target in targets
+        if rank[_floor(target)] > rank[_floor(module)]
+    ]
+    assert upward == []
+
+
+def test_no_module_imports_one_that_imports_it_back_nor_ours_inside_a_function() -> None:
     graph, inside = _graph()
-    assert _cycles(graph) == [{"lazytensor.tensors.tensor", "lazytensor.tensors.views"}]
+    assert _cycles(graph) == []
     assert {module: lines for module, lines in inside.items() if lines} == {}
-    assert "# The package's one mutual import" in (PACKAGE / "tensors" / "tensor.py").read_text(
-        encoding="utf-8"
-    )
+
+
+def test_the_tensors_floor_binds_every_primitive_its_surface_names() -> None:
+    """The primitives `Surface` declares for the type checker are real attributes of `AbstractTensor`."""
+    source = (PACKAGE / "tensors" / "surface" / "primitives.py").read_text(encoding="utf-8")
+    declared = set(re.findall(r"^        (?:def )?(_\w+)\b", source, flags=re.MULTILINE))
+    assert {"_apply", "_views", "_check_in_place", "_whole_sum"} <= declared
+    for name in sorted(declared):
+        assert name in vars(lt.AbstractTensor) or any(name in vars(c) for c in lt.AbstractTensor.__mro__), (
+            name
+        )
 
 
 def test_readers_and_kernels_never_import_the_tensor_classes_at_run_time() -> None:
     graph, _ = _graph()
-    lower = ["tensors.evaluate", "array_api.datatypes"]
+    classes = {
+        module
+        for module in _MODULES
+        if module.startswith(("lazytensor.tensors.tensor", "lazytensor.tensors.views"))
+    }
+    lower = ["lazytensor.tensors.evaluate", "lazytensor.array_api.datatypes"]
     for floor in ("ground", "kernels", "engine", "printer", "tensors.surface"):
-        lower += [module.removeprefix("lazytensor.") for module in _MODULES if f".{floor}" in module]
+        lower += [module for module in _MODULES if module.startswith(f"lazytensor.{floor}")]
     for name in lower:
-        assert not graph[f"lazytensor.{name}"] & {"lazytensor.tensors.tensor", "lazytensor.tensors.views"}, (
-            name
-        )
+        assert not graph[name] & classes, name
 
 
 def test_the_protocol_is_a_ground_floor_module_the_readers_use() -> None:

@@ -14,7 +14,7 @@ from bases_support import KINDS, on_base
 
 import lazytensor as lt
 from lazytensor.engine import numpy_routes
-from lazytensor.tensors.tensor import _DOORS
+from lazytensor.tensors.dispatch import DOORS as _DOORS
 
 
 def test_a_fallback_result_that_is_a_view_of_its_input_is_a_copy() -> None:

@@ -10,7 +10,7 @@ import pytest
 import lazytensor as lt
 from lazytensor.engine import numpy_routes, optable
 from lazytensor.engine.numpy_routes import HANDLERS
-from lazytensor.tensors.tensor import _DOORS
+from lazytensor.tensors.dispatch import DOORS as _DOORS
 
 ALIASES = [
     ("transpose", "permute_dims"),

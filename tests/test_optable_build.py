@@ -23,7 +23,7 @@ from test_gradcheck import RECIPES, _check_function
 import lazytensor as lt
 from lazytensor.engine import chunkforms, optable
 from lazytensor.kernels.callables import binary_ufunc, unary_ufunc
-from lazytensor.tensors.tensor import apply
+from lazytensor.tensors.apply import apply
 
 
 def _built_again() -> ModuleType:

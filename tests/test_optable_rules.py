@@ -19,7 +19,7 @@ from test_gradcheck import _check_function
 
 import lazytensor as lt
 from lazytensor.engine import optable
-from lazytensor.tensors.tensor import apply
+from lazytensor.tensors.apply import apply
 
 STEP = 1e-6
 

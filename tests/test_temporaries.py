@@ -15,7 +15,7 @@ from memory_support import peak_bytes
 
 import lazytensor as lt
 
-tensor_module = importlib.import_module("lazytensor.tensors.tensor")  # `lt.tensor` is the function
+tensor_module = importlib.import_module("lazytensor.tensors.apply")
 
 ROWS = 40_000  # x 4 float32 columns: 640 KB gathered, above the 256 KiB threshold
 

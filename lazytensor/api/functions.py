@@ -16,7 +16,8 @@ from lazytensor.ground import keywords
 from lazytensor.ground.find_nonzero import nonzero as nonzero_positions
 from lazytensor.ground.keywords import UNSET
 from lazytensor.kernels import numeric
-from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, apply, apply_to_sequence, values_of
+from lazytensor.tensors.apply import apply, apply_to_sequence
+from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, values_of
 
 Operand = Any
 """A tensor, a numpy array, a Python or numpy scalar, or nested lists: anything numpy can broadcast."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from lazytensor.engine import optable
-from lazytensor.tensors.tensor import StorageTensor, apply, values_of
+from lazytensor.tensors.apply import apply
+from lazytensor.tensors.tensor import StorageTensor, values_of
 
 Operand = Any
 """A tensor, a numpy array or a Python scalar."""

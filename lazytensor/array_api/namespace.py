@@ -20,7 +20,8 @@ from lazytensor.api import creation
 from lazytensor.array_api.datatypes import check_device
 from lazytensor.engine import optable
 from lazytensor.ground.positions import as_shape, normalize_dim, normalize_dims, numel
-from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, apply, apply_to_sequence, values_of
+from lazytensor.tensors.apply import apply, apply_to_sequence
+from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, values_of
 
 Operand = Any
 """A tensor, or anything `asarray` takes (a numpy array, nested lists, a Python scalar)."""

@@ -15,7 +15,8 @@ import numpy.typing as npt
 
 from lazytensor.engine import optable
 from lazytensor.nn.message_passing import Edges, edge_softmax
-from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, apply
+from lazytensor.tensors.apply import apply
+from lazytensor.tensors.tensor import AbstractTensor, StorageTensor
 
 __all__ = [
     "Edges",

@@ -31,7 +31,8 @@ from lazytensor.printer.escapes import printable
 from lazytensor.printer.options import current_options, line_width
 from lazytensor.printer.render import render_plain
 from lazytensor.printer.styles import DIM, LABEL
-from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, apply
+from lazytensor.tensors.apply import apply
+from lazytensor.tensors.tensor import AbstractTensor, StorageTensor
 from lazytensor.tensors.views import IndexArrays, IndexedTensor, View
 
 Buffer = npt.NDArray[Any]

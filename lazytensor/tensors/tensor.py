@@ -1,36 +1,34 @@
-"""`AbstractTensor`, the interface every tensor implements, `StorageTensor`, the base, and `apply`,
-the one door through which every operation of the table runs.
+"""`AbstractTensor`, the interface every tensor implements, and the bases at the bottom of stacks:
+`BaseTensor`, and `StorageTensor`, a flat numpy buffer.
 
 This module keeps the protocol (shape, layout, base, layers, reading and writing elements,
-`numpy()`), numpy's two dispatch protocols and `apply`. The user-facing methods live in the
-mixins of `lazytensor.tensors.surface`, one job each, which `AbstractTensor` inherits: `shaping` (views),
-`operators` (operators and elementwise functions), `reducing` (reductions and scans), `arrays`
-(sorting and numpy's method names), `inplace` (`t += x`, `add_`), `numbers` (a one-element tensor
-as a number), `gradients` (the autograd surface), `display` (printing, `explain()`), `standard`
-(the array API namespace, device, DLPack) and `collection` (the dask protocol). Each mixin names
-the one primitive it needs (`_apply`, `_views`, ...); they are bound here, so the mixins never
-import this module.
+`numpy()`). The user-facing methods live in the mixins of `lazytensor.tensors.surface`, one job
+each, which `AbstractTensor` inherits: `shaping` (views), `operators` (operators and elementwise
+functions), `reducing` (reductions and scans), `arrays` (sorting and numpy's method names),
+`inplace` (`t += x`, `add_`), `numbers` (a one-element tensor as a number), `gradients` (the
+autograd surface), `display` (printing, `explain()`), `standard` (the array API namespace, device,
+DLPack) and `collection` (the dask protocol). Each mixin names the primitives it needs (`_apply`,
+`_views`, ...) on `surface.primitives.Surface`.
 
-Every user-facing method is a short call into a lower floor: `evaluate` reads and
-writes, `optable` holds the operations, `autograd` runs backward, the printer and
-`explain` show. Those floors never import this module. The view wrappers are
-tensors and tensors make views, so `views` and this module import each other:
-that pair is the package's one mutual import, made at the bottom of this file.
+The primitives are the floor's other modules, which build on the classes here: `apply` (one entry
+of the operation table), `dispatch` (numpy's two protocols) and `views` (the wrappers and their
+constructors). They import this module, never the other way round; `lazytensor/tensors/__init__.py`
+hands them to `AbstractTensor` once all are defined.
 """
 
 from __future__ import annotations
 
 import abc
-import functools
 from collections.abc import Collection, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor.engine import autograd, numpy_routes, optable
-from lazytensor.engine.autograd import Node, Saved, Version, Watched
+import lazytensor.tensors.evaluate as evaluate
+from lazytensor.engine import autograd
+from lazytensor.engine.autograd import Node, Version
 from lazytensor.engine.optable import Op
 from lazytensor.ground import keywords, naming
 from lazytensor.ground.buffers import check_fits, is_memory_mapped
@@ -38,8 +36,6 @@ from lazytensor.ground.dtypes import as_dtype
 from lazytensor.ground.layout import Layout
 from lazytensor.ground.once import once
 from lazytensor.ground.positions import Shape, int_tuple, normalize_position, numel, row_major_strides
-from lazytensor.kernels import threads
-from lazytensor.tensors import evaluate
 from lazytensor.tensors.surface.arrays import ArrayMethods
 from lazytensor.tensors.surface.collection import DaskCollection
 from lazytensor.tensors.surface.display import Display
@@ -48,7 +44,6 @@ from lazytensor.tensors.surface.inplace import InPlace
 from lazytensor.tensors.surface.named_axes import Naming
 from lazytensor.tensors.surface.numbers import Numbers
 from lazytensor.tensors.surface.operators import Operators
-from lazytensor.tensors.surface.primitives import USER_ERRORS
 from lazytensor.tensors.surface.reducing import Reductions
 from lazytensor.tensors.surface.shaping import Shaping
 from lazytensor.tensors.surface.standard import ArrayAPI
@@ -58,17 +53,14 @@ _PYTHON_OBJECT_BYTES = 32
 """About what one element costs as a Python object in a list (a float: 24 bytes, and its slot)."""
 
 
-# -- applying an operation of the table -------------------------------------------------------
-
-
-_TENSOR_TYPES: dict[type, bool] = {}
+TENSOR_TYPES: dict[type, bool] = {}
 
 
 def is_tensor_type(cls: type) -> bool:
     """Whether instances of `cls` are tensors (an ABC check, cached per class: it is on every hot path)."""
-    known = _TENSOR_TYPES.get(cls)
+    known = TENSOR_TYPES.get(cls)
     if known is None:
-        known = _TENSOR_TYPES[cls] = issubclass(cls, AbstractTensor)
+        known = TENSOR_TYPES[cls] = issubclass(cls, AbstractTensor)
     return known
 
 
@@ -82,7 +74,7 @@ def values_of(x: Any) -> Any:
     """
     if is_tensor_type(type(x)):
         return x.values()
-    return _plain_values(x)
+    return plain_values(x)
 
 
 # Type tuples for isinstance on hot paths (`X | Y` would build a union object on every call).
@@ -91,365 +83,13 @@ _NUMPY_VALUES = (np.ndarray, np.generic)
 _PYTHON_NUMBERS = (int, float, complex)
 
 
-def _plain_values(x: Any) -> Any:
-    """`values_of` an operand that is not a tensor."""
+def plain_values(x: Any) -> Any:
+    """`values_of` an operand that is not a tensor: a list as an array, anything else as it is."""
     return np.asarray(x) if isinstance(x, _SEQUENCES) else x
-
-
-def _result(values: Any, inputs: tuple[Any, ...]) -> StorageTensor:
-    """A new storage tensor over a kernel's output, copied when it might share memory with an input
-    or cannot be written, so a result never aliases an operand."""
-    array = values if isinstance(values, np.ndarray) else np.asarray(values)
-    if array.flags.carray:
-        if array.base is None:  # it owns its memory: new, unless it is an input itself
-            for x in inputs:
-                if x is array:
-                    break
-            else:
-                return StorageTensor._trusted(array)
-        if not _may_share_memory_with(array, inputs):
-            return StorageTensor._trusted(array)
-    return StorageTensor._trusted(array.copy(order="C"))
-
-
-def _may_share_memory_with(array: Buffer, inputs: tuple[Any, ...]) -> bool:
-    return any(isinstance(x, np.ndarray) and np.may_share_memory(array, x) for x in inputs)
-
-
-def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
-    """Run one operation of the table on tensors (or arrays, scalars, lists) and record it for
-    `backward` when an operand requires grad and the operation is differentiable.
-
-    >>> import lazytensor as lt
-    >>> apply(optable.ADD, lt.tensor([1, 2]), 10).tolist()
-    [11, 12]
-    """
-    resident = _resident_values(operands)  # the common case first: values in memory, no gradient
-    if resident is not None:
-        ufunc = entry.ufunc
-        if ufunc is None or params:  # the general path's call, unasked
-            try:
-                return _result(entry.kernel(*resident, **params), resident)
-            except USER_ERRORS as error:
-                raise error.with_traceback(None) from None
-        try:
-            out = ufunc(*resident, order="C")  # the kernel's own call: same values, dtype, order
-        except Exception:  # whatever it is, the general path below raises it again, with its message
-            pass
-        else:
-            if type(out) is np.ndarray:  # a new C array (not a 0-d result, which is a scalar)
-                return StorageTensor._trusted(out)
-    bases: list[BaseTensor | None] = []  # each operand's base; None for one that is not a tensor
-    named = False
-    deferring: BaseTensor | None = None
-    for x in operands:
-        tensor = _TENSOR_TYPES.get(type(x))  # `is_tensor_type`'s cache, read inline: the hottest line
-        if tensor is None:
-            tensor = is_tensor_type(type(x))
-        base = x.base if tensor else None
-        if base is not None:
-            if deferring is None and base.defers_operations:
-                deferring = base
-            named = named or base.names_used
-        bases.append(base)
-    names = _checked_names(entry, operands, params) if named else None  # free when nobody named any
-    if deferring is not None:  # dask: the operation stays lazy, no gradient; named as in memory
-        lazy = deferring.apply_lazily(entry, operands, params)
-        return lazy if names is None else _named(lazy, names)  # type: ignore[return-value]
-    values: list[Any] = []
-    for x, base in zip(operands, bases, strict=True):
-        if base is None:
-            values.append(_plain_values(x))
-        else:
-            fused = x._fused_values  # `x.values()` without the call when the stack fuses
-            values.append(x.values() if fused is None else fused)
-    inputs = tuple(values)
-    needs = _needs(entry, bases)
-    try:  # free unless raised: a kernel's error is about the operands, so it ends at the caller's door
-        if not needs:
-            unrecorded = _unrecorded(entry, operands, bases, inputs, params)
-            return unrecorded if names is None else _named(unrecorded, names)
-        result = _result(entry.kernel(*inputs, **params), inputs)
-    except USER_ERRORS as error:
-        raise error.with_traceback(None) from None
-    saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
-    result.grad_state.requires_grad = True
-    object.__setattr__(result, "plain", False)
-    result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
-    return result if names is None else _named(result, names)
-
-
-def _checked_names(entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> naming.Names | None:
-    """The names of the result of `entry` on operands some of which are named, checked before any
-    work (a mismatch is the user's error, shown from their line), or None for an unnamed result."""
-    try:
-        names = naming.result_names(entry.shapes, operands, params, entry.name)
-    except ValueError as error:
-        raise error.with_traceback(None) from None
-    return names if names is not None and naming.is_named(names) else None
-
-
-_Result = TypeVar("_Result", bound="AbstractTensor")
-
-
-def _named(result: _Result, names: naming.Names) -> _Result:
-    """A new result (a base: in memory, or dask's lazy one) named, when its axes are the ones the
-    rule named (an operation of its own shape, say a kernel that squeezes, is left unnamed)."""
-    if len(names) == result.ndim and result.base is result:
-        naming.name_base(result, names)
-    return result
-
-
-_PLAIN_OPERANDS = frozenset({int, float, complex, np.ndarray, np.float64, np.int64})
-"""Operand types a ufunc takes as they are, exactly as `values_of` passes them (bool is left to the
-general path, which types it)."""
-
-
-def _resident_values(operands: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """The values `apply` hands a kernel when that is all there is to do: every tensor operand a fused
-    view of memory over a plain base (nobody named it, no gradient was asked of it), every other a
-    number or an array, and too little work for threads (the product of the sizes bounds the
-    result's size); else None."""
-    values = []
-    work = 1
-    for x in operands:
-        kind = type(x)
-        if kind in _PLAIN_OPERANDS:
-            values.append(x)
-            work *= getattr(x, "size", 1)
-            continue
-        tensor = _TENSOR_TYPES.get(kind)  # `is_tensor_type`'s cache, read inline
-        if not (is_tensor_type(kind) if tensor is None else tensor):
-            return None
-        fused = x._fused_values
-        if fused is None or not x.base.plain:
-            return None
-        work *= fused.size
-        values.append(fused)
-    return tuple(values) if work < threads.start_at else None
-
-
-def _whole_sum(t: AbstractTensor) -> StorageTensor | None:
-    """`t.sum()` as one `np.add.reduce`, what the general path computes, for a tensor whose values are
-    a fused view of memory that no gradient watches; None for the rest: object arrays (whose sum the
-    general path keeps an object), repeats (stride 0, summed once and multiplied), gradients, and
-    sums big enough for threads (`threads.reduce_at`), whose blocks the general path adds."""
-    fused = t._fused_values
-    if fused is None or fused.dtype.hasobject or 0 in fused.strides or fused.size >= threads.reduce_at:
-        return None
-    if not t.base.plain:
-        return None
-    return StorageTensor._trusted(np.asarray(np.add.reduce(fused, axis=None)))
-
-
-def _needs(entry: Op, bases: list[BaseTensor | None]) -> tuple[bool, ...]:
-    """Which operands want a gradient from this operation (a view's is its base's); () when none
-    does, or the operation records nothing (no backward rule, or inside `no_grad()`)."""
-    if entry.backward is None:
-        return ()
-    for base in bases:
-        if base is not None and base.requires_grad:  # found one: say which of them do, if recording
-            if not autograd.is_grad_enabled():
-                return ()
-            return tuple([base is not None and base.requires_grad for base in bases])
-    return ()
-
-
-def _unrecorded(
-    entry: Op,
-    operands: tuple[Any, ...],
-    bases: list[BaseTensor | None],
-    inputs: tuple[Any, ...],
-    params: dict[str, Any],
-) -> StorageTensor:
-    """The result of an operation that records no gradient: written into a temporary operand when
-    its ufunc can, else into new memory."""
-    ufunc = entry.ufunc
-    if ufunc is not None and not params:
-        scratch = _scratch(ufunc, operands, bases, inputs)
-        if scratch is not None:
-            return StorageTensor._trusted(ufunc(*inputs, out=scratch))
-    return _result(entry.kernel(*inputs, **params), inputs)
-
-
-SCRATCH_BYTES = 1 << 18
-"""Operand values this big that were read fresh for one operation take its elementwise result
-(numpy elides temporaries from 256 KiB too): no second array, no page faults for its memory."""
-
-
-def _scratch(
-    ufunc: np.ufunc, operands: tuple[Any, ...], bases: list[BaseTensor | None], inputs: tuple[Any, ...]
-) -> Any:
-    """The values of an operand that `ufunc(*inputs)` may overwrite with its result, or None."""
-    for x, base, values in zip(operands, bases, inputs, strict=True):
-        big = getattr(values, "nbytes", 0) >= SCRATCH_BYTES  # first: most operands are small
-        if (
-            big
-            and base is not None
-            and _is_temporary(x, base, values)
-            and _result_fits(ufunc, values, inputs)
-        ):
-            return values
-    return None
-
-
-def _is_temporary(x: AbstractTensor, base: BaseTensor, values: Any) -> bool:
-    """Whether `values` were read for this operation alone: a new, writeable C array that a view
-    without a layout computed from numpy storage (nothing caches those) and that is not the storage
-    itself."""
-    return (
-        isinstance(values, np.ndarray)
-        and values.base is None
-        and values.flags.carray
-        and x.layout is None
-        and base.has_buffer
-        and not base.may_share_memory(values)
-    )
-
-
-def _result_fits(ufunc: np.ufunc, out: Buffer, inputs: tuple[Any, ...]) -> bool:
-    """Whether `ufunc(*inputs)` has exactly `out`'s dtype (numpy's own type resolution) and shape
-    (every input broadcasts to it without growing it)."""
-    dtypes = []
-    for value in inputs:  # one pass: this runs on every elementwise operation of a big gather
-        shape = getattr(value, "shape", ())
-        if shape != out.shape and not _broadcasts_into(shape, out.shape):
-            return False
-        dtypes.append(value.dtype if isinstance(value, np.ndarray) else _dtype_of(value))
-    return _result_dtype(ufunc, tuple(dtypes)) == out.dtype
-
-
-@functools.lru_cache(maxsize=1024)
-def _result_dtype(ufunc: np.ufunc, dtypes: tuple[Any, ...]) -> np.dtype[Any] | None:
-    """The dtype `ufunc` gives inputs of these dtypes (numpy's own type resolution, asked once per
-    combination), or None when numpy has no loop for them (the kernel will say so)."""
-    try:
-        resolved: np.dtype[Any] = ufunc.resolve_dtypes((*dtypes, None))[-1]
-    except (TypeError, ValueError):
-        return None
-    return resolved
-
-
-def _dtype_of(value: Any) -> Any:
-    """What `ufunc.resolve_dtypes` takes for an input: its dtype, or a Python number's type (weak)."""
-    if isinstance(value, _NUMPY_VALUES):
-        return value.dtype
-    if isinstance(value, _PYTHON_NUMBERS) and not isinstance(value, bool):
-        return type(value)
-    return np.asarray(value).dtype
-
-
-def _broadcasts_into(shape: Shape, target: Shape) -> bool:
-    """Whether `shape` broadcasts to `target` as it is.
-
-    >>> _broadcasts_into((3, 1), (2, 3, 4)), _broadcasts_into((2, 4), (4,))
-    (True, False)
-    """
-    if len(shape) > len(target):
-        return False
-    for size, goal in zip(reversed(shape), reversed(target), strict=False):
-        if size != 1 and size != goal:
-            return False
-    return True
-
-
-def _watch(operands: tuple[Any, ...], result: StorageTensor) -> tuple[Watched, ...]:
-    """The versions of every storage an operation saved values of: its tensor operands and its result."""
-    watched = [
-        Watched(x.base.grad_state.version, x.base.grad_state.version.value, f"input {i} (shape {x.shape})")
-        for i, x in enumerate(operands)
-        if isinstance(x, AbstractTensor)
-    ]
-    watched.append(Watched(result.grad_state.version, 0, f"output (shape {result.shape})"))
-    return tuple(watched)
-
-
-def apply_to_sequence(entry: Op, tensors: Sequence[Any], **params: Any) -> StorageTensor:
-    """`apply` for the operations that join a list of tensors (cat, stack)."""
-    if not isinstance(tensors, list | tuple) or len(tensors) == 0:
-        raise TypeError(f"{entry.name} takes a non-empty sequence of tensors, got {type(tensors).__name__}")
-    return apply(entry, *tensors, **params)
-
-
-def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """numpy calling a ufunc on tensors (`array * t`, `np.exp(t)`): the table's entry when it has one,
-    else the ufunc on the values with the result wrapped (not differentiable).
-
-    >>> import lazytensor as lt
-    >>> w = lt.ones(2, requires_grad=True)
-    >>> (np.array([2.0, 3.0]) * w).sum().backward()
-    >>> w.grad.tolist(), type(np.exp(lt.zeros(1))).__name__
-    ([2.0, 3.0], 'StorageTensor')
-    """
-    entry = optable.UFUNCS.get(ufunc)
-    if entry is not None and method == "__call__" and not kwargs:
-        return apply(entry, *inputs)
-    outputs = kwargs.get("out", ())
-    if method == "at" or any(isinstance(o, AbstractTensor) for o in outputs):
-        return _ufunc_in_place(ufunc, method, inputs, kwargs)
-    result = getattr(ufunc, method)(*(values_of(x) for x in inputs), **kwargs)
-    if isinstance(result, tuple):
-        return tuple(_result(r, ()) for r in result)
-    return _result(result, ())
 
 
 def _is_tensor(x: Any) -> bool:
     return isinstance(x, AbstractTensor)
-
-
-def refuse_in_place_grad(name: str, *operands: Any) -> None:
-    """RuntimeError when an in-place operation would change a tensor the gradient graph depends on,
-    or drop an operand's gradient: in-place operations are not differentiable."""
-    if not autograd.is_grad_enabled():
-        return
-    for x in operands:
-        if isinstance(x, AbstractTensor) and x.requires_grad:
-            raise RuntimeError(
-                f"in-place {name} on a tensor of shape {x.shape} that requires grad is not "
-                "differentiable: use an out-of-place operation, or lt.no_grad() for an update"
-            )
-
-
-@keywords.user_error  # a refused write's traceback ends at the user's line
-def _check_in_place(name: str, target: AbstractTensor, *operands: Any) -> None:
-    """ValueError if a write through `target` cannot reach storage; RuntimeError if it would write
-    into a leaf that requires grad outside `no_grad()`, or change what the gradient graph needs."""
-    evaluate.check_writable(target)
-    refuse_in_place_grad(name, target, *operands)
-
-
-def _ufunc_in_place(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """A ufunc writing into tensors (`np.add(v, 1, out=v)`, `np.add.at(t, [0, 0], 1)`): numpy runs on
-    copies of their values, with all its checks (casting, shapes), and then the copies are written
-    through each tensor's layers; nothing is written unless every check passed.
-
-    >>> import lazytensor as lt
-    >>> t = lt.zeros(2, 3)
-    >>> np.add(t[0], 1, out=t[0]) is not None, t.tolist()
-    (True, [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]])
-    >>> np.add.at(t[1], [0, 0, 2], 1.0)
-    >>> t[1].tolist()
-    [2.0, 0.0, 1.0]
-    """
-    targets = list(kwargs.get("out", ()))
-    values = [values_of(x) for x in inputs]
-    if method == "at":
-        targets, values[0] = [inputs[0]], None
-    tensors = [x for x in targets if isinstance(x, AbstractTensor)]
-    for target in tensors:
-        evaluate.check_writable(target)
-    refuse_in_place_grad(f"np.{ufunc.__name__}", *inputs, *targets)
-    buffers = [evaluate.read_copy(x) if isinstance(x, AbstractTensor) else x for x in targets]
-    if method == "at":
-        ufunc.at(buffers[0], *values[1:], **kwargs)
-    else:
-        getattr(ufunc, method)(*values, **{**kwargs, "out": tuple(buffers)})
-    for target, buffer in zip(targets, buffers, strict=True):
-        if isinstance(target, AbstractTensor):
-            evaluate.write(target, buffer)
-    if method == "at":
-        return None
-    return targets[0] if len(targets) == 1 else tuple(targets)
 
 
 class AbstractTensor(
@@ -476,13 +116,12 @@ class AbstractTensor(
 
     __slots__ = ()
 
-    # -- the primitives the surface mixins name (`surface.base.Surface`), bound to this module -----
+    # -- the primitives the surface mixins name (`surface.primitives.Surface`) ---------------------
+    # `_apply`, `_whole_sum`, `_check_in_place`, `_array_ufunc`, `_array_function` and `_views` come
+    # from the modules that build on this one, bound by `lazytensor/tensors/__init__.py`.
 
-    _apply = staticmethod(apply)
     _values_of = staticmethod(values_of)
     _is_tensor = staticmethod(_is_tensor)
-    _check_in_place = staticmethod(_check_in_place)
-    _whole_sum = _whole_sum  # a method: `t._whole_sum()` is `_whole_sum(t)`
 
     # -- the protocol -----------------------------------------------------------------------
 
@@ -715,13 +354,13 @@ class AbstractTensor(
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """numpy's protocol, so that `ndarray + tensor` and `np.exp(tensor)` give tensors."""
-        return array_ufunc(ufunc, method, inputs, kwargs)
+        return self._array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(
         self, func: Any, types: Collection[type], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Any:
         """numpy's protocol, so that `np.concatenate`, `np.transpose`, `np.sort`, ... give tensors
-        (views where numpy gives views); see `numpy_functions`.
+        (views where numpy gives views); see `lazytensor.engine.numpy_routes`.
 
         >>> import lazytensor as lt
         >>> t = lt.arange(6).reshape(2, 3)
@@ -730,7 +369,7 @@ class AbstractTensor(
         """
         if not all(issubclass(kind, AbstractTensor | np.ndarray) for kind in types):
             return NotImplemented
-        return numpy_routes.dispatch(_DOORS, func, args, kwargs)
+        return self._array_function(func, args, kwargs)
 
     def _reinterpreted(self, dtype: npt.DTypeLike) -> AbstractTensor:
         """This tensor's bytes as `dtype`, over a storage tensor on the same memory."""
@@ -743,7 +382,7 @@ class AbstractTensor(
         if target.itemsize == self.dtype.itemsize:
             same = StorageTensor(base.buffer.view(target), base.shape)
             same.grad_state.version = base.grad_state.version  # one memory, one count of writes
-            return same if self is base else views.restack(self, base, same)
+            return same if self is base else self._views.restack(self, base, same)
         layout = self.layout
         if layout is not None and layout.is_contiguous():  # one run of memory: a storage tensor on it
             memory = base.buffer[layout.offset : layout.offset + self.numel()].view(target)
@@ -758,7 +397,8 @@ class AbstractTensor(
         count = (raw.size - skip) // target.itemsize
         whole = StorageTensor(raw[skip : skip + count * target.itemsize].view(target), (count,))
         whole.grad_state.version = base.grad_state.version
-        return views.index_view(whole, (positions,))  # rows anywhere, each row's bytes one run
+        rows: AbstractTensor = self._views.index_view(whole, (positions,))  # rows anywhere, each one run
+        return rows
 
 
 class GradState:
@@ -1163,19 +803,3 @@ StorageTensor.__setattr__ = _storage_setattr  # type: ignore[method-assign]
 
 _TORCH_NAMES = {"truediv": "div", "power": "pow"}
 """PyTorch's word for a table entry in `grad_fn` names, where the two differ (`DivBackward0`)."""
-
-
-_DOORS = numpy_routes.Doors(
-    apply=apply,
-    wrap=StorageTensor.from_array,
-    is_tensor=lambda x: isinstance(x, AbstractTensor),
-    values=values_of,
-)
-"""What `numpy_functions` needs of this module, lent so that it never imports it."""
-
-
-# The package's one mutual import: wrappers are tensors (views imports AbstractTensor from here),
-# and tensors make wrappers (every view method above calls into views). Nothing else imports up.
-from lazytensor.tensors import views  # noqa: E402
-
-AbstractTensor._views = views  # the view constructors `surface.shaping` names, bound where views is imported

@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
+import lazytensor.tensors.evaluate as evaluate
 from lazytensor.engine import optable
 from lazytensor.ground import find_nonzero, keywords
 from lazytensor.ground.keywords import UNSET
-from lazytensor.tensors import evaluate
 from lazytensor.tensors.surface.primitives import Dims, Surface
 
 if TYPE_CHECKING:
-    from lazytensor.tensors import views as view_constructors
     from lazytensor.tensors.tensor import AbstractTensor, StorageTensor
+    from lazytensor.tensors.views import constructors as view_constructors
 
 
 class ArrayMethods(Surface):

@@ -11,8 +11,8 @@ from lazytensor.engine.autograd import GradFn
 from lazytensor.tensors.surface.primitives import Surface
 
 if TYPE_CHECKING:
-    from lazytensor.tensors import views as view_constructors
     from lazytensor.tensors.tensor import AbstractTensor, Buffer, StorageTensor
+    from lazytensor.tensors.views import constructors as view_constructors
 
 
 class Gradients(Surface):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Self, cast
 
+import lazytensor.tensors.evaluate as evaluate
 from lazytensor.engine import optable
 from lazytensor.engine.optable import Op
 from lazytensor.ground import keywords
-from lazytensor.tensors import evaluate
 from lazytensor.tensors.surface.primitives import Surface
 
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ from lazytensor.tensors.surface.primitives import USER_ERRORS, Surface
 
 if TYPE_CHECKING:
     from lazytensor.ground.positions import Shape
-    from lazytensor.tensors import views as view_constructors
     from lazytensor.tensors.tensor import AbstractTensor
+    from lazytensor.tensors.views import constructors as view_constructors
 
 
 class Naming(Surface):

@@ -1,5 +1,5 @@
-"""`Surface`, the root of the surface mixins: the primitives they name, which `tensor.py` binds on
-`AbstractTensor`, and (for the type checker) the members of the tensor protocol they use."""
+"""`Surface`, the root of the surface mixins: the primitives they name, which the tensors floor binds
+on `AbstractTensor`, and (for the type checker) the members of the tensor protocol they use."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from lazytensor.engine.optable import Op
     from lazytensor.ground.layout import Layout
     from lazytensor.ground.positions import Shape
-    from lazytensor.tensors import views as view_constructors
     from lazytensor.tensors.tensor import AbstractTensor, BaseTensor, Buffer, StorageTensor
+    from lazytensor.tensors.views import constructors as view_constructors
 
 Dims = int | Sequence[int] | None
 """The axes of a reduction: one, several, or None for all."""
@@ -27,19 +27,11 @@ the user called (`t + u`, `t.sum()`, `t.reshape(7)`), not from inside the kernel
 
 class Surface:
     """What every surface mixin may ask of the tensor it is mixed into. The primitives are declared
-    here and bound on `AbstractTensor` in `tensor.py`; being the last base of every mixin, nothing
-    here ever shadows a real method."""
+    here; `_values_of` and `_is_tensor` are defined on `AbstractTensor`, and the rest, which live in
+    the modules that build on the tensor classes, are bound on it by `lazytensor/tensors/__init__.py`
+    (`PRIMITIVES`). Being the last base of every mixin, nothing here ever shadows a real method."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:
-        _views = view_constructors
-        """The view constructors (`lazytensor.tensors.views`), bound on `AbstractTensor` where imported."""
-
-    @staticmethod
-    @abc.abstractmethod
-    def _apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
-        """Run one entry of the operation table on the operands, recording it for backward."""
 
     @staticmethod
     @abc.abstractmethod
@@ -51,15 +43,31 @@ class Surface:
     def _is_tensor(x: Any) -> bool:
         """Whether `x` is a tensor."""
 
-    @staticmethod
-    @abc.abstractmethod
-    def _check_in_place(name: str, target: AbstractTensor, *operands: Any) -> None:
-        """Refuse a write through `target` that cannot reach storage or would break a gradient."""
+    if TYPE_CHECKING:  # bound on `AbstractTensor` when the tensors floor is assembled
+        _views = view_constructors
+        """The view constructors (`lazytensor.tensors.views.constructors`)."""
 
-    @abc.abstractmethod
-    def _whole_sum(self) -> StorageTensor | None:
-        """`t.sum()` in one numpy call when its values are in memory and no gradient watches, else None
-        (bound as a method, not a static one: no cast of `self` on the way)."""
+        @staticmethod
+        def _apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
+            """Run one entry of the operation table on the operands, recording it for backward."""
+
+        @staticmethod
+        def _check_in_place(name: str, target: AbstractTensor, *operands: Any) -> None:
+            """Refuse a write through `target` that cannot reach storage or would break a gradient."""
+
+        @staticmethod
+        def _array_ufunc(
+            ufunc: np.ufunc, method: str, inputs: tuple[Any, ...], kwargs: dict[str, Any]
+        ) -> Any:
+            """numpy's `__array_ufunc__` on tensors."""
+
+        @staticmethod
+        def _array_function(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            """numpy's `__array_function__` on tensors."""
+
+        def _whole_sum(self) -> StorageTensor | None:
+            """`t.sum()` in one numpy call when its values are in memory and no gradient watches, else
+            None (bound as a method, not a static one: no cast of `self` on the way)."""
 
     if TYPE_CHECKING:  # the protocol's members the mixins use, implemented by AbstractTensor
 

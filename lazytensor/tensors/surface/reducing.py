@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 import numpy.typing as npt
 
+import lazytensor.tensors.evaluate as evaluate
 from lazytensor.engine import optable
 from lazytensor.engine.optable import Op
 from lazytensor.ground import keywords
 from lazytensor.ground.keywords import UNSET
-from lazytensor.tensors import evaluate
 from lazytensor.tensors.surface.primitives import Dims, Surface
 
 if TYPE_CHECKING:

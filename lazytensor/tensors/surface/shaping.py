@@ -15,9 +15,9 @@ from lazytensor.ground.positions import as_shape
 from lazytensor.tensors.surface.primitives import USER_ERRORS, Surface
 
 if TYPE_CHECKING:
-    from lazytensor.tensors import views as view_constructors
     from lazytensor.tensors.tensor import AbstractTensor
-    from lazytensor.tensors.views import OuterIndexer
+    from lazytensor.tensors.views import constructors as view_constructors
+    from lazytensor.tensors.views.constructors import OuterIndexer
 
 
 class Shaping(Surface):
