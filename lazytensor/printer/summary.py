@@ -54,7 +54,7 @@ def _has_static(value: object, name: str) -> bool:
 
 def _value_text(t: Tensor, options: PrintOptions) -> Text:
     values = np.asarray(t.numpy())
-    cells = format_values(values, options.precision, options.sci_mode)
+    cells = format_values(values, options)
     return Text(str(cells.texts[()]).strip())
 
 
