@@ -341,13 +341,13 @@ def heat_of(values: Values) -> npt.NDArray[np.float64]:
     return heat
 
 
-def separators_text(value: Any, precision: int, width: int) -> str:
-    """One value in the seeds' `"%7.2f "` form (field width and precision as given).
+def separators_text(value: Any, decimals: int, width: int) -> str:
+    """One value in the seeds' `"%7.2f "` form (field width and digits after the point as given).
 
     >>> separators_text(192, 2, 7), separators_text(-0.5, 3, 8)
     (' 192.00 ', '  -0.500 ')
     """
     try:
-        return "%*.*f " % (width, precision, value)  # noqa: UP031 - the seeds' exact format
+        return "%*.*f " % (width, decimals, value)  # noqa: UP031 - the seeds' exact format
     except TypeError:
         return f"{value!s:>{width}} "
