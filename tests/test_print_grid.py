@@ -27,14 +27,14 @@ from lazytensor.printer.grid import (
     fit_grid,
 )
 from lazytensor.printer.numberformat import format_values
-from lazytensor.printer.options import PrintOptions
+from lazytensor.printer.options import DEFAULTS, PrintOptions
 from lazytensor.printer.shown import ShownAxis, read_shown, select_shown
 from lazytensor.printer.styles import DIM
 
 
 def _grid(t: lt.AbstractTensor, width: int, **options: Any) -> SliceGrid:
     selection = select_shown(t, None, PrintOptions(**options))
-    painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
+    painter = CellPainter(format_values(read_shown(selection), DEFAULTS), DEFAULTS)
     return SliceGrid(selection, painter, width)
 
 
@@ -116,7 +116,7 @@ def test_the_height_of_a_grid_is_the_number_of_lines_it_draws(
 def test_a_tall_print_keeps_the_most_edge_slices_that_fit(leading: int, room: int, width: int) -> None:
     t = lt.arange(leading * 4).reshape(leading, 2, 2)
     selection = select_shown(t, None, PrintOptions())
-    painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
+    painter = CellPainter(format_values(read_shown(selection), DEFAULTS), DEFAULTS)
     grid = fit_grid(selection, painter, width, room)
     every = SliceGrid(selection, painter, width)
     if every.height() <= room:
@@ -132,7 +132,7 @@ def test_a_tall_print_keeps_the_most_edge_slices_that_fit(leading: int, room: in
 def test_a_print_of_two_slices_is_never_cut() -> None:
     t = lt.arange(2 * 30 * 2).reshape(2, 30, 2)
     selection = select_shown(t, None, PrintOptions())
-    painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
+    painter = CellPainter(format_values(read_shown(selection), DEFAULTS), DEFAULTS)
     assert fit_grid(selection, painter, 20, 5).edge_slices is None
 
 

@@ -27,7 +27,7 @@ from lazytensor.printer.header import (
     storage_kind,
 )
 from lazytensor.printer.notebook import notebook_mimebundle
-from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions, current_options
+from lazytensor.printer.options import AUTO_STATS_LIMIT, DEFAULTS, PrintOptions, current_options
 from lazytensor.printer.shown import select_shown
 from lazytensor.printer.styles import CHAIN, DIM
 
@@ -43,7 +43,7 @@ def _header(t: lt.AbstractTensor, width: int = 80, **options: Any) -> list[str]:
     )
 )
 def test_statistics_of_floats_are_numpys(values: np.ndarray) -> None:
-    stats = dict(statistics(values, 4))
+    stats = dict(statistics(values, DEFAULTS))
     assert stats["min"] == format_number(values.min(), 4) and stats["max"] == format_number(values.max(), 4)
     assert stats["mean"] == format_number(values.mean(), 4) and stats["std"] == format_number(values.std(), 4)
     assert stats["zeros"] == str(int(np.count_nonzero(values == 0)))
@@ -52,7 +52,7 @@ def test_statistics_of_floats_are_numpys(values: np.ndarray) -> None:
 
 def test_statistics_leave_nan_and_inf_out_of_the_numbers_and_count_them() -> None:
     values = np.array([np.nan, 1.0, np.inf, -np.inf, 0.0, 3.0])
-    assert statistics(values, 4) == [
+    assert statistics(values, DEFAULTS) == [
         ("min", "0"),
         ("max", "3"),
         ("mean", "1.333"),
@@ -61,35 +61,39 @@ def test_statistics_leave_nan_and_inf_out_of_the_numbers_and_count_them() -> Non
         ("nan", "1"),
         ("inf", "2"),
     ]
-    assert statistics(np.array([np.nan, np.inf]), 4) == [("zeros", "0"), ("nan", "1"), ("inf", "1")]
+    assert statistics(np.array([np.nan, np.inf]), DEFAULTS) == [("zeros", "0"), ("nan", "1"), ("inf", "1")]
 
 
 def test_statistics_by_kind() -> None:
-    assert statistics(np.array([True, False, True]), 4) == [("true", "2"), ("false", "1")]
-    assert statistics(np.array([1 + 1j, 0j, complex(np.nan, 0)]), 4) == [
+    assert statistics(np.array([True, False, True]), DEFAULTS) == [("true", "2"), ("false", "1")]
+    assert statistics(np.array([1 + 1j, 0j, complex(np.nan, 0)]), DEFAULTS) == [
         ("zeros", "1"),
         ("nan", "1"),
         ("inf", "0"),
     ]
-    assert statistics(np.array([3, -1, 0, 0], dtype=np.int8), 4) == [
+    assert statistics(np.array([3, -1, 0, 0], dtype=np.int8), DEFAULTS) == [
         ("min", "-1"),
         ("max", "3"),
         ("mean", "0.5"),
         ("std", "1.5"),
         ("zeros", "2"),
     ]
-    assert statistics(np.array([2, 4], dtype=np.uint8), 4)[:3] == [("min", "2"), ("max", "4"), ("mean", "3")]
-    assert statistics(np.array(["a"], dtype=object), 4) == []
-    assert statistics(np.array(["ab"]), 4) == []
-    assert statistics(np.zeros(0), 4) == []
+    assert statistics(np.array([2, 4], dtype=np.uint8), DEFAULTS)[:3] == [
+        ("min", "2"),
+        ("max", "4"),
+        ("mean", "3"),
+    ]
+    assert statistics(np.array(["a"], dtype=object), DEFAULTS) == []
+    assert statistics(np.array(["ab"]), DEFAULTS) == []
+    assert statistics(np.zeros(0), DEFAULTS) == []
 
 
 def test_statistics_keep_at_least_four_digits_whatever_the_precision() -> None:
     values = np.array([0.0, 1.0, 1.0])
-    assert dict(statistics(values, 0))["mean"] == "0.6667"
-    assert dict(statistics(values, 6))["mean"] == "0.666667"
-    assert format_statistics([("mean", 2 / 3)], 0) == [("mean", "0.6667")]
-    assert format_statistics([("mean", 2 / 3), ("std", 1 / 3)], 6) == [
+    assert dict(statistics(values, PrintOptions(precision=0)))["mean"] == "0.6667"
+    assert dict(statistics(values, PrintOptions(precision=6)))["mean"] == "0.666667"
+    assert format_statistics([("mean", 2 / 3)], PrintOptions(precision=0)) == [("mean", "0.6667")]
+    assert format_statistics([("mean", 2 / 3), ("std", 1 / 3)], PrintOptions(precision=6)) == [
         ("mean", "0.666667"),
         ("std", "0.333333"),
     ]
@@ -98,7 +102,7 @@ def test_statistics_keep_at_least_four_digits_whatever_the_precision() -> None:
 def test_statistics_near_the_float_limit_warn_of_nothing() -> None:
     values = np.array([1.7e308, -1.7e308])
     with np.errstate(all="raise"):
-        stats = dict(statistics(values, 4))
+        stats = dict(statistics(values, DEFAULTS))
     assert stats["std"] == "inf" and stats["min"] == "-1.7e+308"
 
 
@@ -190,9 +194,11 @@ def test_storage_kind_says_chunked_for_a_buffer_that_is_not_an_ndarray() -> None
 
 
 def test_the_statistics_of_small_floats_are_summed_in_float64() -> None:
-    mean = dict(statistics(np.array([3e38, 3e38], np.float32), 4))["mean"]
+    mean = dict(statistics(np.array([3e38, 3e38], np.float32), DEFAULTS))["mean"]
     assert float(mean) == pytest.approx(3e38)  # inf in float32
-    assert dict(statistics(np.array([60000, -60000], np.float16), 4))["std"] == "6e+04"  # inf in float16
+    assert (
+        dict(statistics(np.array([60000, -60000], np.float16), DEFAULTS))["std"] == "6e+04"
+    )  # inf in float16
 
 
 def test_the_slice_in_the_header_is_styled_as_a_label() -> None:

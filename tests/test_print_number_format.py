@@ -24,6 +24,7 @@ from lazytensor.printer.numberformat import (
     separators_text,
     time_text,
 )
+from lazytensor.printer.options import DEFAULTS, PrintOptions
 
 FLOATS = (np.float16, np.float32, np.float64)
 COMPLEX = (np.complex64, np.complex128)
@@ -115,12 +116,12 @@ def float_vectors(draw: st.DrawFn) -> np.ndarray:
 @example(np.array([1e-4, 2e-4], dtype=np.float32), 4)
 @example(np.array([1e-4, 0.05], dtype=np.float32), 4)
 def test_cells_are_numpys(values: np.ndarray, precision: int) -> None:
-    cells = [str(text) for text in format_values(values, precision).texts]
+    cells = [str(text) for text in format_values(values, PrintOptions(precision=precision)).texts]
     if values.dtype.kind == "c":
         assert cells == numpy_complex_cells(values, precision)
     else:
         assert cells == numpy_float_cells(values, precision)
-    assert format_values(values, precision).width == len(cells[0])
+    assert format_values(values, PrintOptions(precision=precision)).width == len(cells[0])
 
 
 @pytest.mark.parametrize(
@@ -137,7 +138,7 @@ def test_cells_are_numpys(values: np.ndarray, precision: int) -> None:
 )
 def test_huge_starts_where_numpy_says_for_the_dtype(values: np.ndarray, scientific: bool) -> None:
     """numpy 2.3 and later: from 10**8, or 10 to the digits the dtype holds (float32 1e6, float16 1e3)."""
-    text = str(format_values(values, 4).texts[0])
+    text = str(format_values(values, DEFAULTS).texts[0])
     assert ("e" in text) is scientific
     assert text == np.array2string(values, precision=4)[1:-1]
 
@@ -152,7 +153,7 @@ def test_tiny_is_compared_in_the_dtype_as_numpy_does() -> None:
     """float32(1e-4) is a little below 1e-4 as a float64, but not below float32(1e-4): positional."""
     values = np.array([1e-4, 0.05], dtype=np.float32)
     assert float(values[0]) < 1e-4
-    assert [str(text) for text in format_values(values, 4).texts] == ["0.0001", "0.05  "]
+    assert [str(text) for text in format_values(values, DEFAULTS).texts] == ["0.0001", "0.05  "]
     assert str(values) == "[0.0001 0.05  ]"
 
 
@@ -161,7 +162,7 @@ def test_a_spread_beyond_float16_is_no_overflow() -> None:
     values = np.array([999.0, 1e-4], dtype=np.float16)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        cells = [str(text) for text in format_values(values, 4).texts]
+        cells = [str(text) for text in format_values(values, DEFAULTS).texts]
     assert cells == numpy_float_cells(values, 4)
     assert "e" in cells[0]
 
@@ -169,7 +170,9 @@ def test_a_spread_beyond_float16_is_no_overflow() -> None:
 @pytest.mark.parametrize("precision", [0, 2, 4])
 def test_forced_notation_holds_for_both_parts_of_a_complex_number(precision: int) -> None:
     values = np.array([1 + 2j, 3 - 1.5j])
-    scientific = [str(text) for text in format_values(values, precision, sci_mode=True).texts]
+    scientific = [
+        str(text) for text in format_values(values, PrintOptions(precision=precision, sci_mode=True)).texts
+    ]
     digits = min(precision, 1)  # each part needs its own digits: none for the real parts, one for 1.5
     real = [np.format_float_scientific(x, unique=True) for x in (1.0, 3.0)]
     imag = [
@@ -178,12 +181,12 @@ def test_forced_notation_holds_for_both_parts_of_a_complex_number(precision: int
     ]
     assert scientific == [r + i + "j" for r, i in zip(real, imag, strict=True)]
     tiny = np.array([1e-5 + 1e-5j, 1 + 1j])
-    positional = [str(text) for text in format_values(tiny, 4, sci_mode=False).texts]
+    positional = [str(text) for text in format_values(tiny, PrintOptions(sci_mode=False)).texts]
     assert positional == ["0.+0.j", "1.+1.j"]
 
 
 def _cells(values: np.ndarray, sci_mode: bool) -> list[str]:
-    return [str(text) for text in format_values(values, 4, sci_mode=sci_mode).texts]
+    return [str(text) for text in format_values(values, PrintOptions(sci_mode=sci_mode)).texts]
 
 
 def test_forced_notation_of_real_values() -> None:
@@ -196,7 +199,7 @@ def test_forced_notation_of_real_values() -> None:
 @example(np.array([np.nan, np.inf, -1.5]), 4, True)
 def test_the_fast_positional_form_is_the_numpy_form(values: np.ndarray, precision: int, sign: bool) -> None:
     for part in (values.real, values.imag) if values.dtype.kind == "c" else (values,):
-        fmt = FloatFormat.decide(part, precision, sign=sign)
+        fmt = FloatFormat.decide(part, PrintOptions(precision=precision), sign=sign)
         if fmt.scientific:
             continue
         for x in part:
@@ -208,14 +211,14 @@ def test_the_fast_positional_form_is_the_numpy_form(values: np.ndarray, precisio
 @example(np.array([-1e10, 1e10]), 4)
 def test_a_float_format_pads_each_value_to_its_width_as_numpy(values: np.ndarray, precision: int) -> None:
     real = values.real
-    fmt = FloatFormat.decide(real, precision)
+    fmt = FloatFormat.decide(real, PrintOptions(precision=precision))
     assert [fmt.format(x) for x in real] == numpy_float_cells(real, precision)
     assert {len(fmt.format(x)) for x in real} == {fmt.width}
 
 
 def test_a_signed_format_pads_nan_and_inf_with_their_sign() -> None:
     values = np.array([np.nan, -np.inf, 1.5, np.inf])
-    fmt = FloatFormat.decide(values, 4, sign=True)
+    fmt = FloatFormat.decide(values, DEFAULTS, sign=True)
     assert [fmt.format(x) for x in values] == _numpy_cells(values, 4, "maxprec", sign="+")
 
 
@@ -224,12 +227,12 @@ def test_a_signed_format_pads_nan_and_inf_with_their_sign() -> None:
 
 def test_integers_booleans_and_objects_are_their_str_right_aligned() -> None:
     ints = np.array([[1, -20], [300, 0]], dtype=np.int16)
-    assert format_values(ints, 4).texts.tolist() == [["  1", "-20"], ["300", "  0"]]
+    assert format_values(ints, DEFAULTS).texts.tolist() == [["  1", "-20"], ["300", "  0"]]
     flags = np.array([True, False])
-    assert format_values(flags, 4).texts.tolist() == [" True", "False"]
+    assert format_values(flags, DEFAULTS).texts.tolist() == [" True", "False"]
     objects = np.array([None, "a\x1b[31m", 2.5], dtype=object)
-    assert format_values(objects, 4).texts.tolist() == ["     None", "a\\x1b[31m", "      2.5"]
-    empty = format_values(np.zeros((0, 3)), 4)
+    assert format_values(objects, DEFAULTS).texts.tolist() == ["     None", "a\\x1b[31m", "      2.5"]
+    empty = format_values(np.zeros((0, 3)), DEFAULTS)
     assert empty.width == 0 and empty.texts.shape == (0, 3)
 
 
@@ -237,13 +240,13 @@ def test_numpy_scalars_in_an_object_array_show_their_own_str() -> None:
     """Not the str of their Python value: a datetime64[ns] would read as a count of nanoseconds."""
     stamp = np.datetime64("2024-01-01T00:00:00.000000001", "ns")
     objects = np.array([stamp, np.float32(0.1), np.int8(3)], dtype=object)
-    assert [str(t).strip() for t in format_values(objects, 4).texts] == [str(v) for v in objects]
+    assert [str(t).strip() for t in format_values(objects, DEFAULTS).texts] == [str(v) for v in objects]
     assert [str(v) for v in objects] == ["2024-01-01T00:00:00.000000001", "0.1", "3"]
 
 
 def test_unsigned_integers_beyond_int64_print_in_full() -> None:
     values = np.array([2**64 - 1, 0], dtype=np.uint64)
-    assert [str(t).strip() for t in format_values(values, 4).texts] == [str(v) for v in values]
+    assert [str(t).strip() for t in format_values(values, DEFAULTS).texts] == [str(v) for v in values]
 
 
 def test_a_datetime_of_generic_unit_prints_its_count() -> None:
@@ -262,7 +265,12 @@ def test_a_timedelta_beyond_float_precision_prints_exactly() -> None:
 
 def test_unicode_cells_are_numpys_str_right_aligned() -> None:
     values = np.array(["ab", "", "c\x00d", "\x00"], dtype="<U3")
-    assert [str(t) for t in format_values(values, 4).texts] == ["    ab", "      ", "c\\x00d", "      "]
+    assert [str(t) for t in format_values(values, DEFAULTS).texts] == [
+        "    ab",
+        "      ",
+        "c\\x00d",
+        "      ",
+    ]
     assert [str(v) for v in values] == ["ab", "", "c\x00d", ""]
 
 

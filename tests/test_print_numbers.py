@@ -26,6 +26,7 @@ from hypothesis.extra import numpy as hnp
 import lazytensor as lt
 from lazytensor.printer.header import format_number
 from lazytensor.printer.numberformat import format_values, separators_text
+from lazytensor.printer.options import PrintOptions
 
 FLOATS = (np.float16, np.float32, np.float64)
 COMPLEX = (np.complex64, np.complex128)
@@ -105,7 +106,7 @@ def _cell_parts(text: str, complex_cell: bool) -> list[str]:
 @example(np.arange(3e6)[-3:], 4, True)
 @example(np.array([0.30000000000000004, 1.0]), 4, None)
 def test_every_shown_cell_is_exact_or_shows_every_digit(values: np.ndarray, precision: int, sci: Any) -> None:
-    cells = format_values(values, precision, sci)
+    cells = format_values(values, PrintOptions(precision=precision, sci_mode=sci))
     assert len({len(text) for text in cells.texts.flat}) == 1  # one width: the points stay aligned
     for text, value in zip(cells.texts.flat, values.flat, strict=True):
         for part_text, part in zip(_cell_parts(text, np.iscomplexobj(values)), _parts(value), strict=True):
@@ -118,7 +119,7 @@ def test_every_shown_cell_is_exact_or_shows_every_digit(values: np.ndarray, prec
 @example(np.array([0.0, 1.0, 2999997.0, 2999998.0]))
 def test_the_printed_grid_and_html_show_the_same_cells(values: np.ndarray) -> None:
     t = lt.from_numpy(values)
-    expected = [str(text).strip() for text in format_values(values, 4).texts.flat]
+    expected = [str(text).strip() for text in format_values(values, PrintOptions()).texts.flat]
     line = lt.to_string(t, linewidth=10**4).split("\n")[-1]
     assert line.split() == " ".join(expected).split()
     html = t._repr_mimebundle_()["text/html"]
@@ -222,7 +223,7 @@ def test_json_dumps_with_a_default_hook() -> None:
 @pytest.mark.parametrize("unit", ["D", "s", "ms", "us", "ns"])
 def test_datetimes_print_as_numpy_prints_them(unit: str) -> None:
     values = np.array(["2024-01-01", "NaT", "1969-12-31T23:59:59"], dtype=f"datetime64[{unit}]")
-    cells = [str(text).strip() for text in format_values(values, 4).texts]
+    cells = [str(text).strip() for text in format_values(values, PrintOptions()).texts]
     assert cells == [str(v) for v in values] == list(np.datetime_as_string(values))
     assert cells[1] == "NaT"
     assert "NaT" in lt.to_string(lt.from_numpy(values))

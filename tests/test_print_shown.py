@@ -158,12 +158,14 @@ def test_edge_rows_cut_the_rows_of_a_shown_grid() -> None:
     values = np.arange(2 * 10 * 3).reshape(2, 10, 3)
     t = lt.from_numpy(values)
     selection = select_shown(t, None, PrintOptions())
-    result = with_edge_rows(selection, read_shown(selection), 2)
+    result = with_edge_rows(selection, read_shown(selection), PrintOptions(edgeitems=2))
     assert result is not None
     cut, shown = result
     assert [axis.indices for axis in cut.axes] == [[0, 1], [0, 1, 8, 9], [0, 1, 2]]
     np.testing.assert_array_equal(shown, values[:, [0, 1, 8, 9]])
-    zero = with_edge_rows(selection, read_shown(selection), 0)  # at least one row at each end
+    zero = with_edge_rows(
+        selection, read_shown(selection), PrintOptions(edgeitems=0)
+    )  # at least one row at each end
     assert zero is not None and zero[0].axes[1].indices == [0, 9]
     np.testing.assert_array_equal(zero[1], values[:, [0, 9]])
 
@@ -171,7 +173,7 @@ def test_edge_rows_cut_the_rows_of_a_shown_grid() -> None:
 def test_edge_rows_leave_alone_what_is_already_cut_or_short() -> None:
     def cut(t: lt.AbstractTensor, edgeitems: int, options: PrintOptions) -> object:
         selection = select_shown(t, None, options)
-        return with_edge_rows(selection, read_shown(selection), edgeitems)
+        return with_edge_rows(selection, read_shown(selection), PrintOptions(edgeitems=edgeitems))
 
     assert cut(lt.zeros(10), 2, PrintOptions()) is None  # no rows: a vector
     assert cut(lt.zeros(4, 3), 2, PrintOptions()) is None  # 4 rows: not more than twice 2

@@ -217,8 +217,8 @@ def test_a_report_follows_precision() -> None:
 def test_streamed_statistics_of_a_view_in_any_chunk(chunk: int) -> None:
     t = lt.arange(12.0).reshape(3, 4).T[::-1]
     values = np.asarray(t.numpy())
-    expected = dict(streamed_statistics(lt.from_numpy(values), 4))
-    assert dict(streamed_statistics(t, 4, chunk=chunk)) == expected
+    expected = dict(streamed_statistics(lt.from_numpy(values), PrintOptions()))
+    assert dict(streamed_statistics(t, PrintOptions(), chunk=chunk)) == expected
     assert expected["mean"] == f"{values.mean():.4g}"
 
 
@@ -237,5 +237,5 @@ def test_streamed_statistics_read_at_most_chunk_elements_at_a_time(
     t = lt.arange(24.0).reshape(4, 6)
     for view in (t, t.T, t[:, ::2]):
         sizes.clear()
-        streamed_statistics(view, 4, chunk=chunk)
+        streamed_statistics(view, PrintOptions(), chunk=chunk)
         assert sum(sizes) == view.numel() and max(sizes) <= chunk

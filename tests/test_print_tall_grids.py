@@ -15,14 +15,14 @@ import lazytensor as lt
 from lazytensor.printer.cells import CellPainter
 from lazytensor.printer.grid import fit_height
 from lazytensor.printer.numberformat import format_values
-from lazytensor.printer.options import PrintOptions
+from lazytensor.printer.options import DEFAULTS, PrintOptions
 from lazytensor.printer.shown import read_shown, select_shown
 
 
 def printed(shape: tuple[int, ...], width: int, room: int) -> list[str]:
     """The lines of the values of `arange` in `shape`, fitted to `room` lines at `width` columns."""
     selection = select_shown(lt.arange(math.prod(shape)).reshape(*shape), None, PrintOptions())
-    painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
+    painter = CellPainter(format_values(read_shown(selection), DEFAULTS), DEFAULTS)
     return [line.plain for line in fit_height(selection, painter, width, room)]
 
 

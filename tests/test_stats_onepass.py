@@ -27,6 +27,7 @@ from zarr.storage import MemoryStore
 
 import lazytensor as lt
 from lazytensor.printer import streamstats
+from lazytensor.printer.options import PrintOptions
 from lazytensor.printer.streamstats import Moments, base_region, block_keys, chunk_edges, one_pass
 from lazytensor.printer.summary import streamed_statistics
 
@@ -403,6 +404,6 @@ def test_moments_merge_in_any_grouping_as_numpy() -> None:
         right = part.merge(right)
     assert_numpy_statistics(left.numbers(), values)
     assert_numpy_statistics(right.numbers(), values)
-    assert streamed_statistics(lt.from_numpy(values), 4, chunk=9) == streamed_statistics(
-        lt.from_numpy(values), 4
+    assert streamed_statistics(lt.from_numpy(values), PrintOptions(), chunk=9) == streamed_statistics(
+        lt.from_numpy(values), PrintOptions()
     )

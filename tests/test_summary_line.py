@@ -13,6 +13,7 @@ from rich.console import Console
 
 import lazytensor as lt
 from lazytensor.printer.header import statistics
+from lazytensor.printer.options import PrintOptions
 from lazytensor.printer.summary import container_summary, streamed_statistics
 
 
@@ -141,11 +142,13 @@ def test_the_summary_line_follows_the_statistics_rule(mapped: lt.AbstractTensor)
 @pytest.mark.parametrize("chunk", [1, 3, 64])
 def test_stats_read_in_chunks_are_the_same_statistics(values: np.ndarray[Any, Any], chunk: int) -> None:
     t = lt.from_numpy(values)
-    whole = statistics(values, 4)
-    assert streamed_statistics(t, 4, chunk=chunk) == whole
+    whole = statistics(values, PrintOptions())
+    assert streamed_statistics(t, PrintOptions(), chunk=chunk) == whole
     if values.size % 2 == 0 or values.size % 3 == 0:
         shaped = t.reshape(2, -1).T if values.size % 2 == 0 else t.reshape(3, -1).T  # a gathering view
-        assert streamed_statistics(shaped, 4, chunk=chunk) == statistics(np.asarray(shaped.numpy()), 4)
+        assert streamed_statistics(shaped, PrintOptions(), chunk=chunk) == statistics(
+            np.asarray(shaped.numpy()), PrintOptions()
+        )
 
 
 def test_statistics_keep_four_significant_digits_at_any_precision() -> None:

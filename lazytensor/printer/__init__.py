@@ -33,7 +33,7 @@ from lazytensor.printer.options import PrintOptions, current_options, line_width
 from lazytensor.printer.prompt import pretty, register_ipython, running_shell, shows_html
 from lazytensor.printer.render import output_console, render_plain
 from lazytensor.printer.scalar import scalar_text
-from lazytensor.printer.separators import separators_string
+from lazytensor.printer.separators import SeparatorsFormat, separators_string
 from lazytensor.printer.shown import DimsSpec, resolve_dims
 from lazytensor.printer.summary import StatsReport, SummaryLine
 from lazytensor.printer.tensorprint import TensorPrint, rich_print
@@ -54,15 +54,15 @@ __all__ = [
 ]
 
 
-def _split_style_options(style: str | None, options: dict[str, Any]) -> tuple[PrintOptions, dict[str, int]]:
-    separator_args = {name: options.pop(name) for name in ("width",) if name in options}
-    resolved = current_options(style=style, **options)
+def _resolve(overrides: dict[str, Any]) -> tuple[PrintOptions, SeparatorsFormat | None]:
+    """The options of one call, and for the separators style its cell format (`width`, the seeds'
+    field width, is a keyword of that style only, not a print option)."""
+    resolved = current_options(**{name: value for name, value in overrides.items() if name != "width"})
     if resolved.style == "separators":
-        precision = options.get("precision")
-        separator_args["precision"] = 2 if precision is None else int(precision)
-    elif separator_args:
+        return resolved, SeparatorsFormat.of(overrides)
+    if "width" in overrides:
         raise TypeError("width is the separators style's field width; use linewidth for the grid style")
-    return resolved, separator_args
+    return resolved, None
 
 
 def to_string(t: Tensor, dims: DimsSpec = None, style: str | None = None, **options: Any) -> str:
@@ -86,9 +86,9 @@ def to_string(t: Tensor, dims: DimsSpec = None, style: str | None = None, **opti
     >>> to_string(lt.arange(4).reshape(2, 2), style="separators")
     '   0.00    1.00 \\n   2.00    3.00 \\n'
     """
-    resolved, separator_args = _split_style_options(style, dict(options))
-    if resolved.style == "separators":
-        return separators_string(t, dims, **separator_args)
+    resolved, separators = _resolve({**options, "style": style})
+    if separators is not None:
+        return separators_string(t, dims, separators)
     printable = TensorPrint(t, resolve_dims(t, dims), resolved)
     return render_plain(printable, line_width(resolved))
 
@@ -120,10 +120,9 @@ def tprint(t: Tensor, dims: DimsSpec = None, **options: Any) -> None:
     <BLANKLINE>
      1.5  -2.
     """
-    style = options.pop("style", None)
-    resolved, separator_args = _split_style_options(style, options)
-    if resolved.style == "separators":
-        sys.stdout.write(separators_string(t, dims, **separator_args))
+    resolved, separators = _resolve(options)
+    if separators is not None:
+        sys.stdout.write(separators_string(t, dims, separators))
         return
     shell = running_shell()
     if shell is not None and shows_html(shell):  # Jupyter: the notebook HTML, themed, never wrapping

@@ -14,6 +14,7 @@ from rich.style import Style
 from rich.text import Text
 
 from lazytensor.printer.numberformat import Cells, Kind
+from lazytensor.printer.options import PrintOptions
 from lazytensor.printer.styles import CSS, INF, NAN, NEGATIVE, ZERO, contrast_ratio
 
 KIND_STYLES = {
@@ -69,15 +70,16 @@ def heat_style(heat: float) -> Style:
 
 @attrs.frozen
 class CellPainter:
-    """Text and style of the cell at a shown position."""
+    """Text and style of the cell at a shown position: coloured by its kind, or by its heat when the
+    options ask for a `heatmap`."""
 
     cells: Cells
-    heatmap: bool
+    options: PrintOptions
 
     def piece(self, position: tuple[int, ...]) -> Piece:
         kind = int(self.cells.kinds[position])
         style = _STYLE_OF_KIND[kind]
-        if self.heatmap and kind not in (Kind.NAN, Kind.INF):
+        if self.options.heatmap and kind not in (Kind.NAN, Kind.INF):
             heat = float(self.cells.heat[position])
             style = style if math.isnan(heat) else heat_style(heat)
         return str(self.cells.texts[position]), style

@@ -116,8 +116,9 @@ class SliceGrid:
     >>> from lazytensor.printer.numberformat import format_values
     >>> from lazytensor.printer.options import PrintOptions
     >>> from lazytensor.printer.shown import read_shown, select_shown
-    >>> selection = select_shown(lt.arange(6).reshape(2, 3), None, PrintOptions())
-    >>> painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
+    >>> options = PrintOptions()
+    >>> selection = select_shown(lt.arange(6).reshape(2, 3), None, options)
+    >>> painter = CellPainter(format_values(read_shown(selection), options), options)
     >>> [line.plain for line in draw_rules(SliceGrid(selection, painter, 80).body())]
     ['0  1  2', '3  4  5']
     """
@@ -355,8 +356,9 @@ def fit_grid(selection: Selection, painter: CellPainter, width: int, room: int) 
     >>> from lazytensor.printer.numberformat import format_values
     >>> from lazytensor.printer.options import PrintOptions
     >>> from lazytensor.printer.shown import read_shown, select_shown
-    >>> selection = select_shown(lt.arange(60).reshape(10, 3, 2), None, PrintOptions())
-    >>> painter = CellPainter(format_values(read_shown(selection), 4), heatmap=False)
+    >>> options = PrintOptions()
+    >>> selection = select_shown(lt.arange(60).reshape(10, 3, 2), None, options)
+    >>> painter = CellPainter(format_values(read_shown(selection), options), options)
     >>> print("\n".join(line.plain for line in fit_height(selection, painter, 20, 9)))
     [0, :, :]
      0   1

@@ -27,8 +27,8 @@ CHAIN_EDGE = 4
 """Layers named at each end of a summarised layer chain."""
 
 
-def format_number(value: Any, precision: int) -> str:
-    """A statistic as text: an int as it is, a float to `max(precision, 1)` significant digits.
+def format_number(value: Any, digits: int) -> str:
+    """A statistic as text: an int as it is, a float to `max(digits, 1)` significant digits.
 
     In scientific notation the mantissa is the exact value or keeps all its digits (`3.000e+06`
     for 2999998, `3e+06` only for 3000000), as in the grid.
@@ -40,7 +40,7 @@ def format_number(value: Any, precision: int) -> str:
     """
     if isinstance(value, int | np.integer):
         return str(int(value))
-    digits = max(precision, 1)
+    digits = max(digits, 1)
     number = float(value)
     text = f"{number:.{digits}g}"
     if "e" not in text or _parses_back(text, value):
@@ -58,16 +58,26 @@ STATISTICS_DIGITS = 4
 """The fewest significant digits the header's statistics show, whatever the values' precision."""
 
 
-def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
+def statistics_digits(options: PrintOptions) -> int:
+    """The significant digits of a statistic: the options' `precision`, and at least `STATISTICS_DIGITS`
+    (a print at precision 0 still gets a readable mean).
+
+    >>> statistics_digits(PrintOptions(precision=0)), statistics_digits(PrintOptions(precision=6))
+    (4, 6)
+    """
+    return max(options.precision, STATISTICS_DIGITS)
+
+
+def statistics(values: Values, options: PrintOptions) -> list[tuple[str, str]]:
     """Summary numbers of the values, by kind: min, max, mean, std, and counts of zeros, NaN, inf.
 
-    >>> dict(statistics(np.array([1.0, np.nan, 0.0, 3.0]), 4))
+    >>> dict(statistics(np.array([1.0, np.nan, 0.0, 3.0]), PrintOptions()))
     {'min': '0', 'max': '3', 'mean': '1.333', 'std': '1.247', 'zeros': '1', 'nan': '1', 'inf': '0'}
     """
     kind = values.dtype.kind
     if values.size == 0 or kind not in "biufc":
         return []
-    precision = max(precision, STATISTICS_DIGITS)  # a print at precision 0 still gets a readable mean
+    digits = statistics_digits(options)
     if kind == "b":
         true = int(np.count_nonzero(values))
         return [("true", str(true)), ("false", str(values.size - true))]
@@ -79,10 +89,10 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
         ):  # values near the float limit: an inf std, no warning
             mean, std = finite.mean(dtype=np.float64), finite.std(dtype=np.float64)
         entries += [
-            ("min", format_number(finite.min(), precision)),
-            ("max", format_number(finite.max(), precision)),
-            ("mean", format_number(mean, precision)),
-            ("std", format_number(std, precision)),
+            ("min", format_number(finite.min(), digits)),
+            ("max", format_number(finite.max(), digits)),
+            ("mean", format_number(mean, digits)),
+            ("std", format_number(std, digits)),
         ]
     entries.append(("zeros", str(int(np.count_nonzero(values == 0)))))
     if kind in "fc":
@@ -91,14 +101,14 @@ def statistics(values: Values, precision: int) -> list[tuple[str, str]]:
     return entries
 
 
-def format_statistics(numbers: Sequence[tuple[str, Any]], precision: int) -> list[tuple[str, str]]:
+def format_statistics(numbers: Sequence[tuple[str, Any]], options: PrintOptions) -> list[tuple[str, str]]:
     """Statistics by name (`streamstats.Moments.numbers`) as text, as `statistics` writes them.
 
-    >>> format_statistics([("mean", 2 / 3), ("zeros", 10**18)], 2)
+    >>> format_statistics([("mean", 2 / 3), ("zeros", 10**18)], PrintOptions(precision=2))
     [('mean', '0.6667'), ('zeros', '1000000000000000000')]
     """
-    precision = max(precision, STATISTICS_DIGITS)
-    return [(name, format_number(value, precision)) for name, value in numbers]
+    digits = statistics_digits(options)
+    return [(name, format_number(value, digits)) for name, value in numbers]
 
 
 def storage_kind(t: Tensor) -> str | None:
@@ -155,12 +165,12 @@ def statistics_plan(selection: Selection, options: PrintOptions) -> StatisticsPl
     return StatisticsPlan(True)
 
 
-def shown_statistics(selection: Selection, shown: Values, precision: int) -> list[tuple[str, str]]:
+def shown_statistics(selection: Selection, shown: Values, options: PrintOptions) -> list[tuple[str, str]]:
     """The statistics of the shown values, or of all of them when summarised (in one pass over the
     base: an expanded axis costs nothing, a chunk is read once)."""
     if not selection.summarised:
-        return statistics(shown, precision)
-    return format_statistics(one_pass(selection.sub).numbers(), precision)
+        return statistics(shown, options)
+    return format_statistics(one_pass(selection.sub).numbers(), options)
 
 
 def skipped_text(reason: str) -> Text:
@@ -262,7 +272,7 @@ def header(selection: Selection, shown: Values, options: PrintOptions, width: in
     chain = _chain_lines(t, dot, width) if len(t.layers) > 1 else []
     plan = statistics_plan(selection, options)
     if plan.compute:
-        entries = shown_statistics(selection, shown, options.precision)
+        entries = shown_statistics(selection, shown, options)
         stats = pack_parts([Text.assemble((name + " ", DIM), value) for name, value in entries], dot, width)
     else:
         stats = [skipped_text(plan.skipped)] if plan.skipped else []

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lazytensor.printer.escapes import printable
+from lazytensor.printer.options import PrintOptions
 
 Values = npt.NDArray[Any]
 Trim = Literal["k", ".", "0", "-"]
@@ -40,18 +41,19 @@ class FloatFormat:
     """numpy's float format for a set of values: positional or scientific, with padding.
 
     >>> values = np.array([1.0, 2.5, -10.0])
-    >>> fmt = FloatFormat.decide(values, precision=4)
+    >>> fmt = FloatFormat.decide(values, PrintOptions(precision=4))
     >>> [fmt.format(v) for v in values]
     ['  1. ', '  2.5', '-10. ']
-    >>> FloatFormat.decide(np.array([1e-5, 1.0]), precision=4).format(1e-5)
+    >>> FloatFormat.decide(np.array([1e-5, 1.0]), PrintOptions()).format(1e-5)
     '1.e-05'
     >>> values = np.array([1.0, 2999997.0])
-    >>> [FloatFormat.decide(values, precision=4).format(v) for v in values]
+    >>> [FloatFormat.decide(values, PrintOptions()).format(v) for v in values]
     ['1.0000e+00', '3.0000e+06']
     """
 
     scientific: bool
-    precision: int
+    max_digits: int
+    """Digits after the point, at most (numpy's `precision`)."""
     min_digits: int
     trim: Trim
     pad_left: int
@@ -60,18 +62,17 @@ class FloatFormat:
     sign: bool
 
     @classmethod
-    def decide(
-        cls, values: Values, precision: int, sci_mode: bool | None = None, sign: bool = False
-    ) -> FloatFormat:
-        """The format numpy would choose for `values` (a float array of any shape)."""
+    def decide(cls, values: Values, options: PrintOptions, sign: bool = False) -> FloatFormat:
+        """The format numpy would choose for `values` (a float array of any shape) with the options'
+        `precision` and `sci_mode`."""
         finite = values[np.isfinite(values)].ravel()  # in its own dtype: a float32 0.1 is exactly "1.e-01"
-        scientific = _wants_scientific(finite) if sci_mode is None else sci_mode
+        scientific = _wants_scientific(finite) if options.sci_mode is None else options.sci_mode
         if finite.size == 0:
-            fmt = cls(scientific, precision, 0, ".", 0, 0, -1, sign)
+            fmt = cls(scientific, options.precision, 0, ".", 0, 0, -1, sign)
         elif scientific:
-            fmt = cls._scientific(finite, precision, sign)
+            fmt = cls._scientific(finite, options.precision, sign)
         else:
-            fmt = cls._positional(finite, precision, sign)
+            fmt = cls._positional(finite, options.precision, sign)
         return fmt._fit_non_finite(values)
 
     def _fit_non_finite(self, values: Values) -> FloatFormat:
@@ -83,21 +84,21 @@ class FloatFormat:
         return attrs.evolve(self, pad_left=max(self.pad_left, longest - self.pad_right - 1))
 
     @classmethod
-    def _positional(cls, finite: Values, precision: int, sign: bool) -> FloatFormat:
+    def _positional(cls, finite: Values, max_digits: int, sign: bool) -> FloatFormat:
         texts = [
-            np.format_float_positional(x, precision=precision, unique=True, trim=".", sign=sign)
+            np.format_float_positional(x, precision=max_digits, unique=True, trim=".", sign=sign)
             for x in finite
         ]
         int_parts, frac_parts = zip(*(text.split(".") for text in texts), strict=True)
         pad_left = max(len(part) for part in int_parts)
         pad_right = max(len(part) for part in frac_parts)
-        return cls(False, precision, 0, ".", pad_left, pad_right, -1, sign)
+        return cls(False, max_digits, 0, ".", pad_left, pad_right, -1, sign)
 
     @classmethod
-    def _scientific(cls, finite: Values, precision: int, sign: bool) -> FloatFormat:
-        """The digits every value needs to be shown exactly, or all `precision` digits when one needs more."""
+    def _scientific(cls, finite: Values, max_digits: int, sign: bool) -> FloatFormat:
+        """The digits every value needs to be shown exactly, or all `max_digits` when one needs more."""
         needed = max(len(_fraction(np.format_float_scientific(x, unique=True, trim="."))) for x in finite)
-        digits = min(needed, precision)
+        digits = min(needed, max_digits)
         texts = [
             np.format_float_scientific(
                 x, precision=digits, min_digits=digits, unique=True, trim="k", sign=sign
@@ -117,7 +118,7 @@ class FloatFormat:
         """`format` for the positional form, padding by hand (the same text, one numpy call fewer)."""
         if not np.isfinite(x):
             return _non_finite(x, self.sign).rjust(self.width)
-        text = np.format_float_positional(x, precision=self.precision, unique=True, trim=".", sign=self.sign)
+        text = np.format_float_positional(x, precision=self.max_digits, unique=True, trim=".", sign=self.sign)
         whole, _, fraction = text.partition(".")
         return whole.rjust(self.pad_left) + "." + fraction.ljust(self.pad_right)
 
@@ -128,7 +129,7 @@ class FloatFormat:
         if self.scientific:
             return np.format_float_scientific(
                 x,
-                precision=self.precision,
+                precision=self.max_digits,
                 min_digits=self.min_digits,
                 unique=True,
                 trim=self.trim,
@@ -138,7 +139,7 @@ class FloatFormat:
             )
         return np.format_float_positional(
             x,
-            precision=self.precision,
+            precision=self.max_digits,
             min_digits=self.min_digits,
             unique=True,
             fractional=True,
@@ -194,18 +195,18 @@ class Cells:
     width: int
 
 
-def format_values(values: Values, precision: int, sci_mode: bool | None = None) -> Cells:
+def format_values(values: Values, options: PrintOptions) -> Cells:
     """Text cells for every value of `values`, in one format decided over all of them.
 
-    >>> cells = format_values(np.array([[1, -20], [0, 3]]), precision=4)
+    >>> cells = format_values(np.array([[1, -20], [0, 3]]), PrintOptions())
     >>> cells.texts.tolist(), cells.width
     ([['  1', '-20'], ['  0', '  3']], 3)
     """
     kind = values.dtype.kind
     if kind == "f":
-        texts = _float_texts(values, precision, sci_mode)
+        texts = _float_texts(values, options)
     elif kind == "c":
-        texts = _complex_texts(values, precision, sci_mode)
+        texts = _complex_texts(values, options)
     elif kind in "iu" or kind == "b":
         texts = _plain_texts(values, str)
     elif kind in "Mm":
@@ -283,8 +284,8 @@ def _unicode_texts(values: Values) -> Values:
     return texts
 
 
-def _float_texts(values: Values, precision: int, sci_mode: bool | None) -> Values:
-    fmt = FloatFormat.decide(values, precision, sci_mode)
+def _float_texts(values: Values, options: PrintOptions) -> Values:
+    fmt = FloatFormat.decide(values, options)
     texts = np.empty(values.shape, dtype=object)
     if fmt.scientific:
         for position, value in np.ndenumerate(values):
@@ -295,9 +296,9 @@ def _float_texts(values: Values, precision: int, sci_mode: bool | None) -> Value
     return texts
 
 
-def _complex_texts(values: Values, precision: int, sci_mode: bool | None) -> Values:
-    real = FloatFormat.decide(values.real, precision, sci_mode)
-    imag = FloatFormat.decide(values.imag, precision, sci_mode, sign=True)
+def _complex_texts(values: Values, options: PrintOptions) -> Values:
+    real = FloatFormat.decide(values.real, options)
+    imag = FloatFormat.decide(values.imag, options, sign=True)
     texts = np.empty(values.shape, dtype=object)
     for position, value in np.ndenumerate(values):
         imag_text = imag.format(value.imag)
@@ -340,13 +341,13 @@ def heat_of(values: Values) -> npt.NDArray[np.float64]:
     return heat
 
 
-def separators_text(value: Any, precision: int, width: int) -> str:
-    """One value in the seeds' `"%7.2f "` form (field width and precision as given).
+def separators_text(value: Any, decimals: int, width: int) -> str:
+    """One value in the seeds' `"%7.2f "` form (field width and digits after the point as given).
 
     >>> separators_text(192, 2, 7), separators_text(-0.5, 3, 8)
     (' 192.00 ', '  -0.500 ')
     """
     try:
-        return "%*.*f " % (width, precision, value)  # noqa: UP031 - the seeds' exact format
+        return "%*.*f " % (width, decimals, value)  # noqa: UP031 - the seeds' exact format
     except TypeError:
         return f"{value!s:>{width}} "

@@ -135,7 +135,7 @@ def set_printoptions(
 ) -> None:
     """Change the print options from now on (in this context); a None argument leaves that option alone.
 
-    The other options are `sci_mode`, `stats_limit`, `heatmap`, `style`, `notebook_width` and `maxlines`.
+    Every other field of `PrintOptions` is a keyword too (`lt.get_printoptions()` lists them all).
 
     >>> import lazytensor as lt
     >>> lt.set_printoptions(precision=2)

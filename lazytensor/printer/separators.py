@@ -6,8 +6,10 @@ value of the slice is printed: this style never summarises.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+import attrs
 import numpy as np
 
 from lazytensor.ground.buffers import check_fits
@@ -23,7 +25,33 @@ TEXT_BYTES_PER_VALUE = 128
 """What one value costs while the text is built: its Python float, its string, two list slots."""
 
 
-def separators_string(t: Tensor, dims: DimsSpec = None, precision: int = 2, width: int = 7) -> str:
+@attrs.frozen
+class SeparatorsFormat:
+    """The seeds' `"%7.2f "` cell: `decimals` digits after the point in a field `width` characters wide.
+
+    >>> SeparatorsFormat.of({"precision": 3}), SeparatorsFormat.of({})
+    (SeparatorsFormat(decimals=3, width=7), SeparatorsFormat(decimals=2, width=7))
+    """
+
+    decimals: int = 2
+    """Digits after the point: the call's `precision` keyword, else 2 (`set_printoptions` is not read)."""
+    width: int = 7
+    """Characters of each value's field, before the space that ends it."""
+
+    @classmethod
+    def of(cls, overrides: Mapping[str, Any]) -> SeparatorsFormat:
+        """The format one call asks for with its keywords: `precision` (2 unless given, whatever
+        `set_printoptions` says: the seeds' text) and `width`."""
+        precision = overrides.get("precision")
+        decimals = SEEDS_FORMAT.decimals if precision is None else int(precision)
+        return cls(decimals, overrides.get("width", SEEDS_FORMAT.width))
+
+
+SEEDS_FORMAT = SeparatorsFormat()
+"""The seeds' own `"%7.2f "`."""
+
+
+def separators_string(t: Tensor, dims: DimsSpec = None, fmt: SeparatorsFormat = SEEDS_FORMAT) -> str:
     """The seeds' text: each value `"%7.2f "`, rows ended by `\\n`, 2-D blocks by `---`, 3-D by `===` ...
 
     Fixed axes of `dims` are left out; every value of the slice is printed (no summary). Text
@@ -37,12 +65,12 @@ def separators_string(t: Tensor, dims: DimsSpec = None, precision: int = 2, widt
     check_fits(shown.numel(), TEXT_BYTES_PER_VALUE, f"the separators text of shape {shown.shape}")
     values = np.asarray(shown.numpy())
     if values.ndim == 0:
-        return printable(separators_text(values.item(), precision, width)) + "\n"
+        return printable(separators_text(values.item(), fmt.decimals, fmt.width)) + "\n"
     pieces: list[str] = []
     flat = values.reshape(-1)
     inner = values.shape[::-1]
     for index, value in enumerate(flat.tolist()):
-        pieces.append(printable(separators_text(value, precision, width)))
+        pieces.append(printable(separators_text(value, fmt.decimals, fmt.width)))
         if index + 1 < flat.size:
             pieces.append(_separator_after(index + 1, inner))
     pieces.append("\n")

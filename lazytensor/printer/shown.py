@@ -46,8 +46,16 @@ class ShownAxis:
         return self.size - self.head - self.tail
 
 
-def _shown_axis(axis: int, size: int, summarise: bool, edgeitems: int) -> ShownAxis:
-    edge = max(edgeitems, 1)
+def edge_count(options: PrintOptions) -> int:
+    """Items shown at each end of a summarised axis: the options' `edgeitems`, and at least 1.
+
+    >>> edge_count(PrintOptions(edgeitems=2)), edge_count(PrintOptions(edgeitems=0))
+    (2, 1)
+    """
+    return max(options.edgeitems, 1)
+
+
+def _shown_axis(axis: int, size: int, summarise: bool, edge: int) -> ShownAxis:
     if summarise and size > 2 * edge:
         return ShownAxis(axis, size, edge, edge)
     return ShownAxis(axis, size, size, 0)
@@ -172,9 +180,9 @@ def select_shown(t: Tensor, dims: DimsSpec, options: PrintOptions) -> Selection:
     sub = fixed_slice(t, fixed)
     free_axes = [axis for axis, index in enumerate(fixed) if index is None]
     summarise = sub.numel() > options.threshold
+    edge = edge_count(options)
     axes = tuple(
-        _shown_axis(axis, size, summarise, options.edgeitems)
-        for axis, size in zip(free_axes, sub.shape, strict=True)
+        _shown_axis(axis, size, summarise, edge) for axis, size in zip(free_axes, sub.shape, strict=True)
     )
     return Selection(t, fixed, sub, axes, names_of(t))
 
@@ -210,21 +218,23 @@ def _read_corners(sub: Tensor, selection: Selection) -> Values:
     return np.block(blocks.tolist()) if blocks.ndim else blocks[()]
 
 
-def with_edge_rows(selection: Selection, shown: Values, edgeitems: int) -> tuple[Selection, Values] | None:
-    """The selection with the rows of its 2-D slices cut to `edgeitems` at each end, and the shown
-    values that remain (nothing read again); None when those rows are already cut or too few.
+def with_edge_rows(
+    selection: Selection, shown: Values, options: PrintOptions
+) -> tuple[Selection, Values] | None:
+    """The selection with the rows of its 2-D slices cut to the options' `edgeitems` at each end, and
+    the shown values that remain (nothing read again); None when those rows are already cut or too few.
 
     >>> import lazytensor as lt
     >>> t = lt.arange(20).reshape(10, 2)
     >>> selection = select_shown(t, None, PrintOptions())
-    >>> cut, values = with_edge_rows(selection, read_shown(selection), 2)
+    >>> cut, values = with_edge_rows(selection, read_shown(selection), PrintOptions(edgeitems=2))
     >>> cut.axes[0].indices, values[:, 0].tolist()
     ([0, 1, 8, 9], [0, 2, 16, 18])
     """
     if len(selection.axes) < 2:
         return None
     rows = selection.axes[-2]
-    edge = max(edgeitems, 1)
+    edge = edge_count(options)
     if rows.omitted or rows.size <= 2 * edge:
         return None
     positions = np.r_[0:edge, rows.size - edge : rows.size]

@@ -54,7 +54,7 @@ def _has_static(value: object, name: str) -> bool:
 
 def _value_text(t: Tensor, options: PrintOptions) -> Text:
     values = np.asarray(t.numpy())
-    cells = format_values(values, options.precision, options.sci_mode)
+    cells = format_values(values, options)
     return Text(str(cells.texts[()]).strip())
 
 
@@ -89,7 +89,7 @@ def _statistics_parts(t: Tensor, options: PrintOptions) -> list[Text]:
         if t.numel() == 0:
             return [Text("empty", style=DIM)]
         return [Text(f"(stats skipped: {plan.skipped})", style=WARN)] if plan.skipped else []
-    entries = dict(streamed_statistics(t, options.precision))  # cheap: the plan said so, or its base is
+    entries = dict(streamed_statistics(t, options))  # cheap: the plan said so, or its base is
     parts: list[Text] = []
     if "min" in entries:
         parts.append(Text(f"x∈[{entries['min']}, {entries['max']}]"))
@@ -190,7 +190,7 @@ class StatsReport:
     @classmethod
     def of(cls, t: Tensor, options: PrintOptions | None = None) -> StatsReport:
         options = current_options() if options is None else options
-        entries = streamed_statistics(t, options.precision)
+        entries = streamed_statistics(t, options)
         return cls(tuple(t.shape), t.dtype, t.numel(), tuple(entries), names_of(t))
 
     def __getitem__(self, name: str) -> str:
@@ -232,16 +232,18 @@ def _no_statistics(count: int, dtype: np.dtype[Any]) -> str:
     return "no values" if count == 0 else "no statistics for this dtype"
 
 
-def streamed_statistics(t: Tensor, precision: int, chunk: int = BLOCK_ELEMENTS) -> list[tuple[str, str]]:
+def streamed_statistics(
+    t: Tensor, options: PrintOptions, chunk: int = BLOCK_ELEMENTS
+) -> list[tuple[str, str]]:
     """The header's statistics of all of `t` in one pass over its base, `chunk` elements (or one
     stored chunk) at a time: memory stays bounded, each chunk is read once, repeats cost nothing.
 
     >>> import lazytensor as lt
     >>> from lazytensor.printer.header import statistics
-    >>> t = lt.arange(10.0).reshape(2, 5).T
-    >>> streamed_statistics(t, 4, chunk=3) == statistics(np.asarray(t.numpy()), 4)
+    >>> t, options = lt.arange(10.0).reshape(2, 5).T, PrintOptions()
+    >>> streamed_statistics(t, options, chunk=3) == statistics(np.asarray(t.numpy()), options)
     True
-    >>> dict(streamed_statistics(lt.tensor([0.0, 2.0]).expand(10**7, 10**7, 2), 4))["zeros"]
+    >>> dict(streamed_statistics(lt.tensor([0.0, 2.0]).expand(10**7, 10**7, 2), options))["zeros"]
     '100000000000000'
     """
-    return format_statistics(one_pass(t, chunk).numbers(), precision)
+    return format_statistics(one_pass(t, chunk).numbers(), options)

@@ -95,16 +95,18 @@ class TensorPrint:
     def _grid(self, selection: Selection, shown: Values, width: int, room: int) -> SliceGrid:
         """The grid in `room` lines: the first and last slices that fit, and if even one at each end
         does not, the first and last `edgeitems` rows of each slice as well."""
-        cells = format_values(shown, self.options.precision, self.options.sci_mode)
-        grid = fit_grid(selection, CellPainter(cells, self.options.heatmap), width, room)
+        grid = fit_grid(selection, self._painter(shown), width, room)
         if grid.height() <= room:
             return grid
-        cut = with_edge_rows(selection, shown, self.options.edgeitems)
+        cut = with_edge_rows(selection, shown, self.options)
         if cut is None:
             return grid
         selection, shown = cut
-        cells = format_values(shown, self.options.precision, self.options.sci_mode)
-        return fit_grid(selection, CellPainter(cells, self.options.heatmap), width, room)
+        return fit_grid(selection, self._painter(shown), width, room)
+
+    def _painter(self, shown: Values) -> CellPainter:
+        """The shown values as cells in one format, painted as the options say."""
+        return CellPainter(format_values(shown, self.options), self.options)
 
     def lines(self, width: int) -> list[Text]:
         """Every line of the print at `width` columns, styled: the header, a blank line, the values."""
