@@ -16,12 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fuzz_support import assert_one_line, time_limit
+from repo_paths import ROOT
 
 import lazytensor as lt
 import lazytensor.api.files
 from lazytensor.api.files import SAVE_SUFFIX, temporary_name
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def npy_with_header(header: str) -> bytes:

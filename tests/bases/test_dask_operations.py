@@ -47,7 +47,8 @@ def test_an_operation_on_a_zarr_base_and_a_dask_base_stays_lazy(zarr_first: bool
 
 @pytest.mark.parametrize("axis", [None, 1])
 def test_repeat_by_one_count_stays_lazy_on_a_dask_tensor(axis: int | None) -> None:
-    """One count is dask's repeat (a count per element is refused, tests/test_array_api_kernels.py)."""
+    """One count is dask's repeat (a count per element is refused, in
+    tests/array_api/test_array_api_kernels.py)."""
     values = np.arange(6.0).reshape(2, 3)
     repeated = lt.from_array(da.from_array(values, chunks=2)).repeat(2, axis=axis)
     assert repeated.base.defers_operations

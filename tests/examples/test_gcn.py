@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from repo_paths import ROOT
 
 import lazytensor as lt
 from lazytensor import nn
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "examples"), str(ROOT / "benchmarks")]
 
 import gcn  # noqa: E402

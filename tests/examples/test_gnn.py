@@ -12,13 +12,13 @@ from pathlib import Path
 import attrs
 import numpy as np
 import pytest
+from repo_paths import ROOT
 
 import lazytensor as lt
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
-import gnn  # noqa: E402
-import graphs  # noqa: E402
+import gnn
+import graphs
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -8,17 +8,16 @@ In float64 the two agree to rounding: gnn.py builds its parameters and masks in 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import attrs
 import numpy as np
 import pytest
+from repo_paths import ROOT
 
 import lazytensor as lt
 from lazytensor import nn
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "examples"), str(ROOT / "benchmarks")]
 
 import gnn  # noqa: E402

@@ -11,15 +11,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from repo_paths import ROOT
 from zarr.storage import MemoryStore
 
 import lazytensor as lt
 from lazytensor import nn
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
-import gnn  # noqa: E402
-import graphs  # noqa: E402
+import gnn
+import graphs
 
 ROWS, WIDTH = 16, 24
 

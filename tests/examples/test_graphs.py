@@ -11,14 +11,14 @@ from pathlib import Path
 import attrs
 import numpy as np
 import pytest
+from repo_paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import graphs  # noqa: E402
-import numpy_gcn  # noqa: E402
-import planetoid_files  # noqa: E402
+import graphs
+import numpy_gcn
+import planetoid_files
 
 
 def assert_clean_undirected(graph: graphs.Graph) -> None:

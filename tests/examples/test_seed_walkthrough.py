@@ -3,7 +3,7 @@
 The golden text was checked by hand against the seed posts (shared/seeds): every value
 there is the value a post shows, or, where a comment in the script says the post slipped,
 the right one. If the script changes on purpose, regenerate it as every golden file is
-regenerated (`LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_seed_walkthrough.py`)
+regenerated (`LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/examples/test_seed_walkthrough.py`)
 and read the diff.
 """
 
@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 from golden_files import GOLDEN, check_golden
+from repo_paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "examples" / "seed_walkthrough.py"
 EXPECTED = GOLDEN / "seeds" / "walkthrough.txt"
 

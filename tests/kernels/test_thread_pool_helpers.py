@@ -15,16 +15,14 @@ import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
+from repo_paths import ROOT
 from thread_support import recorded_blocks
 
 import lazytensor as lt
 from lazytensor.kernels import threads
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _helpers() -> list[threading.Thread]:

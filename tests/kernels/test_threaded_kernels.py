@@ -28,6 +28,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from repo_paths import ROOT
 from thread_support import counted_einsums, threaded
 
 import lazytensor as lt
@@ -436,7 +437,7 @@ def test_the_first_error_stops_the_blocks_not_yet_taken() -> None:
 
 def test_the_default_is_the_cores_this_process_may_use() -> None:
     code = "import lazytensor as lt; print(lt.get_num_threads())"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     printed = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )

@@ -1,6 +1,6 @@
 """`t.explain()`: the layer tree and the trace of one position, as text, rich and HTML.
 
-Regenerate the golden files with `LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_explain.py`,
+Regenerate the golden files with `LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/printer/test_explain.py`,
 then read every changed file before accepting it.
 """
 

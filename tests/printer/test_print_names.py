@@ -2,7 +2,8 @@
 omitted-slices note, `explain()`, `t.summary()`, `t.stats()`; and an unnamed tensor printed exactly
 as before names existed.
 
-Regenerate the golden files with `LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_print_names.py`,
+Regenerate the golden files with
+`LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/printer/test_print_names.py`,
 then read every changed file before accepting it.
 """
 

@@ -1,7 +1,7 @@
 """The printer: golden text at widths 80 and 120, the seeds' separators text, options, colour,
 and the promise that printing reads only what it shows.
 
-Regenerate the golden files with `LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_printing.py`,
+Regenerate the golden files with `LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/printer/test_printing.py`,
 then read every changed file before accepting it.
 """
 

@@ -7,8 +7,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from repo_paths import ROOT
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "array_api_summary.py"
+SCRIPT = ROOT / "scripts" / "array_api_summary.py"
 
 
 def _script() -> ModuleType:

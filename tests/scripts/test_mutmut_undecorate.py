@@ -13,10 +13,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from repo_paths import ROOT
 
 import lazytensor
 
-ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "mutmut_undecorate.py"
 
 

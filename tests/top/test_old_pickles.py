@@ -10,15 +10,15 @@ importable for one release (`lazytensor/compat.py`). Stored as uint8 arrays in a
 from __future__ import annotations
 
 import pickle
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from golden_files import GOLDEN
 
 import lazytensor as lt
 
-FIXTURE = Path(__file__).parent / "golden" / "pickles_0.1.0.npz"
+FIXTURE = GOLDEN / "pickles_0.1.0.npz"
 
 
 def _expected() -> dict[str, Any]:

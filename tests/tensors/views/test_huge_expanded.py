@@ -14,19 +14,18 @@ import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from repo_paths import ROOT
 from strategies import shapes
 
 import lazytensor as lt
 from lazytensor.ground import find_nonzero
 
-ROOT = Path(__file__).resolve().parents[1]
 HUGE = (10**7, 10**7, 10, 3)
 
 
