@@ -1,6 +1,11 @@
 """Every creation function against numpy: shape forms, `dtype=`, `seed=`, `names=`, `requires_grad=`,
 `device=`, and its refusals in full. `lt.zeros`, `ones`, `full`, `arange`, `eye` and `linspace` are
-the array API's wrappers; `creation`'s own functions (PyTorch's argument forms) are called directly."""
+the array API's wrappers; `creation`'s own functions (PyTorch's argument forms) are called directly.
+
+Reaches into `lazytensor.api.creation`: its own functions take PyTorch's argument forms and say
+their refusals in their own words, which `lt.zeros` and the other array API wrappers check first and
+never pass on.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,12 @@
 """Every refusal of `load`, `save` and `open` in full (the file named, what is wrong, the right
 exception type and errno), and the edges of what they accept: header limits at their bounds,
-Fortran order with names, zero-size arrays, partial writes."""
+Fortran order with names, zero-size arrays, partial writes.
+
+Reaches into `lazytensor.api.files` and `lazytensor.bases.zarrstore`: the failures planted here (a
+short write, a rename race under the lock, no netCDF engine) can only be planted in the module that
+meets them, its private checks and temporary names are called directly, and zarr's own error is read
+from the safe store to compare.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """The edges of `.npy` files: shapes no loop could walk, files that shrink under a memory map,
-saving onto read-only files, full disks and long names, killed saves, and format 3.0."""
+saving onto read-only files, full disks and long names, killed saves, and format 3.0.
+
+Reaches into `lazytensor.api.files`: a full disk is planted in its writer, and the temporary file a
+killed save leaves is named by the module's own rule.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,11 @@
 """The edges of loading a `.npy` file in-process: data bytes that look like header syntax, the
 bound on elements of zero bytes at its exact value, huge shapes of one-byte elements, and a
-memory-mapped file that shrinks after loading, named in the error."""
+memory-mapped file that shrinks after loading, named in the error.
+
+Reaches into `lazytensor.api.files` and `lazytensor.bases.memmap`: the element bound is the module's
+own constant, and a load must be a checked memory map (`MappedTensor`) before a shrunk file is read,
+or the read would kill the process.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """The temporary file `save` writes before its rename: named within the file system's own limit,
-never followed through a symbolic link planted at its name, and a stale one reused."""
+never followed through a symbolic link planted at its name, and a stale one reused.
+
+Reaches into `lazytensor.api.files`: the temporary a save writes is found by the module's own naming
+rule, and its lock is taken or swapped there to stage the races.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,12 @@
 """The array API namespace's own code paths, against numpy: each refusal in full, `device=` on every
 function that takes it, PyTorch's `dim=` beside `axis=`, `asarray`/`astype`/`from_dlpack`'s copies,
 `meshgrid`, `moveaxis`, and the corrected variance, the cumulative functions and `diff` on random
-shapes and axes."""
+shapes and axes.
+
+Reaches into `lazytensor.array_api`: the walk over the functions that take `device=` is over the
+namespace module's own functions (the `*_like` and `empty` functions refuse a device in other
+words).
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,9 @@
 `test_array_api.py` compares each function with numpy on random views; these cases are the ones
 its draws rarely reach: indices that broadcast against the other axes, a vector axis that is not
 the last, a cast of a transposed view, and the refusals of the dask forms.
+
+Reaches into `lazytensor.engine.optable` and `lazytensor.tensors`' `apply`: the table's entries run
+with their parameters left out, a door no public function opens.
 """
 
 from __future__ import annotations

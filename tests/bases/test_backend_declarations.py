@@ -1,6 +1,10 @@
 """What each backend declares about its arrays (kind, chunks, where they live, why they cannot be
 written, their axis names) and what an array base says from it: the header line, the refusals, and
-which arrays it shares memory with; the generic backend's fallbacks for what a backend leaves out."""
+which arrays it shares memory with; the generic backend's fallbacks for what a backend leaves out.
+
+Reaches into `lazytensor.bases.arraylike`: the backend protocol (`Backend`, `Indexing`, `ArrayBase`)
+is what a new kind of array plugs into, and its fallbacks are checked on backends defined here.
+"""
 
 from __future__ import annotations
 

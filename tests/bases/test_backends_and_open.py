@@ -1,6 +1,11 @@
 """Backends declare what they support and reads are planned from it; `lt.open` opens `.npy`, zarr
 (v2 and v3), HDF5 and netCDF without ever writing; xarray comes in through `lt.from_array`; a
-0-d reduction is a number on every base."""
+0-d reduction is a number on every base.
+
+Reaches into `lazytensor.bases.arraylike` and `lazytensor.api.files`: a backend of each indexing
+kind is defined here, dask is made missing, and the netCDF engines are swapped for one that is not
+installed.
+"""
 
 from __future__ import annotations
 

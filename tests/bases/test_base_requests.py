@@ -1,6 +1,10 @@
 """How an array base lowers reads and writes to its backend's requests: the virtual grid of a backend
 without chunks, the bounding box of a small selection, one request per chunk touched otherwise, and
-the per-axis slices of a strided view (checked against numpy's view, request by request)."""
+the per-axis slices of a strided view (checked against numpy's view, request by request).
+
+Reaches into `lazytensor.bases.arraylike`: the requests a read is lowered to (`virtual_chunks`,
+`points_by_request`, ...) are checked one by one on the generic backend.
+"""
 
 from __future__ import annotations
 

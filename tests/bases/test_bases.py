@@ -1,6 +1,11 @@
 """Array-like bases (zarr, dask, any object with shape, dtype and __getitem__): every view over them
 reads the values numpy's views give, reads touch only the chunks they need, writes land in zarr,
-dask stays lazy until asked, and a cluster computes what numpy computes."""
+dask stays lazy until asked, and a cluster computes what numpy computes.
+
+Reaches into `lazytensor.bases.arraylike` and `lazytensor.tensors.evaluate`: the size from which a
+read materialises is lowered to take both paths, and a missing dependency is planted in the module
+that imports it.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """A memory-mapped `.npy` file checks, in this process, that it still holds its data before each read:
 every kind of read of a truncated file is one OSError naming the file and the sizes; a file that still
-holds every byte reads as numpy reads it."""
+holds every byte reads as numpy reads it.
+
+Reaches into `lazytensor.bases.memmap`: `MappedTensor.over` is built directly on maps `lt.load`
+never makes (anonymous, over bytes, unnamed).
+"""
 
 from __future__ import annotations
 

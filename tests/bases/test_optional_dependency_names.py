@@ -1,5 +1,9 @@
 """A missing optional dependency is named by its package, with the extra that installs it, even when
-the import that failed is one of its submodules (dask installed without `dask.array`'s needs)."""
+the import that failed is one of its submodules (dask installed without `dask.array`'s needs).
+
+Reaches into `lazytensor.bases.arraylike`: `require` is called with a submodule that fails to
+import, which no installed dependency does.
+"""
 
 from __future__ import annotations
 

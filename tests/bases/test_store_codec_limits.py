@@ -1,6 +1,10 @@
 """The codecs a safe store checks chunks against come from the array's metadata, also where zarr
 opens an array but cannot turn its metadata back into a dict (a v3 bool array whose fill value is a
-list): a decompression bomb in such a store is refused before it inflates."""
+list): a decompression bomb in such a store is refused before it inflates.
+
+Reaches into `lazytensor.bases.zarrstore` and `lazytensor.bases.zarrreads`: the limits a safe store
+fits to an array and the codec names it reads are checked where they are computed.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """A key's file swapped for a FIFO between `read_key`'s stat and its open: the open must not wait for
-a writer (O_NONBLOCK), and the descriptor's own fstat refuses the FIFO in one line."""
+a writer (O_NONBLOCK), and the descriptor's own fstat refuses the FIFO in one line.
+
+Reaches into `lazytensor.bases.zarrstore`: the FIFO swapped in between `read_key`'s stat and its
+open needs `read_key` itself.
+"""
 
 from __future__ import annotations
 

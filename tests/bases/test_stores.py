@@ -1,6 +1,10 @@
 """The safe zarr store piece by piece: byte requests, inflation sizes, which files it reads, the limits
 it fits to an array, and the one-line errors of `open_array` (the whole-store fuzzing is in
-test_fuzz_files.py)."""
+test_fuzz_files.py).
+
+Reaches into `lazytensor.bases.zarrstore`: the safe store is checked piece by piece (byte spans,
+inflation sizes, limits, settling at exit), parts no public call isolates.
+"""
 
 from __future__ import annotations
 

@@ -2,7 +2,11 @@
 either sign, permutations, int indices, new axes, expands) is one request of per-axis slices,
 rearranged in memory into numpy's values; a gather of flat indices (empty, one element, a 0-d base)
 gives numpy's values and dtype; a run of indices is asked for as a slice; and each backend takes its
-own arrays, not one that has only some of what it looks for."""
+own arrays, not one that has only some of what it looks for.
+
+Reaches into `lazytensor.bases.arraylike`: the zarr backend's basic reads are recorded to check that
+a stack of views is one request.
+"""
 
 from __future__ import annotations
 

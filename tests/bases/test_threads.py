@@ -4,6 +4,9 @@ overlapping writes end as the writes in some order. numpy storage takes no lock.
 
 The property test runs random views (ints, slices, transposes, reshapes, lists, masks) from random
 threads against a numpy model; docs/concurrency.md says what is promised.
+
+Reaches into `lazytensor.bases.arraylike` and `lazytensor.bases.writelock`: the lock each write
+takes is recorded, and the lock table is read to see that memory stores leave no entry.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """The key of a stored array's write lock: its store path, else the object itself, so that two
-arrays without a path never share one lock."""
+arrays without a path never share one lock.
+
+Reaches into `lazytensor.bases.writelock`: the lock's key (`array_key`) and `serialised` are the
+module's own functions.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,11 @@
 """A zarr array with a corrupt chunk: every kind of request through a tensor over it (a slice, an
 orthogonal selection, points, one element, and the writes of each) fails with one line naming the
-store and the chunk's key, and requests that do not touch the chunk still work."""
+store and the chunk's key, and requests that do not touch the chunk still work.
+
+Reaches into `lazytensor.bases.arraylike`, `lazytensor.bases.zarrreads` and
+`lazytensor.bases.zarrstore`: the read by runs is planted to fail, and the error is caught as the
+store's own `StoreError`.
+"""
 
 from __future__ import annotations
 

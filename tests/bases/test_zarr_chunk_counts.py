@@ -1,5 +1,9 @@
 """The count of chunks along an axis that decides whether an orthogonal read of a zarr array goes by
-runs: an exact integer ceiling, also for chunks so large that a float quotient would round it down."""
+runs: an exact integer ceiling, also for chunks so large that a float quotient would round it down.
+
+Reaches into `lazytensor.bases.zarrreads`: the chunk count that decides a read by runs is exercised
+at `MANY_CHUNKS`, the module's own bound.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,10 @@
 """Reads of a zarr base: orthogonal selections on axes of very many chunks read as runs, the chunks a
-request touches, and the one-line error naming the store and the failing chunk."""
+request touches, and the one-line error naming the store and the failing chunk.
+
+Reaches into `lazytensor.bases.zarrreads` and `lazytensor.bases.zarrstore`: reads by runs, the chunk
+coordinates named in errors and the guarded reads are checked on arrays and stand-ins no public call
+builds.
+"""
 
 from __future__ import annotations
 

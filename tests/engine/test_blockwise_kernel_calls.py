@@ -1,6 +1,10 @@
 """How often `blockwise()` calls its kernel while it builds the dask graph: once, on one-element
 stand-ins, for the result's dtype. dask is given the meta, so it never calls the kernel on empty
-blocks to guess it (a kernel of a new table entry may be any callable)."""
+blocks to guess it (a kernel of a new table entry may be any callable).
+
+Reaches into `lazytensor.engine.chunkforms`: the calls of a kernel while `blockwise` builds the dask
+graph are counted on the chunked form itself.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """The chunked forms, built directly on dask arrays of several chunks and compared with numpy: values,
-dtypes, shapes and chunks (an operation that needs a whole axis must see one)."""
+dtypes, shapes and chunks (an operation that needs a whole axis must see one).
+
+Reaches into `lazytensor.engine.chunkforms` and `lazytensor.kernels.callables`: each chunked form is
+built directly on dask arrays and checked against numpy, below every door.
+"""
 
 from __future__ import annotations
 

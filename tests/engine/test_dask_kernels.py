@@ -4,6 +4,9 @@
 writes itself (dask has no `vector_norm`, `cross` or `count_nonzero` as the standard means them)
 through every order, axis and `keepdims`, and through `apply` with the parameters left out, where
 the chunked form must take the numpy kernel's defaults.
+
+Reaches into `lazytensor.engine.optable` and `lazytensor.tensors`' `apply`: the table's entries run
+with their parameters left out, a door no public function opens.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ The walk is over `optable.TABLE`, as `test_gradcheck` walks it for gradients: an
 its cases from `CASES` (by name) or from the default of its kind of shapes; an entry with
 neither fails `test_every_entry_has_cases`, and an entry without a chunked form or a declared
 refusal cannot be built at all (`test_an_op_must_declare_its_chunked_form`).
+
+Reaches into `lazytensor.engine.optable`, `lazytensor.engine.chunkforms` and `lazytensor.tensors`'
+`apply`: the walk is over the operation table, so that a new entry is checked on every base.
 """
 
 from __future__ import annotations

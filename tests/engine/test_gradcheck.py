@@ -5,6 +5,9 @@ the suite, so a new differentiable operation cannot land without its gradient be
 Each recipe draws random shapes (broadcasting ones for binary operations), and every operand
 reaches the operation through a random stack of views over a leaf — transposed, reversed,
 list-indexed with repeats, expanded — so the view backward is checked along with the rule.
+
+Reaches into `lazytensor.engine.optable` and `lazytensor.tensors`' `apply`: the walk is over the
+operation table, so that a new differentiable entry cannot land unchecked.
 """
 
 from __future__ import annotations

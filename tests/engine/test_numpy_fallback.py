@@ -1,5 +1,9 @@
 """numpy's functions without a handler: numpy runs on the values and every array it returns is a new
-tensor that owns its memory; a result holding inexact values refuses an input that requires grad."""
+tensor that owns its memory; a result holding inexact values refuses an input that requires grad.
+
+Reaches into `lazytensor.engine.numpy_routes` and `lazytensor.tensors`' doors: the fallback is
+called directly with callables no numpy function hands it (an object ufunc, a partial).
+"""
 
 from __future__ import annotations
 

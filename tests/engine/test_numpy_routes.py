@@ -5,6 +5,9 @@ where numpy refuses.
 
 The cases are keyed by the routed functions' names and a test walks the routing table, so a new
 route without a property here fails the suite (as `test_gradcheck` walks the operator table).
+
+Reaches into `lazytensor.engine.numpy_routes`: the walk is over its table of handlers, so that a
+newly routed numpy function is checked.
 """
 
 from __future__ import annotations

@@ -1,6 +1,11 @@
 """The routing table of `__array_function__` (`numpy_routes.HANDLERS`): exactly the numpy functions
 lazytensor runs itself, each with the handler that behaves as numpy. The table is filled once, when
-the module is imported, so these tests read the table and call its handlers."""
+the module is imported, so these tests read the table and call its handlers.
+
+Reaches into `lazytensor.engine.numpy_routes`, `lazytensor.engine.optable` and `lazytensor.tensors`'
+doors: the routing table is read and its handlers called, and a fresh table is built to check how it
+is filled.
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,10 @@ and never again. These tests run the module's source a second time, inside the t
 what that build makes against numpy and finite differences: every kernel computes its numpy
 function, every differentiable entry's gradient is right (also when only one operand needs one),
 and `maximum`/`minimum` split a tie's gradient evenly, as PyTorch does.
+
+Reaches into `lazytensor.engine`, `lazytensor.kernels.callables` and `lazytensor.tensors`' `apply`:
+the table's factories run once at import, so the module's source is run again to check what they
+build.
 """
 
 from __future__ import annotations

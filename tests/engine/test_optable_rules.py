@@ -5,6 +5,9 @@ Complex gradients follow lazytensor's convention (that of `test_autograd`'s comp
 holomorphic operation the gradient is the complex derivative `dL/dz` of the complex loss, which a
 central difference with a real step measures; for a real result of complex operands (`std`) it is
 PyTorch's `dL/dx + i dL/dy`.
+
+Reaches into `lazytensor.engine.optable` and `lazytensor.tensors`' `apply`: the backward rules are
+driven with parameters only some doors pass.
 """
 
 from __future__ import annotations

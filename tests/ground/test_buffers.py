@@ -1,5 +1,9 @@
 """Facts about flat buffers: which are memory-mapped, how much memory the machine has, and the
-MemoryError said at once, with the sizes in words, for what cannot fit."""
+MemoryError said at once, with the sizes in words, for what cannot fit.
+
+Reaches into `lazytensor.ground.buffers`: the memory the machine has is planted, and the facts about
+buffers are pure functions tested on arrays.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """`nonzero` and `count_nonzero` of the values a tensor reads: numpy's answer, and numpy's refusal of
-a 0-d array in full."""
+a 0-d array in full.
+
+Reaches into `lazytensor.ground.find_nonzero`: the block size is lowered to take every blocked path,
+on plain arrays.
+"""
 
 from __future__ import annotations
 

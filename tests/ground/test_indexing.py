@@ -1,4 +1,8 @@
-"""numpy indexing, oindex and the seeds' slice specs: values, fusion, write-through, errors."""
+"""numpy indexing, oindex and the seeds' slice specs: values, fusion, write-through, errors.
+
+Reaches into `lazytensor.ground.indexing`: the read-only window over an index array and its usable
+buffer are helpers no public call returns.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""The Layout algebra: each method against numpy's own strides."""
+"""The Layout algebra: each method against numpy's own strides.
+
+Reaches into `lazytensor.ground.indexing` and `lazytensor.ground.positions`: the layout algebra's
+methods take the normalised `Range` specs and open grids the views hand them.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,9 @@
 The model below knows nothing of wrappers: it reads each user-level step (a key, a permutation,
 a reshape) and says which names the result has, by the rule of issue 28. Random stacks of steps
 from a named base must agree with it at every step, and so must a 10,000-layer stack.
+
+Reaches into `lazytensor.ground.naming`: its rules are made to fail, to see that unnamed tensors
+never call them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """Which names an operation's result gets, at the edges of the rules: no operands or one, a
 reduction over every axis that keeps them, a 0-d operand given an axis, and the operations the rules
 do not name (their results are unnamed, whatever their operands' names).
+
+Reaches into `lazytensor.ground.naming`: the names of a broadcast of no operands are the rule's own
+answer, which no operation asks for.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 `test_names_ops.py` checks the names of results through the operations; these pin the rules' own
 answers at their edges (a 0-d operand, a `dim` just out of range, an axis given as a numpy int).
+
+Reaches into `lazytensor.ground.naming`: the rules are pinned as functions at edges the operations
+refuse before asking them.
 """
 
 from __future__ import annotations

@@ -1,5 +1,10 @@
 """The one caching mechanism (`once`, `stacked`): a derived value is computed once, on first use;
-a stack derives upward in a loop; pickles never carry a cached value."""
+a stack derives upward in a loop; pickles never carry a cached value.
+
+Reaches into `lazytensor.ground.once`, `lazytensor.tensors.views` and `lazytensor.bases.memmap`: the
+caching mechanism is checked on classes defined here and by peeking at the cached values of the
+package's own classes.
+"""
 
 from __future__ import annotations
 

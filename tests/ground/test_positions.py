@@ -1,4 +1,8 @@
-"""positions.py, including every seed example about positions, shapes and broadcasting."""
+"""positions.py, including every seed example about positions, shapes and broadcasting.
+
+Reaches into `lazytensor.ground.positions`: the shape and position functions are pure functions,
+tested on tuples below every door.
+"""
 
 from __future__ import annotations
 

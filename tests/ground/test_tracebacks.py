@@ -3,6 +3,9 @@ public entry point, before the call descends into the kernels (issue 29, item 6)
 
 Each call below raises numpy's exception type with a message naming the operation, the shape
 and the value, after at most two frames inside the package (the method called and its check).
+
+Reaches into `lazytensor.ground.keywords`: the `user_error` decorator's own bookkeeping (name, doc,
+keywords) is checked on a function defined here.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """The copying kernels of `lazytensor.kernels.routines` against numpy: a C-contiguous copy, and each part
-of `np.unique`."""
+of `np.unique`.
+
+Reaches into `lazytensor.kernels.routines`: the copying kernels are checked on numpy arrays, below
+every door.
+"""
 
 from __future__ import annotations
 

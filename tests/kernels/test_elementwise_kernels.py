@@ -1,6 +1,10 @@
 """The kernels of `lazytensor.kernels.numeric` and the public functions of `lazytensor.api.functions` at their
 edges: every refusal's message in full, and the object (Fraction, Decimal) paths against Python's own
-arithmetic."""
+arithmetic.
+
+Reaches into `lazytensor.engine.optable` and `lazytensor.tensors`' `apply`: the kernels' own
+refusals are reached through `apply`, past the doors that check the same things first.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""gather, index_add and scatter_add with PyTorch's semantics, against plain loops."""
+"""gather, index_add and scatter_add with PyTorch's semantics, against plain loops.
+
+Reaches into `lazytensor.kernels.scatter`: the kernels' refusals and `row_sums` are checked on
+arrays, below the doors that check first.
+"""
 
 from __future__ import annotations
 

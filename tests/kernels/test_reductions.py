@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from ops_strategies import DTYPES, nonempty_shapes, shapes, view_pairs
 
 import lazytensor as lt
-from lazytensor.tensors.tensor import StorageTensor
 
 FAST = settings(max_examples=40, deadline=None)
 
@@ -34,7 +33,7 @@ def dims_for(draw: st.DrawFn, ndim: int) -> Any:
 
 def check(result: lt.AbstractTensor, expected: Any, exact: bool) -> None:
     expected = np.asarray(expected)
-    assert isinstance(result, StorageTensor)
+    assert isinstance(result, lt.StorageTensor)
     assert result.shape == expected.shape
     assert result.dtype == expected.dtype, (result.dtype, expected.dtype)
     if exact:

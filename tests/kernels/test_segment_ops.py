@@ -1,6 +1,10 @@
 """`lt.segment_sum`, `lt.segment_max`, `lt.nn.edge_softmax` and the segment sums' `Grouping` against
 per-segment loops in numpy, on random multigraphs: unsorted targets, repeated edges, nodes with no
-edge, a trailing heads axis, no edges at all."""
+edge, a trailing heads axis, no edges at all.
+
+Reaches into `lazytensor.kernels.scatter`: the segment sums are given a precomputed `Grouping`,
+which only the message-passing code passes.
+"""
 
 from __future__ import annotations
 

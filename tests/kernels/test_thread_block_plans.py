@@ -1,6 +1,9 @@
 """How `lazytensor.kernels.threads` cuts work into blocks: `plan` (one axis into even slices), `_pieces` (how
 many blocks) and `_row_major_blocks` (contiguous runs of a C-ordered array), as properties on random
 shapes and settings: every element in exactly one block, in order, as many blocks as planned.
+
+Reaches into `lazytensor.kernels.threads`: how work is cut into blocks (`plan`, `_pieces`,
+`_row_major_blocks`) is checked as properties of the module's own functions.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 start (one for every thread but the caller's, daemon threads named "lazytensor"), how many end when
 the count drops, that they all work at once, and that a forked child or a finished program is not
 held up by them.
+
+Reaches into `lazytensor.kernels.threads`: the helper threads, the core count and the settings are
+the module's own.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ integer sums must be numpy's exactly (integer overflow wraps as numpy's, NaN win
 sums, means and products
 may differ by reassociation only, within the textbook bound of any summation order,
 `(n + 1) * eps * sum(|x|)` for `n` elements summed (docs/performance.md).
+
+Reaches into `lazytensor.kernels.threads`: its thresholds are lowered and its blocks recorded so
+that small tensors take the threaded paths.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 split too, the axis cut (outermost in memory, kept when it can be: then float sums are numpy's
 exactly), the smallest tensors split, half-precision accumulators never split, and float64 sums of
 transposed tensors through einsum's loop.
+
+Reaches into `lazytensor.kernels.threads`: which work is split and where is read from the module's
+own calls and recorded blocks.
 """
 
 from __future__ import annotations

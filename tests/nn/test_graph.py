@@ -1,5 +1,9 @@
 """`lt.nn.Edges`: message passing on an edge list against numpy loops, the edge-labelled views (reads,
-writes, gradients, `explain()` naming edges), bipartite blocks, and errors naming the bad values."""
+writes, gradients, `explain()` naming edges), bipartite blocks, and errors naming the bad values.
+
+Reaches into `lazytensor.nn.message_passing` and `lazytensor.ground.indexing`: the edge-labelled
+view's class and the usable buffer of the edge ids are not exported.
+"""
 
 from __future__ import annotations
 

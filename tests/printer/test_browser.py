@@ -11,6 +11,9 @@ included), and the plain text is what shows, also where a renderer strips every 
 
 Deselected by default (`-m "not browser"` in pyproject); `.ci/run` installs Chromium and runs
 `pytest -m browser`.
+
+Reaches into `lazytensor.printer.styles`: the contrast of the rendered colours is measured with the
+printer's own WCAG formula.
 """
 
 from __future__ import annotations

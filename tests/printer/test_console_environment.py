@@ -1,7 +1,11 @@
 """The consoles whatever the environment says: a given width kept on a dumb terminal (TERM=dumb with
 FORCE_COLOR or TTY_COMPATIBLE), on a legacy Windows console and against COLUMNS; the notebook's HTML
 in Unicode whatever stdout's encoding; and the text rich draws at the repl shown as written (no
-markup, emoji codes or highlighted numbers)."""
+markup, emoji codes or highlighted numbers).
+
+Reaches into `lazytensor.printer.render` and `lazytensor.cli`: the consoles and renderings are
+called with the widths and environments a user's terminal would give them.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """Terminal escapes in user text (file names, store paths, string data, error messages) never reach the
-terminal raw: every place that prints such text shows its control characters as visible escapes."""
+terminal raw: every place that prints such text shows its control characters as visible escapes.
+
+Reaches into `lazytensor.printer.escapes`, `lazytensor.printer.summary` and `lazytensor.cli`: every
+place that prints user text is called with hostile text, the repl's console and error line included.
+"""
 
 from __future__ import annotations
 

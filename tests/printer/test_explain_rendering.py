@@ -3,6 +3,9 @@ and how it shows at a prompt and in a notebook.
 
 The styled golden files (tests/golden/explain_styled/) write every styled run as `[style|css]text[/]`
 (tests/styled_text.py); regenerate them with `LAZYTENSOR_UPDATE_GOLDEN=1` and read every change.
+
+Reaches into `lazytensor.printer.explain` and `lazytensor.printer.styles`: where the rows of a deep
+stack are cut and how they align are the module's own functions.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """The notebook HTML (no browser needed here: see test_browser.py for the rendered checks), and the
-IPython prompt: colour through `_repr_pretty_`, containers of tensors one line per tensor."""
+IPython prompt: colour through `_repr_pretty_`, containers of tensors one line per tensor.
+
+Reaches into `lazytensor.printer`: the notebook's CSS, palette and size limit are the module's own
+constants, and the prompt's registration is called on IPython shells built here.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,11 @@
 """The header and the layers in a tensor's notebook HTML: each part a `<pre>` of its own class, a
 named header that may break between its axes (an unnamed one only at ` · `), a layer chain of
 several lines kept as lines, and the `explain()` tree drawn at the notebook's width
-(`printer/notebook.py`, issue #25)."""
+(`printer/notebook.py`, issue #25).
+
+Reaches into `lazytensor.printer`: the notebook print is built at given options and widths, and its
+header lines read before they become HTML.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """The notebook print of a tensor: the rule between groups of slices is a dim `<pre>` like the
 plain rule, notes of harder summarising are dim, and a print that is too big is summarised down to one
-edge item before it is cut (the mutation run of `lazytensor/printer/notebook.py`, issue #25)."""
+edge item before it is cut (the mutation run of `lazytensor/printer/notebook.py`, issue #25).
+
+Reaches into `lazytensor.printer.notebook` and `lazytensor.printer.options`: the notebook print is
+built at a size limit smaller than the module's own.
+"""
 
 from __future__ import annotations
 

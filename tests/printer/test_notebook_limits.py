@@ -1,6 +1,10 @@
 """How big a notebook output may be: a print of exactly `limit` characters is shown whole, one more
 character is summarised harder, and a print still too big keeps the longest run of its first lines
-that fits, then a dim note of the cut (`printer/notebook.py`, issue #25)."""
+that fits, then a dim note of the cut (`printer/notebook.py`, issue #25).
+
+Reaches into `lazytensor.printer.notebook` and `lazytensor.printer.options`: the notebook print is
+built at exact size limits around the print's own size.
+"""
 
 from __future__ import annotations
 

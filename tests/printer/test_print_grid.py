@@ -2,6 +2,9 @@
 be, the grid's height is what it draws, and a tall print keeps as many edge slices as fit.
 
 Properties over random shapes and widths, checked against the laid-out text itself.
+
+Reaches into `lazytensor.printer`: the grid's pieces (`fit_columns`, `fit_grid`, `SliceGrid`, ...)
+are checked as properties at random widths.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """The header of a print: the statistics it computes (and when it does not), the layer chain, and how
-its parts are packed into lines. Statistics are compared with numpy's own."""
+its parts are packed into lines. Statistics are compared with numpy's own.
+
+Reaches into `lazytensor.printer`: the header's statistics, plan and packing are the module's own
+functions, checked against numpy.
+"""
 
 from __future__ import annotations
 

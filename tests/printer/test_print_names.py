@@ -5,6 +5,9 @@ as before names existed.
 Regenerate the golden files with
 `LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/printer/test_print_names.py`,
 then read every changed file before accepting it.
+
+Reaches into `lazytensor.printer`: how axis names are written (`shape_text`, `position_text`,
+`wrap_entries`) is checked on the module's own functions.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 for the same values (`floatmode="maxprec"`), except that a scientific mantissa which is not the stored
 value shows all `precision` digits (numpy's `floatmode="fixed"`); and each cell's kind and heat are
 numpy's masks and numpy's arithmetic on the same values.
+
+Reaches into `lazytensor.printer.numberformat`: each cell's text, kind and heat are checked against
+`np.array2string` value by value.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ The rule, checked by parsing every shown cell back: in scientific notation a man
 exactly the stored value (read in its own dtype) or shows all `precision` digits, trailing zeros
 kept (`3.0000e+06`); positional notation is numpy's `maxprec`, within half a unit of the last of
 `precision` digits (`0.30000000000000004` shows as `0.3`).
+
+Reaches into `lazytensor.printer.header` and `lazytensor.printer.numberformat`: every shown cell is
+parsed back from the formatters themselves.
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
 """The print options: every default, every refusal in full, the `None`-keeps-the-value rule of
 `set_printoptions`, a copy from `get_printoptions`, and the widths and heights taken from the terminal
-only when stdout is one."""
+only when stdout is one.
+
+Reaches into `lazytensor.printer.options`: the defaults, the widths and heights read from the
+terminal and the current options are the module's own.
+"""
 
 from __future__ import annotations
 

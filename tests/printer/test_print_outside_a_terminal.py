@@ -1,7 +1,11 @@
 """Printing where stdout is not a terminal: the plain text is 80 columns whatever `COLUMNS` says
 (tests and pipes compare strings), `tprint` prints with the options of its call, and a console
 without a colour system gets no styles, not even in what it records (`printer/__init__.py`,
-`printer/prompt.py`, `printer/tensorprint.py`, issue #25)."""
+`printer/prompt.py`, `printer/tensorprint.py`, issue #25).
+
+Reaches into `lazytensor.printer.prompt`: the prompt's registration is called on an IPython shell
+built here.
+"""
 
 from __future__ import annotations
 

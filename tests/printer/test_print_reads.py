@@ -1,5 +1,9 @@
 """A print reads its base once: rich measures a renderable before it draws it (a `Table` sizes its
-columns first), and a zarr-backed tensor must not be fetched again for the drawing."""
+columns first), and a zarr-backed tensor must not be fetched again for the drawing.
+
+Reaches into `lazytensor.printer` and `lazytensor.bases.arraylike`: the base's reads are counted,
+and the printer's table of pending prints is read to see it stays bounded.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """How the printer renders: where colour goes (NO_COLOR, FORCE_COLOR, a terminal, a dumb one) and
 the HTML pieces of the notebook (escaping, CSS spans, `<pre>` blocks), each against the text it
-must give."""
+must give.
+
+Reaches into `lazytensor.printer`: the renderers and the notebook's pieces are called with each
+colour setting and the styles compared with the module's own.
+"""
 
 from __future__ import annotations
 

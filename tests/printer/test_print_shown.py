@@ -1,6 +1,10 @@
 """Which values a print shows and how it names them: the edge items of each axis against numpy's
 slicing, the `dims` spec checked in full, the labels of 2-D slices, and the values read (the corners
-of a zarr array too big for int64 positions, read as basic slices)."""
+of a zarr array too big for int64 positions, read as basic slices).
+
+Reaches into `lazytensor.printer.shown` and `lazytensor.printer.options`: which values a print shows
+is checked on the selection itself, against numpy's slicing.
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,9 @@ bold, dim or coloured, and which CSS class the notebook gives them.
 The golden files (tests/golden/print_styled/) write every styled run as `[style|css]text[/]`
 (tests/styled_text.py), at 80 columns on a truecolor console. Regenerate them with
 `LAZYTENSOR_UPDATE_GOLDEN=1` and read every change.
+
+Reaches into `lazytensor.printer`: the style of every run and the heatmap palette are compared with
+the module's own styles and CSS.
 """
 
 from __future__ import annotations

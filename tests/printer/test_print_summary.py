@@ -1,6 +1,11 @@
 """The summary line and `t.stats()` beyond their plain text: the style of each part (the colour only
 repeats what the text says), the print options they honour, the prompt's text, and containers that
-are not plain tuples, lists or dicts."""
+are not plain tuples, lists or dicts.
+
+Reaches into `lazytensor.printer`: the summary's parts (`SummaryLine`, `StatsReport`,
+`container_summary`, `is_tensor`) are built directly and their styles compared with the module's
+own.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,9 @@
 Slices of 2x2 integers at width 12 stand one under the other, each 3 lines (its label and two rows)
 with a blank line between: k slices at each end take 2 * (4k - 1) + 1 = 8k - 1 lines with the
 `⋮ N more slices ⋮` note. A room of exactly that many lines keeps k, one line less keeps k - 1.
+
+Reaches into `lazytensor.printer`: the grid's height fitting (`fit_height`) is checked at exact
+rooms.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@
 - A print taller than `maxlines` (the terminal's height) keeps its first and last 2-D slices.
 
 Regenerate the golden files with `LAZYTENSOR_UPDATE_GOLDEN=1`, then read every changed file.
+
+Reaches into `lazytensor.printer.options`: the height read from a terminal is planted and read back
+as the module computes it.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@ and the promise that printing reads only what it shows.
 
 Regenerate the golden files with `LAZYTENSOR_UPDATE_GOLDEN=1 .venv/bin/pytest tests/printer/test_printing.py`,
 then read every changed file before accepting it.
+
+Reaches into `lazytensor.printer` and `lazytensor.tensors.evaluate`: reads are counted at
+`evaluate.read`, to check that a print reads only what it shows.
 """
 
 from __future__ import annotations

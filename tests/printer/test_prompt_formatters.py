@@ -1,6 +1,10 @@
 """The formatters lazytensor registers for tuples, lists and dicts at the IPython prompt: on a
 formatter that has no printer of its own for them (their `repr` then), and on containers that hold
-themselves, which IPython's own printer shows as `[...]` (`printer/prompt.py`, issue #25)."""
+themselves, which IPython's own printer shows as `[...]` (`printer/prompt.py`, issue #25).
+
+Reaches into `lazytensor.printer.prompt`: the formatters are registered on IPython shells built
+here.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """`base_region`, the box of its base that `t.stats()` reads for a view: a basic index of the base (ints,
 slices of any step, in any axis order) is always a box, and a run of the flattened base, reshaped, is a
-box exactly when its positions are one; the box holds the view's values, each once."""
+box exactly when its positions are one; the box holds the view's values, each once.
+
+Reaches into `lazytensor.printer.streamstats`: the box of the base a view covers (`base_region`) is
+the module's own function.
+"""
 
 from __future__ import annotations
 

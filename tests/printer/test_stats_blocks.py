@@ -1,6 +1,10 @@
 """The plan of `t.stats()`'s pass over a box of its base: blocks as big as the target allows, cut only
 at chunk edges (`block_keys`), the chunk shape it trusts (`chunk_shape`), and the box of a view
-(`base_region`)."""
+(`base_region`).
+
+Reaches into `lazytensor.printer.streamstats`: the plan of the pass (`block_keys`, `chunk_shape`,
+`base_region`) is checked as properties of the module's own functions.
+"""
 
 from __future__ import annotations
 

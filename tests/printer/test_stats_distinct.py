@@ -1,5 +1,9 @@
 """`distinct`, the first step of `t.stats()`: an expanded tensor without its repeating (stride-0) axes,
-and how many times each of its values repeats, so the pass reads each stored value once."""
+and how many times each of its values repeats, so the pass reads each stored value once.
+
+Reaches into `lazytensor.printer.streamstats`: `distinct` is the first step of the pass, checked on
+its own.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """The moments behind `t.stats()`: numpy's statistics for every dtype kind (small floats summed in
 float64, complex values counted without a warning) and for expanded tensors, whose repeated values
-are counted, not read."""
+are counted, not read.
+
+Reaches into `lazytensor.printer.streamstats`: the moments are computed at small chunk sizes to take
+every path of the pass.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """`t.stats()` in one pass: numpy's statistics on every kind of base (numpy, memory map, zarr, dask, h5py,
 xarray, a bare array-like), each stored chunk read once, a
-dask base computed once, expanded axes at the cost of their base, and progress on a terminal."""
+dask base computed once, expanded axes at the cost of their base, and progress on a terminal.
+
+Reaches into `lazytensor.printer`: the pass (`one_pass`) runs at small chunk sizes, and its plan
+(`base_region`, `block_keys`) is checked beside it.
+"""
 
 from __future__ import annotations
 

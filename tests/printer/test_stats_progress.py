@@ -1,5 +1,9 @@
 """The progress of a long statistics pass: a bar on the terminal's stderr with the pass's description and
-its blocks done of all, shown once the pass has run `PROGRESS_AFTER` seconds and gone when it ends."""
+its blocks done of all, shown once the pass has run `PROGRESS_AFTER` seconds and gone when it ends.
+
+Reaches into `lazytensor.printer.streamstats`: the progress bar's delay, clock and console are
+planted.
+"""
 
 from __future__ import annotations
 

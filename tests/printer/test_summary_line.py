@@ -1,5 +1,9 @@
 """One line per tensor: `t.summary()`, `style="line"`, 0-d tensors, containers; and `t.stats()` with
-the header saying when and why statistics were skipped, for every kind of storage."""
+the header saying when and why statistics were skipped, for every kind of storage.
+
+Reaches into `lazytensor.printer.header` and `lazytensor.printer.summary`: a container's summary and
+the streamed statistics are checked against the header's own statistics.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,11 @@
 """What `apply` hands back (`tensor.apply`, `_result`, `_scratch`, `apply_to_sequence`): a result is a
 C array of its own that keeps its writes, whatever path computed it (the resident fast path, a kernel
 that returns a numpy scalar); an operand is a tensor whether or not its type was seen before, so its
-gradient is recorded; and `requires_grad_` marks a leaf as PyTorch does."""
+gradient is recorded; and `requires_grad_` marks a leaf as PyTorch does.
+
+Reaches into `lazytensor.tensors`' `apply`: the table of seen tensor types is emptied, and the
+scratch size is the module's own threshold.
+"""
 
 from __future__ import annotations
 

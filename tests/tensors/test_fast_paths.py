@@ -7,6 +7,10 @@ watches; the commonest keys (ints and slices, one list of ints) skip the parser;
 is one reduce. Each shortcut is checked here against the general path it skips (values,
 dtypes, shapes and errors) and against numpy, on random shapes (0-d, size-0 and size-1
 axes), dtypes, progressions (which keep a layout) and scattered lists.
+
+Reaches into `lazytensor.tensors`, `lazytensor.engine`, `lazytensor.ground.indexing` and
+`lazytensor.kernels.threads`: each shortcut on the hot path is checked against the general code it
+skips, which only the internals can call.
 """
 
 from __future__ import annotations

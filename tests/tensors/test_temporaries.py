@@ -1,6 +1,10 @@
 """An elementwise operation writes its result into an operand's values when those were read fresh
 for it (a big view that does not fuse, over numpy storage), as numpy elides temporaries: never when
-that would change the result's dtype or shape, lose a gradient, or touch storage."""
+that would change the result's dtype or shape, lose a gradient, or touch storage.
+
+Reaches into `lazytensor.tensors`' `apply`: the scratch size is raised and the check that a result
+fits is recorded.
+"""
 
 from __future__ import annotations
 

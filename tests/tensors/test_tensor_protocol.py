@@ -1,6 +1,10 @@
 """The protocol every tensor answers (`lazytensor/tensors/tensor.py`): sizes and iteration, contiguity,
 copies, shared storage, reading memory as another dtype, the gradient bookkeeping of storage
-tensors, and the refusals of a base that is not dask's, each against numpy or PyTorch."""
+tensors, and the refusals of a base that is not dask's, each against numpy or PyTorch.
+
+Reaches into `lazytensor.ground.buffers` and `lazytensor.engine.optable`: the machine's memory is
+planted, and a table entry is applied lazily to a base that is not dask's.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""The command line, run as users run it: `python -m lazytensor ...` in a subprocess."""
+"""The command line, run as users run it: `python -m lazytensor ...` in a subprocess.
+
+Reaches into `lazytensor.cli`: a few checks call `main` and `parse_key` in this process, beside the
+subprocess runs, to see the key grammar case by case.
+"""
 
 from __future__ import annotations
 

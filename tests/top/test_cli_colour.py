@@ -1,7 +1,11 @@
 """How `show` and `tour` style their output, run in this process (`main(argv)`): the bold title and
 prompts and the dim rules with `FORCE_COLOR`, no escape at all with `NO_COLOR` (not even bold), the
 heatmap's backgrounds, `--width` kept on a dumb terminal, and tour values shown whole and as the
-repl shows them."""
+repl shows them.
+
+Reaches into `lazytensor.cli`: `main(argv)` runs in this process, so the consoles' styles can be
+read, and the tour is replaced by a short one.
+"""
 
 from __future__ import annotations
 

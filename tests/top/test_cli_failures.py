@@ -1,6 +1,10 @@
 """Every failure of the command line is one line on stderr, never a traceback: a file that cannot be opened
 (whatever the exception), values the printer cannot show, Ctrl-C. Run in this process, with the failure
-planted (the real ones are in the fuzzers, tests/top/test_fuzz_cli.py)."""
+planted (the real ones are in the fuzzers, tests/top/test_fuzz_cli.py).
+
+Reaches into `lazytensor.cli`: `main(argv)` runs in this process so that each failure can be
+planted.
+"""
 
 from __future__ import annotations
 

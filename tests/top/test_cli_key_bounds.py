@@ -1,5 +1,9 @@
 """The edges of `show --index`, run in this process: the longest key accepted, where a quoted item
-or key is cut, and keys on a 0-d file (no axis to take a longest length from)."""
+or key is cut, and keys on a 0-d file (no axis to take a longest length from).
+
+Reaches into `lazytensor.cli`: the key's length bound is the module's own constant, and `main(argv)`
+runs in this process.
+"""
 
 from __future__ import annotations
 

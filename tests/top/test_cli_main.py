@@ -1,6 +1,10 @@
 """The command line run in this process (`main(argv)`), so every branch of `lazytensor.cli` is
 checked where a test sees it: the key grammar's every refusal in full, `show`'s output and errors,
-the repl's banner, display and error lines, the option bounds, and the exit statuses."""
+the repl's banner, display and error lines, the option bounds, and the exit statuses.
+
+Reaches into `lazytensor.cli`: `main(argv)` runs in this process, so that every branch is checked
+where a test sees it, and its helpers are called one by one.
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,9 @@
 `main()` runs in this process for speed (argparse's exits caught); a few keys also run as users
 run them, in a subprocess. Nothing in a key is ever evaluated: keys that would call code are
 refused, and a marker file such a call would create never appears.
+
+Reaches into `lazytensor.cli`: `main(argv)` runs in this process for speed, and `parse_key` gives
+the key the expected value is computed from.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""`python -m lazytensor repl [FILE ...]`, run as users run it, with the session typed on stdin."""
+"""`python -m lazytensor repl [FILE ...]`, run as users run it, with the session typed on stdin.
+
+Reaches into `lazytensor.cli`: the repl's display hook is called on a console built here.
+"""
 
 from __future__ import annotations
 

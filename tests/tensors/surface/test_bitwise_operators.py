@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from ops_strategies import broadcastable_shapes, shapes, view_pairs
 
 import lazytensor as lt
-from lazytensor.tensors.tensor import StorageTensor
 
 FAST = settings(max_examples=30, deadline=None)
 
@@ -27,7 +26,7 @@ Binary = Callable[[Any, Any], Any]
 def assert_same(result: Any, expected: Any) -> None:
     """A new tensor of numpy's shape, dtype and values."""
     expected = np.asarray(expected)
-    assert isinstance(result, StorageTensor)
+    assert isinstance(result, lt.StorageTensor)
     assert result.shape == expected.shape
     assert result.dtype == expected.dtype, (result.dtype, expected.dtype)
     np.testing.assert_array_equal(result.numpy(), expected)

@@ -6,6 +6,9 @@ directly, as a library extending lazytensor would. A wrapper that accepted bad
 parameters would read the wrong elements silently (a range running past its axis reads
 into the next row), so each one must refuse with numpy's exception type: IndexError for
 positions and indices, ValueError for shapes and permutations, TypeError for kinds.
+
+Reaches into `lazytensor.tensors.views` for `Range`, the spec type `lt.SlicedTensor` takes, which
+the package does not export.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ loop that Ctrl-C could not stop. `find_nonzero` counts a repeated (stride-0) axi
 once with MemoryError naming the size when the indices cannot fit, and builds them in blocks from a
 Python loop that Ctrl-C stops. Every other whole-tensor operation on such a view is refused at once
 with MemoryError naming the size (numpy's or ours), and reductions already cost what the base costs.
+
+Reaches into `lazytensor.ground.find_nonzero`: its block size is lowered to take every path, and in
+a child process to make the search long enough to interrupt.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Random chains of views against numpy: shapes, values, the three read paths, writes, fusion."""
+"""Random chains of views against numpy: shapes, values, the three read paths, writes, fusion.
+
+Reaches into `lazytensor.tensors.evaluate` and `lazytensor.ground.positions`: the three read paths
+are called one by one and compared.
+"""
 
 from __future__ import annotations
 
