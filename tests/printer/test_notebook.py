@@ -20,7 +20,7 @@ from browser_pages import CELLS, outputs
 from IPython.core.formatters import PlainTextFormatter
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.lib.pretty import pretty
-from ipython_support import registered_shell
+from ipython_support import ipython_shell, registered_shell
 from styled_text import ANSI
 
 import lazytensor as lt
@@ -236,12 +236,9 @@ def test_containers_register_on_the_shell_given_and_on_none_outside_ipython(
     assert getattr(formatter.lookup_by_type(list), "lazytensor_containers", False)
     assert not register_ipython(given)  # once per shell
     InteractiveShell.clear_instance()
-    running = InteractiveShell.instance()
-    try:
+    with ipython_shell() as running:
         assert register_ipython()  # the running shell, by default
         assert _plain(running, [lt.arange(2), lt.arange(3)]).startswith("[tensor (2,)")
-    finally:
-        InteractiveShell.clear_instance()
     monkeypatch.delitem(sys.modules, "IPython")
     assert not register_ipython()
 

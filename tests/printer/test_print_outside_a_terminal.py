@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
+from ipython_support import ipython_shell
 from rich.console import Console
 
 import lazytensor as lt
@@ -42,13 +43,10 @@ def test_to_string_outside_a_terminal_is_80_columns_whatever_columns_says() -> N
 @pytest.fixture
 def terminal_shell() -> Iterator[InteractiveShell]:
     """IPython in a terminal: its front end shows text only."""
-    instance = InteractiveShell.instance()
-    register_ipython(instance)
-    instance.display_formatter.active_types = ["text/plain"]
-    try:
+    with ipython_shell() as instance:
+        register_ipython(instance)
+        instance.display_formatter.active_types = ["text/plain"]
         yield instance
-    finally:
-        InteractiveShell.clear_instance()
 
 
 @pytest.mark.usefixtures("piped")
