@@ -16,7 +16,7 @@ The posts (kept in the project's shared/seeds folder) are:
 Each example prints the values the post shows. Where a post printed a tensor as text, this
 script prints it in the posts' own format, `style="separators"` (`%7.2f ` per value, `---`
 between 2-D blocks, `===` between 3-D ones). Where a post's prose or code has a slip, a
-comment says so and the script prints what is right; tests/test_seed_walkthrough.py holds
+comment says so and the script prints what is right; tests/examples/test_seed_walkthrough.py holds
 the output to tests/golden/seeds/walkthrough.txt.
 """
 

@@ -18,7 +18,7 @@ OLD_MODULES = {
     "lazytensor.autograd": "lazytensor.engine.autograd",
     "lazytensor.mapped": "lazytensor.bases.memmap",
 }
-"""What 0.1.0's pickles name, and where it is now (tests/test_old_pickles.py loads one of each)."""
+"""What 0.1.0's pickles name, and where it is now (tests/top/test_old_pickles.py loads one of each)."""
 
 OLD_BASES = ("ArrayBase", "NumpyBackend", "ZarrBackend", "DaskBackend", "Hdf5Backend", "XarrayBackend")
 """The classes 0.1.0's pickles name in `lazytensor.bases`, now in `lazytensor.bases.arraylike`."""

@@ -2,7 +2,7 @@
 
     python scripts/fuzz_outcomes.py [--npy 2000] [--bytes 2000] [--zarr 1000] [--seed 0]
 
-Draws inputs from the strategies of `tests/test_fuzz_files.py` (crafted `.npy` files, arbitrary
+Draws inputs from the strategies of `tests/api/test_fuzz_files.py` (crafted `.npy` files, arbitrary
 bytes, hostile zarr stores) and sorts each into clean error, opened and printed, hang (past the
 time limit), raw traceback (any other exception) or wrong result (values that differ from
 numpy's or zarr's own). Run by hand; the numbers go into notes, not into tests.
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "examples")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "api"), str(ROOT / "examples")]
 
 from fuzz_support import OUTCOMES, assert_one_line, time_limit  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402

@@ -15,7 +15,7 @@ package): a value cached before a worker started must not hide the mutant under 
 `abstractmethod` stubs stay as they are (nothing in them to mutate).
 
 Prints the mutmut name pattern of every function it rewrote (for a nested function, of the outermost
-function around it), one a line, for `mutmut run` (docs/testing.md, "Session seven").
+function around it), one a line, for `mutmut run` (docs/testing.md, "Decorated functions").
 
 usage: python scripts/mutmut_undecorate.py COPY [MODULE ...]
        (MODULE relative to COPY/lazytensor, such as `views.py` or `printer/grid.py`; default: all)

@@ -8,6 +8,8 @@
   printing, `explain()` and backward all work through it with no change elsewhere.
 - Stacks of 10,000 layers (alternating `.T` and `[::1]`; and list-index views that do not
   fuse) build, fuse, read, write, print, explain and differentiate without recursion.
+
+Reaches into `lazytensor.tensors.views` for `View`, the base class a new kind of wrapper extends.
 """
 
 from __future__ import annotations

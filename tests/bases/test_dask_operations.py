@@ -1,0 +1,55 @@
+"""Operations on dask-backed tensors: what they refuse says all of why and what to do instead, and an
+operation that mixes a zarr base with a dask one keeps the whole result lazy."""
+
+from __future__ import annotations
+
+import dask.array as da
+import numpy as np
+import pytest
+import zarr
+
+import lazytensor as lt
+
+
+def test_an_operand_that_requires_grad_is_refused_with_the_whole_remedy() -> None:
+    t = lt.from_array(da.arange(5.0, chunks=2))
+    w = lt.ones(5, requires_grad=True)
+    with pytest.raises(TypeError) as caught:
+        _ = t * w
+    assert str(caught.value) == (
+        "mul: gradients do not flow through operations on a dask-backed tensor, and an operand of "
+        "shape (5,) requires grad; use lt.no_grad(), or bring the tensor into memory first (t.compute())"
+    )
+
+
+def test_an_operation_without_a_chunked_form_is_refused_with_its_reason_and_the_remedy() -> None:
+    t = lt.from_array(da.arange(5.0, chunks=2))
+    with pytest.raises(TypeError) as caught:
+        lt.unique(t)
+    assert str(caught.value) == (
+        "unique has no chunked form, so it cannot run on a dask-backed tensor (shape (5,)) without "
+        "computing it whole: the distinct values are known only after every value is read; bring the "
+        "operands into memory first (t.compute()), or write it with dask"
+    )
+
+
+@pytest.mark.parametrize("zarr_first", [True, False])
+def test_an_operation_on_a_zarr_base_and_a_dask_base_stays_lazy(zarr_first: bool) -> None:
+    values = np.arange(6.0)
+    stored = zarr.create_array(store={}, shape=(6,), dtype="f8", chunks=(2,))
+    stored[...] = values
+    on_zarr = lt.from_array(stored)
+    on_dask = lt.from_array(da.from_array(values[::-1].copy(), chunks=3))
+    result = on_zarr * on_dask if zarr_first else on_dask * on_zarr
+    assert result.base.layer_name == "Dask" and result.base.defers_operations
+    np.testing.assert_array_equal(result.numpy(), values * values[::-1])
+
+
+@pytest.mark.parametrize("axis", [None, 1])
+def test_repeat_by_one_count_stays_lazy_on_a_dask_tensor(axis: int | None) -> None:
+    """One count is dask's repeat (a count per element is refused, in
+    tests/array_api/test_array_api_kernels.py)."""
+    values = np.arange(6.0).reshape(2, 3)
+    repeated = lt.from_array(da.from_array(values, chunks=2)).repeat(2, axis=axis)
+    assert repeated.base.defers_operations
+    np.testing.assert_array_equal(repeated.numpy(), values.repeat(2, axis=axis))
