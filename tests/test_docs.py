@@ -48,6 +48,7 @@ DOCTESTED_PAGES = (
     "docs/printing.md",
     "docs/array-api.md",
     "docs/performance.md",
+    "docs/extending.md",
 )
 CONSOLE_BLOCK = re.compile(r"^```console\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 IPYTHON_BLOCK = re.compile(r"^```ipython\n(.*?)^```$", re.DOTALL | re.MULTILINE)

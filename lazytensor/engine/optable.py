@@ -9,6 +9,11 @@ treats them weakly) and keyword parameters; a backward rule takes what was
 saved and the gradient of the result, and returns one gradient (or None) per
 operand. An entry whose `backward` is None is not differentiable: its results
 never require grad (comparisons, argmax, floor division, ...).
+
+The table registers itself: `TABLE` collects every entry this module defines, `UFUNCS` is each
+entry's ufunc (read off its kernel) plus the few `UFUNC_ALIASES`, and the array API namespace makes
+`lt.<name>` of every entry that carries an `Api` (`lazytensor.array_api.elementwise`). Adding an
+elementwise operation is one entry here (docs/extending.md).
 """
 
 from __future__ import annotations
@@ -54,11 +59,38 @@ matrices, read or write by an index, join several tensors, or give a shape of it
 decomposition, a transform, a set, a repetition)."""
 
 
+ELEMENTWISE = ("same", "broadcast")
+"""The shapes of an entry the array API namespace can make a function of: one operand (`x, /`), or
+two that broadcast (`x1, x2, /`)."""
+
+
+def _one_line(instance: Any, attribute: attrs.Attribute[str], value: str) -> None:
+    if not value.strip() or "\n" in value:
+        raise ValueError(f"Api.{attribute.name} must be one line of text, got {value!r}")
+
+
+@attrs.frozen
+class Api:
+    """The function an entry is in the array API namespace (`lt.<name>`, made by
+    `lazytensor.array_api.elementwise`): its name, the one line its docstring says, and the doctest
+    example under it, a call and what the call shows.
+
+    >>> Api("twice", "Each element doubled.", "lt.twice(lt.tensor([1])).tolist()", "[2]").name
+    'twice'
+    """
+
+    name: str = attrs.field(validator=attrs.validators.matches_re(r"[a-z][a-z0-9_]*"))
+    summary: str = attrs.field(validator=_one_line)
+    example: str = attrs.field(validator=_one_line)
+    shows: str = attrs.field(validator=_one_line)
+
+
 @attrs.frozen
 class Op:
     """One operation: a name, a kernel, a backward rule or None, how it treats shapes, and its
     chunked form on dask arrays or the refusal saying why it has none (`chunked=`, required: see
-    `lazytensor.engine.chunkforms` for the builders).
+    `lazytensor.engine.chunkforms` for the builders). An elementwise entry may carry `api=`, the
+    function it is in the array API namespace, and `torch_name=`, PyTorch's word for it.
 
     >>> Op("twice", lambda x: 2 * x, None, "same", chunked=blockwise()).chunked.build.args
     ((),)
@@ -73,6 +105,13 @@ class Op:
         validator=attrs.validators.instance_of((chunkforms.ChunkedForm, chunkforms.NoChunkedForm)),
     )
     """How the operation runs on dask arrays (a `ChunkedForm`), or why it does not (`refuse(...)`)."""
+    api: Api | None = attrs.field(default=None, kw_only=True)
+    """The function of the array API namespace this entry is (`lt.sin`), or None."""
+    torch_name: str = attrs.field(
+        kw_only=True, default=attrs.Factory(lambda self: self.name, takes_self=True)
+    )
+    """PyTorch's word for the operation, where it is not `name`: `grad_fn` names say `DivBackward0`
+    for truediv."""
     ufunc: np.ufunc | None = attrs.field(init=False)
     """The numpy ufunc an elementwise kernel calls, or None: `apply` may let it write its result into
     a temporary operand, as numpy elides temporaries."""
@@ -84,6 +123,14 @@ class Op:
             found: np.ufunc = kernel.args[0]
             return found
         return None
+
+    @api.validator
+    def _elementwise(self, attribute: attrs.Attribute[Api | None], value: Api | None) -> None:
+        if value is not None and self.shapes not in ELEMENTWISE:
+            raise ValueError(
+                f"{self.name}: only an elementwise entry (shapes {' or '.join(ELEMENTWISE)}) can be "
+                f"lt.{value.name}, not one whose shapes are {self.shapes!r}"
+            )
 
     @property
     def differentiable(self) -> bool:
@@ -330,6 +377,12 @@ ADD = Op(
     _binary(lambda s, g: g, lambda s, g: g),
     "broadcast",
     chunked=BLOCKWISE,
+    api=Api(
+        "add",
+        "`x1 + x2` at every position of the broadcast shape.",
+        "lt.add(lt.tensor([1, 2]), 10).tolist()",
+        "[11, 12]",
+    ),
 )
 SUB = Op(
     "sub",
@@ -337,6 +390,12 @@ SUB = Op(
     _binary(lambda s, g: g, lambda s, g: -g),
     "broadcast",
     chunked=BLOCKWISE,
+    api=Api(
+        "subtract",
+        "`x1 - x2` at every position of the broadcast shape.",
+        "lt.subtract(lt.tensor([1, 2]), 1).tolist()",
+        "[0, 1]",
+    ),
 )
 MUL = Op(
     "mul",
@@ -344,6 +403,12 @@ MUL = Op(
     _binary(lambda s, g: g * s.inputs[1], lambda s, g: g * s.inputs[0]),
     "broadcast",
     chunked=BLOCKWISE,
+    api=Api(
+        "multiply",
+        "`x1 * x2` at every position of the broadcast shape.",
+        "lt.multiply(lt.tensor([1, 2]), 3).tolist()",
+        "[3, 6]",
+    ),
 )
 TRUEDIV = Op(
     "truediv",
@@ -351,6 +416,8 @@ TRUEDIV = Op(
     _binary(lambda s, g: g / s.inputs[1], lambda s, g: -g * s.inputs[0] / (s.inputs[1] * s.inputs[1])),
     "broadcast",
     chunked=BLOCKWISE,
+    torch_name="div",
+    api=Api("divide", "`x1 / x2`: true division.", "lt.divide(lt.tensor([1, 3]), 2).tolist()", "[0.5, 1.5]"),
 )
 POWER = Op(
     "power",
@@ -361,9 +428,40 @@ POWER = Op(
     ),
     "broadcast",
     chunked=BLOCKWISE,
+    torch_name="pow",
+    api=Api(
+        "pow",
+        "`x1 ** x2` at every position of the broadcast shape.",
+        "lt.pow(lt.tensor([2, 3]), 2).tolist()",
+        "[4, 9]",
+    ),
 )
-FLOORDIV = Op("floordiv", _ufunc_kernel(operator.floordiv), None, "broadcast", chunked=BLOCKWISE)
-MOD = Op("mod", _ufunc_kernel(operator.mod), None, "broadcast", chunked=BLOCKWISE)
+FLOORDIV = Op(
+    "floordiv",
+    _ufunc_kernel(operator.floordiv),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "floor_divide",
+        "`x1 // x2`: the quotient rounded down.",
+        "lt.floor_divide(lt.tensor([7, -7]), 2).tolist()",
+        "[3, -4]",
+    ),
+)
+MOD = Op(
+    "mod",
+    _ufunc_kernel(operator.mod),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "remainder",
+        "`x1 % x2`: the remainder with the sign of `x2`, as Python's `%`.",
+        "lt.remainder(lt.tensor([7, -7]), 3).tolist()",
+        "[1, 2]",
+    ),
+)
 MAXIMUM = Op(
     "maximum",
     _ufunc_kernel(np.maximum),
@@ -378,28 +476,219 @@ MINIMUM = Op(
     "broadcast",
     chunked=BLOCKWISE,
 )
-EQ = Op("eq", _ufunc_kernel(operator.eq), None, "broadcast", chunked=BLOCKWISE)
-NE = Op("ne", _ufunc_kernel(operator.ne), None, "broadcast", chunked=BLOCKWISE)
-LT = Op("lt", _ufunc_kernel(operator.lt), None, "broadcast", chunked=BLOCKWISE)
-LE = Op("le", _ufunc_kernel(operator.le), None, "broadcast", chunked=BLOCKWISE)
-GT = Op("gt", _ufunc_kernel(operator.gt), None, "broadcast", chunked=BLOCKWISE)
-GE = Op("ge", _ufunc_kernel(operator.ge), None, "broadcast", chunked=BLOCKWISE)
-AND = Op("and", _ufunc_kernel(operator.and_), None, "broadcast", chunked=BLOCKWISE)
-OR = Op("or", _ufunc_kernel(operator.or_), None, "broadcast", chunked=BLOCKWISE)
-XOR = Op("xor", _ufunc_kernel(operator.xor), None, "broadcast", chunked=BLOCKWISE)
-LSHIFT = Op("lshift", _ufunc_kernel(operator.lshift), None, "broadcast", chunked=BLOCKWISE)
-RSHIFT = Op("rshift", _ufunc_kernel(operator.rshift), None, "broadcast", chunked=BLOCKWISE)
+EQ = Op(
+    "eq",
+    _ufunc_kernel(operator.eq),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "equal",
+        "`x1 == x2` elementwise: a bool tensor (numpy's `equal`; the standard's).",
+        "lt.equal(lt.tensor([1, 2]), lt.tensor([1, 5])).tolist()",
+        "[True, False]",
+    ),
+)
+NE = Op(
+    "ne",
+    _ufunc_kernel(operator.ne),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "not_equal", "`x1 != x2` elementwise.", "lt.not_equal(lt.tensor([1, 2]), 2).tolist()", "[True, False]"
+    ),
+)
+LT = Op(
+    "lt",
+    _ufunc_kernel(operator.lt),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api("less", "`x1 < x2` elementwise.", "lt.less(lt.tensor([1, 3]), 2).tolist()", "[True, False]"),
+)
+LE = Op(
+    "le",
+    _ufunc_kernel(operator.le),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "less_equal",
+        "`x1 <= x2` elementwise.",
+        "lt.less_equal(lt.tensor([1, 3]), 1).tolist()",
+        "[True, False]",
+    ),
+)
+GT = Op(
+    "gt",
+    _ufunc_kernel(operator.gt),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "greater", "`x1 > x2` elementwise.", "lt.greater(lt.tensor([1, 3]), 2).tolist()", "[False, True]"
+    ),
+)
+GE = Op(
+    "ge",
+    _ufunc_kernel(operator.ge),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "greater_equal",
+        "`x1 >= x2` elementwise.",
+        "lt.greater_equal(lt.tensor([1, 2]), 2).tolist()",
+        "[False, True]",
+    ),
+)
+AND = Op(
+    "and",
+    _ufunc_kernel(operator.and_),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "bitwise_and",
+        "`x1 & x2` for integers and booleans.",
+        "lt.bitwise_and(lt.tensor([12]), 10).tolist()",
+        "[8]",
+    ),
+)
+OR = Op(
+    "or",
+    _ufunc_kernel(operator.or_),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "bitwise_or",
+        "`x1 | x2` for integers and booleans.",
+        "lt.bitwise_or(lt.tensor([12]), 10).tolist()",
+        "[14]",
+    ),
+)
+XOR = Op(
+    "xor",
+    _ufunc_kernel(operator.xor),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "bitwise_xor",
+        "`x1 ^ x2` for integers and booleans.",
+        "lt.bitwise_xor(lt.tensor([12]), 10).tolist()",
+        "[6]",
+    ),
+)
+LSHIFT = Op(
+    "lshift",
+    _ufunc_kernel(operator.lshift),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "bitwise_left_shift",
+        "`x1 << x2` for integers.",
+        "lt.bitwise_left_shift(lt.tensor([1, 2]), 3).tolist()",
+        "[8, 16]",
+    ),
+)
+RSHIFT = Op(
+    "rshift",
+    _ufunc_kernel(operator.rshift),
+    None,
+    "broadcast",
+    chunked=BLOCKWISE,
+    api=Api(
+        "bitwise_right_shift",
+        "`x1 >> x2` for integers.",
+        "lt.bitwise_right_shift(lt.tensor([16, 9]), 2).tolist()",
+        "[4, 2]",
+    ),
+)
 MATMUL = Op("matmul", numeric.matmul, _matmul_backward, "matmul", chunked=dask_function("matmul"))
 WHERE = Op("where", numeric.where, _where_backward, "broadcast", chunked=BLOCKWISE)
 
-NEG = Op("neg", _unary_kernel(operator.neg), _unary(lambda s, g: -g), "same", chunked=BLOCKWISE)
-POS = Op("pos", _unary_kernel(operator.pos), _unary(lambda s, g: g), "same", chunked=BLOCKWISE)
-ABS = Op("abs", _unary_kernel(abs), _unary(lambda s, g: g * np.sign(s.inputs[0])), "same", chunked=BLOCKWISE)
-INVERT = Op("invert", _unary_kernel(operator.invert), None, "same", chunked=BLOCKWISE)
-EXP = Op("exp", numeric.exp, _unary(lambda s, g: g * s.output), "same", chunked=BLOCKWISE)
-LOG = Op("log", numeric.log, _unary(lambda s, g: g / s.inputs[0]), "same", chunked=BLOCKWISE)
-SQRT = Op("sqrt", numeric.sqrt, _unary(lambda s, g: g / (2 * s.output)), "same", chunked=BLOCKWISE)
-TANH = Op("tanh", numeric.tanh, _unary(lambda s, g: g * (1 - s.output * s.output)), "same", chunked=BLOCKWISE)
+NEG = Op(
+    "neg",
+    _unary_kernel(operator.neg),
+    _unary(lambda s, g: -g),
+    "same",
+    chunked=BLOCKWISE,
+    api=Api("negative", "`-x` for each element.", "lt.negative(lt.tensor([1, -2])).tolist()", "[-1, 2]"),
+)
+POS = Op(
+    "pos",
+    _unary_kernel(operator.pos),
+    _unary(lambda s, g: g),
+    "same",
+    chunked=BLOCKWISE,
+    api=Api(
+        "positive", "`+x` for each element (a copy).", "lt.positive(lt.tensor([1, -2])).tolist()", "[1, -2]"
+    ),
+)
+ABS = Op(
+    "abs",
+    _unary_kernel(abs),
+    _unary(lambda s, g: g * np.sign(s.inputs[0])),
+    "same",
+    chunked=BLOCKWISE,
+    api=Api(
+        "abs",
+        "The absolute value of each element (the modulus, for complex numbers).",
+        "lt.abs(lt.tensor([-1.5, 2.0])).tolist()",
+        "[1.5, 2.0]",
+    ),
+)
+INVERT = Op(
+    "invert",
+    _unary_kernel(operator.invert),
+    None,
+    "same",
+    chunked=BLOCKWISE,
+    api=Api(
+        "bitwise_invert",
+        "`~x` for integers and booleans.",
+        "lt.bitwise_invert(lt.tensor([0, 5])).tolist()",
+        "[-1, -6]",
+    ),
+)
+EXP = Op(
+    "exp",
+    numeric.exp,
+    _unary(lambda s, g: g * s.output),
+    "same",
+    chunked=BLOCKWISE,
+    api=Api("exp", "`e ** x` for each element.", "lt.exp(lt.tensor([0.0])).tolist()", "[1.0]"),
+)
+LOG = Op(
+    "log",
+    numeric.log,
+    _unary(lambda s, g: g / s.inputs[0]),
+    "same",
+    chunked=BLOCKWISE,
+    api=Api("log", "The natural logarithm of each element.", "lt.log(lt.tensor([1.0])).tolist()", "[0.0]"),
+)
+SQRT = Op(
+    "sqrt",
+    numeric.sqrt,
+    _unary(lambda s, g: g / (2 * s.output)),
+    "same",
+    chunked=BLOCKWISE,
+    api=Api(
+        "sqrt", "The square root of each element.", "lt.sqrt(lt.tensor([4.0, 9.0])).tolist()", "[2.0, 3.0]"
+    ),
+)
+TANH = Op(
+    "tanh",
+    numeric.tanh,
+    _unary(lambda s, g: g * (1 - s.output * s.output)),
+    "same",
+    chunked=BLOCKWISE,
+    api=Api("tanh", "The hyperbolic tangent of each element.", "lt.tanh(lt.tensor([0.0])).tolist()", "[0.0]"),
+)
 SIGMOID = Op(
     "sigmoid",
     numeric.sigmoid,
@@ -453,46 +742,6 @@ STACK = Op("stack", numeric.stack, _stack_backward, "join", chunked=join("stack"
 TRANSFORM = Op("ttransform", transform, None, "same", chunked=chunkforms.TRANSFORM)
 POINT = Op("tpoint", point, None, "broadcast", chunked=chunkforms.POINT)
 FOLD = Op("tredux", fold, None, "reduce", chunked=chunkforms.FOLD)
-
-TABLE: dict[str, Op] = {
-    op.name: op
-    for op in (
-        *(ADD, SUB, MUL, TRUEDIV, POWER, FLOORDIV, MOD, MAXIMUM, MINIMUM),
-        *(EQ, NE, LT, LE, GT, GE, AND, OR, XOR, LSHIFT, RSHIFT, MATMUL, WHERE),
-        *(NEG, POS, ABS, INVERT, EXP, LOG, SQRT, TANH, SIGMOID, RELU, CLIP, SOFTMAX, LOG_SOFTMAX),
-        *(SUM, MEAN, PROD, MAX, MIN, VAR, STD, ARGMAX, ARGMIN, ALL, ANY),
-        *(GATHER, INDEX_ADD, SCATTER_ADD, SEGMENT_SUM, SEGMENT_MAX, CAT, STACK, TRANSFORM, POINT, FOLD),
-    )
-}
-"""Every operation by name."""
-
-UFUNCS: dict[np.ufunc, Op] = {
-    np.add: ADD,
-    np.subtract: SUB,
-    np.multiply: MUL,
-    np.true_divide: TRUEDIV,
-    np.power: POWER,
-    np.floor_divide: FLOORDIV,
-    np.remainder: MOD,
-    np.maximum: MAXIMUM,
-    np.minimum: MINIMUM,
-    np.equal: EQ,
-    np.not_equal: NE,
-    np.less: LT,
-    np.less_equal: LE,
-    np.greater: GT,
-    np.greater_equal: GE,
-    np.matmul: MATMUL,
-    np.negative: NEG,
-    np.positive: POS,
-    np.absolute: ABS,
-    np.invert: INVERT,
-    np.exp: EXP,
-    np.log: LOG,
-    np.sqrt: SQRT,
-    np.tanh: TANH,
-}
-"""numpy ufuncs that are entries of the table, so `np.exp(t)` is `t.exp()`."""
 
 
 # -- rounding, NaN tests and NaN-ignoring reductions, running sums and products, sorting -----
@@ -560,9 +809,45 @@ def _sort_rule(saved: Saved, g: Buffer) -> Any:
 
 
 ROUND = Op("round", numeric.round_values, _unary(lambda s, g: np.zeros_like(g)), "same", chunked=BLOCKWISE)
-ISNAN = Op("isnan", numeric.isnan, None, "same", chunked=BLOCKWISE)
-ISINF = Op("isinf", numeric.isinf, None, "same", chunked=BLOCKWISE)
-ISFINITE = Op("isfinite", numeric.isfinite, None, "same", chunked=BLOCKWISE)
+ISNAN = Op(
+    "isnan",
+    numeric.isnan,
+    None,
+    "same",
+    chunked=BLOCKWISE,
+    api=Api(
+        "isnan",
+        "Whether each element is NaN.",
+        "lt.isnan(lt.tensor([1.0, float('nan')])).tolist()",
+        "[False, True]",
+    ),
+)
+ISINF = Op(
+    "isinf",
+    numeric.isinf,
+    None,
+    "same",
+    chunked=BLOCKWISE,
+    api=Api(
+        "isinf",
+        "Whether each element is infinite.",
+        "lt.isinf(lt.tensor([1.0, float('-inf')])).tolist()",
+        "[False, True]",
+    ),
+)
+ISFINITE = Op(
+    "isfinite",
+    numeric.isfinite,
+    None,
+    "same",
+    chunked=BLOCKWISE,
+    api=Api(
+        "isfinite",
+        "Whether each element is neither NaN nor infinite.",
+        "lt.isfinite(lt.tensor([1.0, float('inf')])).tolist()",
+        "[True, False]",
+    ),
+)
 NANSUM = Op(
     "nansum",
     reductions.nansum,
@@ -596,24 +881,6 @@ CUMPROD = Op("cumprod", reductions.cumprod, _unary(_cumprod_rule), "same", chunk
 SORT = Op("sort", reductions.sort, _unary(_sort_rule), "same", chunked=whole_axis())
 ARGSORT = Op("argsort", reductions.argsort, None, "same", chunked=whole_axis())
 
-TABLE.update(
-    (op.name, op)
-    for op in (ROUND, ISNAN, ISINF, ISFINITE, NANSUM, NANMEAN, NANMAX, NANMIN, CUMSUM, CUMPROD, SORT, ARGSORT)
-)
-UFUNCS.update(
-    {
-        np.bitwise_and: AND,
-        np.bitwise_or: OR,
-        np.bitwise_xor: XOR,
-        np.left_shift: LSHIFT,
-        np.right_shift: RSHIFT,
-        np.isnan: ISNAN,
-        np.isinf: ISINF,
-        np.isfinite: ISFINITE,
-    }
-)
-
-
 # -- numpy's copy and unique (the array API's rearrangements are below) ------------------------
 
 COPY = Op("copy", routines.copy, _unary(lambda s, g: g), "same", chunked=BLOCKWISE)
@@ -625,22 +892,21 @@ UNIQUE = Op(  # not differentiable: which of equal elements a gradient would go 
     chunked=refuse("the distinct values are known only after every value is read"),
 )
 
-TABLE.update((op.name, op) for op in (COPY, UNIQUE))
-
-
 # -- the array API standard's operations (lazytensor is an array API namespace) ----------------
 
 
-def _ufunc_op(name: str, ufunc: np.ufunc, rule: Rule | None) -> Op:
+def _ufunc_op(name: str, ufunc: np.ufunc, rule: Rule | None, *, api: Api | None = None) -> Op:
     """An elementwise entry whose kernel is one numpy ufunc of one operand."""
     backward = None if rule is None else _unary(rule)
-    return Op(name, functools.partial(unary_ufunc, ufunc), backward, "same", chunked=BLOCKWISE)
+    return Op(name, functools.partial(unary_ufunc, ufunc), backward, "same", chunked=BLOCKWISE, api=api)
 
 
-def _binary_ufunc_op(name: str, ufunc: np.ufunc, rules: tuple[Rule, Rule] | None) -> Op:
+def _binary_ufunc_op(
+    name: str, ufunc: np.ufunc, rules: tuple[Rule, Rule] | None, *, api: Api | None = None
+) -> Op:
     """An elementwise entry whose kernel is one numpy ufunc of two broadcast operands."""
     backward = None if rules is None else _binary(*rules)
-    return Op(name, functools.partial(binary_ufunc, ufunc), backward, "broadcast", chunked=BLOCKWISE)
+    return Op(name, functools.partial(binary_ufunc, ufunc), backward, "broadcast", chunked=BLOCKWISE, api=api)
 
 
 def _x(saved: Saved) -> Any:
@@ -660,32 +926,232 @@ def _sum_of_squares(saved: Saved) -> Any:
 # Elementwise operations of one operand. Those with `None` have no gradient: their results are bool
 # (logical_not, signbit) or take complex numbers apart (real, imag, conj), which lazytensor's
 # real-valued autograd does not differentiate.
-ACOS = _ufunc_op("acos", np.arccos, lambda s, g: -g / np.sqrt(1 - _x(s) * _x(s)))
-ACOSH = _ufunc_op("acosh", np.arccosh, lambda s, g: g / np.sqrt(_x(s) * _x(s) - 1))
-ASIN = _ufunc_op("asin", np.arcsin, lambda s, g: g / np.sqrt(1 - _x(s) * _x(s)))
-ASINH = _ufunc_op("asinh", np.arcsinh, lambda s, g: g / np.sqrt(_x(s) * _x(s) + 1))
-ATAN = _ufunc_op("atan", np.arctan, lambda s, g: g / (1 + _x(s) * _x(s)))
-ATANH = _ufunc_op("atanh", np.arctanh, lambda s, g: g / (1 - _x(s) * _x(s)))
-COS = _ufunc_op("cos", np.cos, lambda s, g: -g * np.sin(_x(s)))
-COSH = _ufunc_op("cosh", np.cosh, lambda s, g: g * np.sinh(_x(s)))
-SIN = _ufunc_op("sin", np.sin, lambda s, g: g * np.cos(_x(s)))
-SINH = _ufunc_op("sinh", np.sinh, lambda s, g: g * np.cosh(_x(s)))
-TAN = _ufunc_op("tan", np.tan, lambda s, g: g * (1 + s.output * s.output))
-EXPM1 = _ufunc_op("expm1", np.expm1, lambda s, g: g * (s.output + 1))
-LOG1P = _ufunc_op("log1p", np.log1p, lambda s, g: g / (1 + _x(s)))
-LOG2 = _ufunc_op("log2", np.log2, lambda s, g: g / (_x(s) * np.log(2.0)))
-LOG10 = _ufunc_op("log10", np.log10, lambda s, g: g / (_x(s) * np.log(10.0)))
-RECIPROCAL = _ufunc_op("reciprocal", np.reciprocal, lambda s, g: -g * s.output * s.output)
-SQUARE = _ufunc_op("square", np.square, lambda s, g: 2 * g * _x(s))
-CEIL = _ufunc_op("ceil", np.ceil, _zero_rule)
-FLOOR = _ufunc_op("floor", np.floor, _zero_rule)
-TRUNC = _ufunc_op("trunc", np.trunc, _zero_rule)
-SIGN = _ufunc_op("sign", np.sign, _zero_rule)
-CONJ = _ufunc_op("conj", np.conjugate, None)
-LOGICAL_NOT = _ufunc_op("logical_not", np.logical_not, None)
-SIGNBIT = _ufunc_op("signbit", np.signbit, None)
-REAL = Op("real", np.real, None, "same", chunked=BLOCKWISE)
-IMAG = Op("imag", np.imag, None, "same", chunked=BLOCKWISE)
+ACOS = _ufunc_op(
+    "acos",
+    np.arccos,
+    lambda s, g: -g / np.sqrt(1 - _x(s) * _x(s)),
+    api=Api(
+        "acos",
+        "The inverse cosine of each element, in radians.",
+        "lt.acos(lt.tensor([1.0])).tolist()",
+        "[0.0]",
+    ),
+)
+ACOSH = _ufunc_op(
+    "acosh",
+    np.arccosh,
+    lambda s, g: g / np.sqrt(_x(s) * _x(s) - 1),
+    api=Api(
+        "acosh",
+        "The inverse hyperbolic cosine of each element.",
+        "lt.acosh(lt.tensor([1.0])).tolist()",
+        "[0.0]",
+    ),
+)
+ASIN = _ufunc_op(
+    "asin",
+    np.arcsin,
+    lambda s, g: g / np.sqrt(1 - _x(s) * _x(s)),
+    api=Api(
+        "asin", "The inverse sine of each element, in radians.", "lt.asin(lt.tensor([0.0])).tolist()", "[0.0]"
+    ),
+)
+ASINH = _ufunc_op(
+    "asinh",
+    np.arcsinh,
+    lambda s, g: g / np.sqrt(_x(s) * _x(s) + 1),
+    api=Api(
+        "asinh",
+        "The inverse hyperbolic sine of each element.",
+        "lt.asinh(lt.tensor([0.0])).tolist()",
+        "[0.0]",
+    ),
+)
+ATAN = _ufunc_op(
+    "atan",
+    np.arctan,
+    lambda s, g: g / (1 + _x(s) * _x(s)),
+    api=Api(
+        "atan",
+        "The inverse tangent of each element, in radians.",
+        "lt.atan(lt.tensor([0.0])).tolist()",
+        "[0.0]",
+    ),
+)
+ATANH = _ufunc_op(
+    "atanh",
+    np.arctanh,
+    lambda s, g: g / (1 - _x(s) * _x(s)),
+    api=Api(
+        "atanh",
+        "The inverse hyperbolic tangent of each element.",
+        "lt.atanh(lt.tensor([0.0])).tolist()",
+        "[0.0]",
+    ),
+)
+COS = _ufunc_op(
+    "cos",
+    np.cos,
+    lambda s, g: -g * np.sin(_x(s)),
+    api=Api("cos", "The cosine of each element (radians).", "lt.cos(lt.tensor([0.0])).tolist()", "[1.0]"),
+)
+COSH = _ufunc_op(
+    "cosh",
+    np.cosh,
+    lambda s, g: g * np.sinh(_x(s)),
+    api=Api("cosh", "The hyperbolic cosine of each element.", "lt.cosh(lt.tensor([0.0])).tolist()", "[1.0]"),
+)
+SIN = _ufunc_op(
+    "sin",
+    np.sin,
+    lambda s, g: g * np.cos(_x(s)),
+    api=Api("sin", "The sine of each element (radians).", "lt.sin(lt.tensor([0.0])).tolist()", "[0.0]"),
+)
+SINH = _ufunc_op(
+    "sinh",
+    np.sinh,
+    lambda s, g: g * np.cosh(_x(s)),
+    api=Api("sinh", "The hyperbolic sine of each element.", "lt.sinh(lt.tensor([0.0])).tolist()", "[0.0]"),
+)
+TAN = _ufunc_op(
+    "tan",
+    np.tan,
+    lambda s, g: g * (1 + s.output * s.output),
+    api=Api("tan", "The tangent of each element (radians).", "lt.tan(lt.tensor([0.0])).tolist()", "[0.0]"),
+)
+EXPM1 = _ufunc_op(
+    "expm1",
+    np.expm1,
+    lambda s, g: g * (s.output + 1),
+    api=Api("expm1", "`exp(x) - 1`, exact for small `x`.", "lt.expm1(lt.tensor([0.0])).tolist()", "[0.0]"),
+)
+LOG1P = _ufunc_op(
+    "log1p",
+    np.log1p,
+    lambda s, g: g / (1 + _x(s)),
+    api=Api("log1p", "`log(1 + x)`, exact for small `x`.", "lt.log1p(lt.tensor([0.0])).tolist()", "[0.0]"),
+)
+LOG2 = _ufunc_op(
+    "log2",
+    np.log2,
+    lambda s, g: g / (_x(s) * np.log(2.0)),
+    api=Api("log2", "The base-2 logarithm of each element.", "lt.log2(lt.tensor([8.0])).tolist()", "[3.0]"),
+)
+LOG10 = _ufunc_op(
+    "log10",
+    np.log10,
+    lambda s, g: g / (_x(s) * np.log(10.0)),
+    api=Api(
+        "log10", "The base-10 logarithm of each element.", "lt.log10(lt.tensor([100.0])).tolist()", "[2.0]"
+    ),
+)
+RECIPROCAL = _ufunc_op(
+    "reciprocal",
+    np.reciprocal,
+    lambda s, g: -g * s.output * s.output,
+    api=Api(
+        "reciprocal",
+        "`1 / x` for each element.",
+        "lt.reciprocal(lt.tensor([2.0, 4.0])).tolist()",
+        "[0.5, 0.25]",
+    ),
+)
+SQUARE = _ufunc_op(
+    "square",
+    np.square,
+    lambda s, g: 2 * g * _x(s),
+    api=Api("square", "`x * x` for each element.", "lt.square(lt.tensor([-3, 2])).tolist()", "[9, 4]"),
+)
+CEIL = _ufunc_op(
+    "ceil",
+    np.ceil,
+    _zero_rule,
+    api=Api(
+        "ceil",
+        "The smallest integer not below each element (integers stay as they are).",
+        "lt.ceil(lt.tensor([-1.5, 1.2])).tolist()",
+        "[-1.0, 2.0]",
+    ),
+)
+FLOOR = _ufunc_op(
+    "floor",
+    np.floor,
+    _zero_rule,
+    api=Api(
+        "floor",
+        "The largest integer not above each element (integers stay as they are).",
+        "lt.floor(lt.tensor([-1.5, 1.2])).tolist()",
+        "[-2.0, 1.0]",
+    ),
+)
+TRUNC = _ufunc_op(
+    "trunc",
+    np.trunc,
+    _zero_rule,
+    api=Api(
+        "trunc",
+        "Each element rounded towards zero (integers stay as they are).",
+        "lt.trunc(lt.tensor([-1.5, 1.7])).tolist()",
+        "[-1.0, 1.0]",
+    ),
+)
+SIGN = _ufunc_op(
+    "sign",
+    np.sign,
+    _zero_rule,
+    api=Api(
+        "sign",
+        "-1, 0 or 1 by the sign of each element (`x / |x|` for complex numbers).",
+        "lt.sign(lt.tensor([-2.0, 0.0, 3.0])).tolist()",
+        "[-1.0, 0.0, 1.0]",
+    ),
+)
+CONJ = _ufunc_op(
+    "conj",
+    np.conjugate,
+    None,
+    api=Api(
+        "conj", "The complex conjugate of each element.", "lt.conj(lt.tensor([1 + 2j])).tolist()", "[(1-2j)]"
+    ),
+)
+LOGICAL_NOT = _ufunc_op(
+    "logical_not",
+    np.logical_not,
+    None,
+    api=Api(
+        "logical_not",
+        "Whether each element is false.",
+        "lt.logical_not(lt.tensor([True, False])).tolist()",
+        "[False, True]",
+    ),
+)
+SIGNBIT = _ufunc_op(
+    "signbit",
+    np.signbit,
+    None,
+    api=Api(
+        "signbit",
+        "Whether the sign bit of each element is set (True for -0.0 too).",
+        "lt.signbit(lt.tensor([-0.0, 0.0, -1.0])).tolist()",
+        "[True, False, True]",
+    ),
+)
+REAL = Op(
+    "real",
+    np.real,
+    None,
+    "same",
+    chunked=BLOCKWISE,
+    api=Api("real", "The real part of each element.", "lt.real(lt.tensor([1 + 2j])).tolist()", "[1.0]"),
+)
+IMAG = Op(
+    "imag",
+    np.imag,
+    None,
+    "same",
+    chunked=BLOCKWISE,
+    api=Api("imag", "The imaginary part of each element.", "lt.imag(lt.tensor([1 + 2j])).tolist()", "[2.0]"),
+)
 
 # Elementwise operations of two operands; logical ones and nextafter (a step to the next float) have
 # no gradient.
@@ -693,24 +1159,91 @@ ATAN2 = _binary_ufunc_op(
     "atan2",
     np.arctan2,
     (lambda s, g: g * s.inputs[1] / _sum_of_squares(s), lambda s, g: -g * s.inputs[0] / _sum_of_squares(s)),
+    api=Api(
+        "atan2",
+        "The angle of the point `(x2, x1)`, in radians: the inverse tangent of `x1 / x2` in the right "
+        "quadrant.",
+        "lt.atan2(lt.tensor([1.0]), lt.tensor([0.0])).tolist()",
+        "[1.5707963267948966]",
+    ),
 )
 COPYSIGN = _binary_ufunc_op(
     "copysign",
     np.copysign,
     (lambda s, g: g * np.copysign(1.0, s.inputs[0]) * np.copysign(1.0, s.inputs[1]), lambda s, g: 0 * g),
+    api=Api(
+        "copysign",
+        "The magnitude of `x1` with the sign of `x2`.",
+        "lt.copysign(lt.tensor([1.0, 2.0]), -0.0).tolist()",
+        "[-1.0, -2.0]",
+    ),
 )
 HYPOT = _binary_ufunc_op(
-    "hypot", np.hypot, (lambda s, g: g * s.inputs[0] / s.output, lambda s, g: g * s.inputs[1] / s.output)
+    "hypot",
+    np.hypot,
+    (lambda s, g: g * s.inputs[0] / s.output, lambda s, g: g * s.inputs[1] / s.output),
+    api=Api(
+        "hypot",
+        "`sqrt(x1 ** 2 + x2 ** 2)` without overflow.",
+        "lt.hypot(lt.tensor([3.0]), 4.0).tolist()",
+        "[5.0]",
+    ),
 )
 LOGADDEXP = _binary_ufunc_op(
     "logaddexp",
     np.logaddexp,
     (lambda s, g: g * np.exp(s.inputs[0] - s.output), lambda s, g: g * np.exp(s.inputs[1] - s.output)),
+    api=Api(
+        "logaddexp",
+        "`log(exp(x1) + exp(x2))` without overflow.",
+        "lt.logaddexp(lt.tensor([1000.0]), 1000.0).tolist()",
+        "[1000.6931471805599]",
+    ),
 )
-NEXTAFTER = _binary_ufunc_op("nextafter", np.nextafter, None)
-LOGICAL_AND = _binary_ufunc_op("logical_and", np.logical_and, None)
-LOGICAL_OR = _binary_ufunc_op("logical_or", np.logical_or, None)
-LOGICAL_XOR = _binary_ufunc_op("logical_xor", np.logical_xor, None)
+NEXTAFTER = _binary_ufunc_op(
+    "nextafter",
+    np.nextafter,
+    None,
+    api=Api(
+        "nextafter",
+        "The next representable floating-point value after `x1` towards `x2`.",
+        "lt.nextafter(lt.tensor([1.0]), 2.0).tolist()",
+        "[1.0000000000000002]",
+    ),
+)
+LOGICAL_AND = _binary_ufunc_op(
+    "logical_and",
+    np.logical_and,
+    None,
+    api=Api(
+        "logical_and",
+        "Whether both `x1` and `x2` are true, elementwise.",
+        "lt.logical_and(lt.tensor([True, False]), True).tolist()",
+        "[True, False]",
+    ),
+)
+LOGICAL_OR = _binary_ufunc_op(
+    "logical_or",
+    np.logical_or,
+    None,
+    api=Api(
+        "logical_or",
+        "Whether `x1` or `x2` is true, elementwise.",
+        "lt.logical_or(lt.tensor([True, False]), False).tolist()",
+        "[True, False]",
+    ),
+)
+LOGICAL_XOR = _binary_ufunc_op(
+    "logical_xor",
+    np.logical_xor,
+    None,
+    api=Api(
+        "logical_xor",
+        "Whether exactly one of `x1` and `x2` is true, elementwise.",
+        "lt.logical_xor(lt.tensor([True, False]), True).tolist()",
+        "[False, True]",
+    ),
+)
 
 
 def _astype_rule(saved: Saved, g: Buffer) -> Any:
@@ -1038,51 +1571,77 @@ FFTS: dict[str, Op] = {
 }
 """The fft extension's transforms by their name in `lt.fft`."""
 
-ARRAY_API_OPS = (
-    *(ACOS, ACOSH, ASIN, ASINH, ATAN, ATANH, COS, COSH, SIN, SINH, TAN, EXPM1, LOG1P, LOG2, LOG10),
-    *(RECIPROCAL, SQUARE, CEIL, FLOOR, TRUNC, SIGN, CONJ, LOGICAL_NOT, SIGNBIT, REAL, IMAG),
-    *(ATAN2, COPYSIGN, HYPOT, LOGADDEXP, NEXTAFTER, LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR),
-    *(ASTYPE, COUNT_NONZERO, DIFF, SEARCHSORTED, TAKE, TAKE_ALONG_AXIS, REPEAT, ROLL, TILE, TRIL, TRIU),
-    *(UNIQUE_VALUES, UNIQUE_INDICES, UNIQUE_INVERSE, UNIQUE_COUNTS),
-    *(INV, DET, SOLVE, CROSS, VECTOR_NORM, MATRIX_NORM, CHOLESKY, EIGH_VALUES, EIGH_VECTORS, EIGVALSH),
-    *(MATRIX_POWER, MATRIX_RANK, PINV, QR_Q, QR_R, SLOGDET_SIGN, SLOGDET_LOGABSDET, SVD_U, SVD_S, SVD_VH),
-    SVDVALS,
-    *FFTS.values(),
-)
-TABLE.update((op.name, op) for op in ARRAY_API_OPS)
-UFUNCS.update(
-    {
-        np.arccos: ACOS,
-        np.arccosh: ACOSH,
-        np.arcsin: ASIN,
-        np.arcsinh: ASINH,
-        np.arctan: ATAN,
-        np.arctanh: ATANH,
-        np.cos: COS,
-        np.cosh: COSH,
-        np.sin: SIN,
-        np.sinh: SINH,
-        np.tan: TAN,
-        np.expm1: EXPM1,
-        np.log1p: LOG1P,
-        np.log2: LOG2,
-        np.log10: LOG10,
-        np.reciprocal: RECIPROCAL,
-        np.square: SQUARE,
-        np.ceil: CEIL,
-        np.floor: FLOOR,
-        np.trunc: TRUNC,
-        np.sign: SIGN,
-        np.conjugate: CONJ,
-        np.logical_not: LOGICAL_NOT,
-        np.signbit: SIGNBIT,
-        np.arctan2: ATAN2,
-        np.copysign: COPYSIGN,
-        np.hypot: HYPOT,
-        np.logaddexp: LOGADDEXP,
-        np.nextafter: NEXTAFTER,
-        np.logical_and: LOGICAL_AND,
-        np.logical_or: LOGICAL_OR,
-        np.logical_xor: LOGICAL_XOR,
-    }
-)
+
+# -- the table registers itself: every entry above, and the doors read off them ------------------
+
+
+def entries_of(namespace: dict[str, Any]) -> dict[str, Op]:
+    """Every entry a module defines, by name, in the order it defines them: each `Op` bound at the
+    top level, or held in a dict there (as the fft transforms are). Two entries of one name would
+    make one unreachable by it: refused.
+
+    >>> sorted(entries_of({"NEG": NEG, "FFTS": {"fft": FFTS["fft"]}, "BLOCKWISE": BLOCKWISE}))
+    ['fft.fft', 'neg']
+    """
+    table: dict[str, Op] = {}
+    for name, value in namespace.items():
+        if name.startswith("__"):  # the module's own attributes (`__builtins__` is a dict)
+            continue
+        for entry in value.values() if isinstance(value, dict) else (value,):
+            if isinstance(entry, Op) and table.setdefault(entry.name, entry) is not entry:
+                raise ValueError(f"two entries of the table are named {entry.name!r}")
+    return table
+
+
+TABLE: dict[str, Op] = entries_of(globals())
+"""Every operation by name: every entry this module defines (nothing to list by hand)."""
+
+UFUNC_ALIASES: dict[np.ufunc, Op] = {
+    # The ufuncs of entries whose kernel is one of lazytensor's, not the bare ufunc call `Op.ufunc` is
+    # read off (so `ufunc` is None, and `apply` never calls the ufunc in the kernel's place):
+    np.exp: EXP,  # exp, log, sqrt, tanh: an object value's own method first (`Decimal.exp`, `Decimal.ln`)
+    np.log: LOG,
+    np.sqrt: SQRT,
+    np.tanh: TANH,
+    np.isnan: ISNAN,  # isnan, isinf, isfinite: numpy's test on the values as an array, on one thread
+    np.isinf: ISINF,
+    np.isfinite: ISFINITE,
+    np.matmul: MATMUL,  # refuses a 0-d operand and names both shapes when they do not align
+}
+"""numpy's ufunc for each entry the table cannot read one off: the few aliases `UFUNCS` adds."""
+
+
+def ufuncs_of(table: dict[str, Op], aliases: dict[np.ufunc, Op]) -> dict[np.ufunc, Op]:
+    """Each entry by the numpy ufunc it is: its kernel's (`Op.ufunc`), or its alias. A ufunc that
+    would name two entries is refused: numpy's call would reach only one of them.
+
+    >>> ufuncs_of({"neg": NEG, "exp": EXP}, {np.exp: EXP}) == {np.negative: NEG, np.exp: EXP}
+    True
+    """
+    found: dict[np.ufunc, Op] = {}
+    derived = ((entry.ufunc, entry) for entry in table.values() if entry.ufunc is not None)
+    for ufunc, entry in (*derived, *aliases.items()):
+        if found.setdefault(ufunc, entry) is not entry:
+            raise ValueError(
+                f"np.{ufunc.__name__} would be two entries: {found[ufunc].name} and {entry.name}"
+            )
+    return found
+
+
+UFUNCS: dict[np.ufunc, Op] = ufuncs_of(TABLE, UFUNC_ALIASES)
+"""numpy ufuncs that are entries of the table, so `np.exp(t)` is `t.exp()`: every entry whose kernel
+calls a ufunc, and the aliases."""
+
+NUMPY_NAMES: dict[str, str] = {entry.name: ufunc.__name__ for ufunc, entry in UFUNCS.items()}
+"""numpy's name for each entry that is a ufunc, for numpy's messages (`'divide'` for truediv)."""
+
+
+def torch_name(name: str) -> str:
+    """PyTorch's word for the operation of this name (its `grad_fn` is `<Word>Backward0`): its
+    entry's `torch_name`, or the name itself when no entry has it.
+
+    >>> torch_name("truediv"), torch_name("exp"), torch_name("permute")
+    ('div', 'exp', 'permute')
+    """
+    entry = TABLE.get(name)
+    return name if entry is None else entry.torch_name

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 import lazytensor.tensors.evaluate as evaluate
-from lazytensor.engine import autograd
+from lazytensor.engine import autograd, optable
 from lazytensor.engine.autograd import Node, Version
 from lazytensor.engine.optable import Op
 from lazytensor.ground import keywords, naming
@@ -699,10 +699,7 @@ class StorageTensor(BaseTensor):
         node = self.grad_state.node
         if node is None:
             return "AccumulateGrad"
-        return (
-            "".join(part.capitalize() for part in _TORCH_NAMES.get(node.name, node.name).split("_"))
-            + "Backward0"
-        )
+        return "".join(part.capitalize() for part in optable.torch_name(node.name).split("_")) + "Backward0"
 
     def grad_inputs(self) -> tuple[AbstractTensor | None, ...]:
         node = self.grad_state.node
@@ -800,6 +797,3 @@ def _storage_setattr(self: StorageTensor, name: str, value: Any) -> None:
 
 
 StorageTensor.__setattr__ = _storage_setattr  # type: ignore[method-assign]
-
-_TORCH_NAMES = {"truediv": "div", "power": "pow"}
-"""PyTorch's word for a table entry in `grad_fn` names, where the two differ (`DivBackward0`)."""

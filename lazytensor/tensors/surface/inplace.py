@@ -15,11 +15,6 @@ if TYPE_CHECKING:
     from lazytensor.tensors.tensor import AbstractTensor
 
 
-_NUMPY_NAMES = {entry.name: ufunc.__name__ for ufunc, entry in optable.UFUNCS.items()}
-"""numpy's name of each table entry that is a ufunc, for numpy's messages (`'divide'` for truediv);
-every entry an in-place operator runs is one."""
-
-
 class InPlace(Surface):
     """`t += x`, ..., `add_`, `clamp_`, `zero_`, `copy_`: computed, then written through every layer.
 
@@ -32,10 +27,11 @@ class InPlace(Surface):
     @keywords.user_error  # what goes wrong here is the operands': the traceback ends at the user's line
     def _inplace(self, entry: Op, other: Any) -> Self:
         """`self op= other`: check, compute by the table's entry, write through every layer to
-        storage (numpy's `same_kind` casting, the result's shape must be ours), return `self`."""
+        storage (numpy's `same_kind` casting, the result's shape must be ours), return `self`. Every
+        entry an in-place operator runs is a ufunc's: numpy's messages say its name (`'divide'`)."""
         self._check_in_place(entry.name, cast("AbstractTensor", self), other)
         result = self._apply(entry, self, other)
-        evaluate.write_result(cast("AbstractTensor", self), result.numpy(), _NUMPY_NAMES[entry.name])
+        evaluate.write_result(cast("AbstractTensor", self), result.numpy(), optable.NUMPY_NAMES[entry.name])
         return self
 
     # -- in-place operators: the result computed, then written through this tensor -----------------
