@@ -20,6 +20,36 @@ Name = str | None
 Names = tuple[Name, ...]
 Shape = tuple[int, ...]
 
+NAME_SHOWN = 40
+"""The most characters a name takes where it is printed or quoted (headers, labels, `explain()`,
+error messages): a longer one is cut by `shown_name`."""
+
+
+def shown_name(name: str) -> str:
+    """`name` as it is printed: whole up to `NAME_SHOWN` characters, else its start, an ellipsis and
+    its length, `NAME_SHOWN` characters in all. The one place names are cut: a 10 MB name prints as
+    40 characters, at the cost of one slice.
+
+    >>> shown_name("time")
+    'time'
+    >>> shown_name("channel" * 1_000_000)
+    'channelchannelcha…(7,000,000 characters)'
+    """
+    if len(name) <= NAME_SHOWN:
+        return name
+    length = f"…({len(name):,} characters)"
+    return name[: NAME_SHOWN - len(length)] + length
+
+
+def shown_names(names: Iterable[Any]) -> tuple[Any, ...]:
+    """The names with each str cut by `shown_name` (None and anything else as it is), for messages
+    that quote a tuple of names.
+
+    >>> shown_names(("trial", None, "x" * 50))
+    ('trial', None, 'xxxxxxxxxxxxxxxxxxxxxxxx…(50 characters)')
+    """
+    return tuple(shown_name(name) if isinstance(name, str) else name for name in names)
+
 
 def unnamed(ndim: int) -> Names:
     """The names of a tensor nobody named: None for every axis.
@@ -41,17 +71,22 @@ def check_names(names: Any, shape: Shape, what: str = "names") -> Names:
     ValueError: names ('a', 'a') name axis 'a' twice (shape (1, 2))
     """
     if isinstance(names, str) or not isinstance(names, Iterable):
-        raise TypeError(f"{what} must be a sequence of str or None, one per axis, got {names!r}")
+        given_text = repr(shown_name(names)) if isinstance(names, str) else repr(names)
+        raise TypeError(f"{what} must be a sequence of str or None, one per axis, got {given_text}")
     found = tuple(names)
     for name in found:
         if name is not None and not isinstance(name, str):
-            raise TypeError(f"{what} {found!r}: each name must be a str or None, got {name!r}")
+            raise TypeError(f"{what} {shown_names(found)!r}: each name must be a str or None, got {name!r}")
     if len(found) != len(shape):
-        raise ValueError(f"{what} {found} give {len(found)} names for the {len(shape)} axes of shape {shape}")
+        raise ValueError(
+            f"{what} {shown_names(found)} give {len(found)} names for the {len(shape)} axes of shape {shape}"
+        )
     given = [name for name in found if name is not None]
     for name in given:
         if given.count(name) > 1:
-            raise ValueError(f"{what} {found} name axis {name!r} twice (shape {shape})")
+            raise ValueError(
+                f"{what} {shown_names(found)} name axis {shown_name(name)!r} twice (shape {shape})"
+            )
     return found
 
 
@@ -88,7 +123,9 @@ def axis_of(name: str, names: Names, shape: Shape) -> int:
     for axis, known in enumerate(names):
         if known == name:
             return axis
-    raise ValueError(f"no axis is named {name!r}: the tensor of shape {shape} has names {names}")
+    raise ValueError(
+        f"no axis is named {shown_name(name)!r}: the tensor of shape {shape} has names {shown_names(names)}"
+    )
 
 
 class NamedShape(tuple[int, ...]):
@@ -121,7 +158,7 @@ def axis_named(name: str, shape: Shape, what: str) -> int:
     names = getattr(shape, "names", None)
     if names is None:
         raise ValueError(
-            f"{what}: no axis is named {name!r}: the tensor of shape {tuple(shape)} has no names"
+            f"{what}: no axis is named {shown_name(name)!r}: the tensor of shape {tuple(shape)} has no names"
         )
     try:
         return axis_of(name, names, tuple(shape))
@@ -235,16 +272,18 @@ def broadcast_names(operands: Sequence[tuple[Names, Shape]]) -> Names:
             if known != name:
                 other_names, other_shape = source[-back]  # type: ignore[misc]
                 raise ValueError(
-                    f"names {other_names} and {names} do not match at axis {-back}: {known!r} "
-                    f"against {name!r} (shapes {other_shape} and {shape})"
+                    f"names {shown_names(other_names)} and {shown_names(names)} do not match at axis "
+                    f"{-back}: {shown_name(known)!r} against {shown_name(name)!r} (shapes {other_shape} "
+                    f"and {shape})"
                 )
     given = [name for name in result if name is not None]
     for name in given:
         if given.count(name) > 1:  # one name at two places from the right
             places = [-b for b, n in enumerate(reversed(result), start=1) if n == name]
-            listed = " and ".join(str(names) for names, _ in operands)
+            listed = " and ".join(str(shown_names(names)) for names, _ in operands)
             raise ValueError(
-                f"names {listed} are misaligned: {name!r} is at axes {sorted(places)} from the right "
+                f"names {listed} are misaligned: {shown_name(name)!r} is at axes {sorted(places)} from the "
+                "right "
                 "(broadcasting matches axes by position, not by name: permute to line the names up)"
             )
     return tuple(result)
@@ -280,8 +319,9 @@ def matmul_names(left: tuple[Names, Shape], right: tuple[Names, Shape]) -> Names
     for name in given:
         if given.count(name) > 1:
             raise ValueError(
-                f"matmul: names {names_a} and {names_b} (shapes {shape_a} and {shape_b}) would put "
-                f"{name!r} on two axes of the result {result}: rename an operand first"
+                f"matmul: names {shown_names(names_a)} and {shown_names(names_b)} (shapes {shape_a} and "
+                f"{shape_b}) would put {shown_name(name)!r} on two axes of the result "
+                f"{shown_names(result)}: rename an operand first"
             )
     return result
 

@@ -4,7 +4,9 @@ A tensor whose axes nobody named has no names here (`None`), and every function 
 writes exactly what the printer wrote before names existed: `(2, 3)`, `[1, :, :]`. When
 any axis is named, named axes are written with their name and unnamed ones as before,
 so the text still reads positionally: `(trial 4, 64, time 1000)`, `[trial=1, 0, time↓, :]`.
-Names are user text: they go through `printable` (no escape sequence reaches a terminal).
+Names are user text: each is cut to a bounded length (`naming.shown_name`: a 10 MB name prints as
+40 characters) and then goes through `printable` (no escape sequence reaches a terminal), both by
+`name_text`, the one door a name takes into printed text.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
+from lazytensor.ground.naming import shown_name
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.escapes import printable
 
@@ -25,6 +28,15 @@ ROWS = "↓"
 """After the name of the axis that runs down a 2-D slice's rows, in its label."""
 COLUMNS = "→"
 """After the name of the axis that runs across a 2-D slice's columns, in its label."""
+
+
+def name_text(name: str) -> str:
+    r"""A name as printed: cut when long (`shown_name`), its control characters escaped (`printable`).
+
+    >>> name_text("time"), name_text("a\x1bb"), len(name_text("x" * 10_000_000))
+    ('time', 'a\\x1bb', 40)
+    """
+    return printable(shown_name(name))
 
 
 def given_names(names: Sequence[str | None] | None) -> AxisNames | None:
@@ -90,7 +102,7 @@ def entry(name: str | None, text: str) -> str:
     >>> entry("trial", "1"), entry(None, ":")
     ('trial=1', ':')
     """
-    return text if name is None else f"{printable(name)}={text}"
+    return text if name is None else f"{name_text(name)}={text}"
 
 
 def grid_entry(name: str | None, arrow: str) -> str:
@@ -100,7 +112,7 @@ def grid_entry(name: str | None, arrow: str) -> str:
     >>> grid_entry("time", ROWS), grid_entry(None, COLUMNS)
     ('time↓', ':')
     """
-    return ":" if name is None else printable(name) + arrow
+    return ":" if name is None else name_text(name) + arrow
 
 
 def axis_text(axis: int, names: AxisNames | None) -> str:
@@ -110,7 +122,7 @@ def axis_text(axis: int, names: AxisNames | None) -> str:
     ('axis 2', 'trial', 'axis 1')
     """
     name = None if names is None else names[axis]
-    return f"axis {axis}" if name is None else printable(name)
+    return f"axis {axis}" if name is None else name_text(name)
 
 
 def wrap_entries(entries: Sequence[str], width: int, indent: int = 0, brackets: str = "[]") -> list[str]:
@@ -141,7 +153,7 @@ def wrap_entries(entries: Sequence[str], width: int, indent: int = 0, brackets: 
 def shape_entries(shape: Sequence[int], names: AxisNames) -> list[str]:
     """The entries of a named shape: `trial 4` for a named axis, the size alone for an unnamed one."""
     return [
-        f"{printable(name)} {size}" if name is not None else str(size)
+        f"{name_text(name)} {size}" if name is not None else str(size)
         for name, size in zip(names, shape, strict=True)
     ]
 

@@ -55,7 +55,7 @@ class RenamedTensor(View):
         return [(self.wrapped, grad)]
 
     def describe(self) -> str:
-        return "names (" + ", ".join(repr(name) for name in self.axis_names) + ")"
+        return "names (" + ", ".join(repr(name) for name in naming.shown_names(self.axis_names)) + ")"
 
     @stacked
     def layout(self) -> Layout | None:
