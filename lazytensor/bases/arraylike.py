@@ -33,11 +33,12 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor.bases import zarrreads
+from lazytensor.bases import zarrreads, zarrstore
 from lazytensor.bases.writelock import serialised
 from lazytensor.engine import autograd, chunkforms
 from lazytensor.engine.chunkforms import NoChunkedForm
 from lazytensor.engine.optable import Op
+from lazytensor.ground import naming
 from lazytensor.ground.layout import Layout
 from lazytensor.ground.once import once
 from lazytensor.ground.positions import Shape, index_to_position, int_tuple, numel, open_grid
@@ -172,6 +173,12 @@ class Backend:
         `dims`, HDF5 dimension labels), or None when it keeps none."""
         return None
 
+    def reopening(self, array: Any) -> tuple[Any, tuple[Any, ...]]:
+        """How pickle makes `array` again: a function and its arguments. By default the array pickles
+        itself (numpy, dask, xarray and most array-likes do); a backend whose arrays do not overrides
+        it (zarr over the safe store: reopened by path), or raises TypeError saying why it cannot."""
+        return _itself, (array,)
+
 
 class NumpyBackend(Backend):
     kind = "numpy"
@@ -237,6 +244,11 @@ class ZarrBackend(Backend):
     def read_only(self, array: Any) -> str | None:
         return "the zarr array was opened read-only" if getattr(array, "read_only", False) else None
 
+    def reopening(self, array: Any) -> tuple[Any, tuple[Any, ...]]:
+        """A store opened by lazytensor (the safe store, made on first use) by its folder and the array's
+        path in it, opened through the safe store again; any other zarr array pickles as zarr does."""
+        return zarrstore.reopening(array) or super().reopening(array)
+
     def dimension_names(self, array: Any) -> tuple[Any, ...] | None:
         """zarr v3 keeps `dimension_names` in its metadata; zarr v2 has none, but xarray writes its
         dimensions to the `_ARRAY_DIMENSIONS` attribute."""
@@ -291,6 +303,15 @@ class Hdf5Backend(Backend):
 
     def read_only(self, array: Any) -> str | None:
         return "the HDF5 file was opened read-only" if array.file.mode == "r" else None
+
+    def reopening(self, array: Any) -> tuple[Any, tuple[Any, ...]]:
+        """Refused: h5py objects do not pickle, and opening the file again on unpickling (in another
+        process, maybe while this one writes it) would bypass what `lt.open` checks of an HDF5 file."""
+        raise TypeError(
+            f"cannot pickle a tensor over the HDF5 dataset {self.where(array)}: h5py datasets do not "
+            "pickle and lazytensor does not reopen HDF5 files behind your back; pickle its values "
+            "(t.compute()) or the path and dataset name, and lt.open(path, name) again"
+        )
 
     def dimension_names(self, array: Any) -> tuple[Any, ...] | None:
         """Each axis' dimension label, else the name of the first dimension scale attached to it
@@ -582,6 +603,13 @@ class ArrayBase(BaseTensor):
         self._dtype = dtype.newbyteorder("=") if dtype.isnative else dtype  # '<f4' shows as float32
         self.grad_state = GradState()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the way to make the array again (its backend's `reopening`: a zarr store by its
+        path) and the names the base was given; nothing cached (a dask twin, chunk limits) is kept."""
+        make, arguments = self.backend.reopening(self.array)
+        names = self.names if self.names_used else None
+        return (_unpickled_base, (make, arguments, names))
+
     # -- the tensor protocol
 
     @property
@@ -811,6 +839,21 @@ class ArrayBase(BaseTensor):
     def postpersist(self, lazy: Any) -> tuple[Any, tuple[Any, ...]]:
         rebuild, args = lazy.__dask_postpersist__()
         return _rebuild, (rebuild, args)
+
+
+def _itself(array: Any) -> Any:
+    """The array as pickle gave it back (`Backend.reopening` of an array that pickles itself)."""
+    return array
+
+
+def _unpickled_base(make: Any, arguments: tuple[Any, ...], names: Any) -> ArrayBase:
+    """The base `ArrayBase.__reduce__` took apart: over `make(*arguments)`, named as it was (a base
+    some view over it renamed keeps the flag that says so, so the views print their names)."""
+    base = ArrayBase(make(*arguments))
+    if names is not None:
+        naming.name_base(base, names)
+        naming.mark_named(base)
+    return base
 
 
 def _finish(results: Any, finalize: Any, args: tuple[Any, ...]) -> StorageTensor:

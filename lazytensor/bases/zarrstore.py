@@ -265,7 +265,19 @@ def _store_class() -> type[Any]:
             twin.limits = self.limits
             return twin
 
+        def __reduce__(self) -> tuple[Any, ...]:
+            """Pickle as the folder, the mode and the limits: the class is made on first use, so
+            pickle cannot name it; unpickling makes the same safe store over the same folder."""
+            return (_reopened_store, (str(self.root), bool(self.read_only), self.limits))
+
     return SafeLocalStore
+
+
+def _reopened_store(root: str, read_only: bool, limits: Limits) -> Any:
+    """The safe store a pickle of one holds: over `root`, in its mode, with its limits."""
+    store = safe_store(root, read_only)
+    store.limits = limits
+    return store
 
 
 def safe_store(root: str, read_only: bool) -> Any:
@@ -354,6 +366,23 @@ def open_array(path: str, mode: str, inside: str | None = None) -> Any:
         ) from None
     fit_limits(array)
     return array
+
+
+def reopening(array: Any) -> tuple[Any, tuple[Any, ...]] | None:
+    """How to open `array` again, for pickle: `open_array` and its arguments (the store's folder, the
+    mode, the array's path in it) for an array over a safe store; None for any other.
+
+    >>> import tempfile, zarr
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = zarr.create_array(folder, shape=(2,), chunks=(1,), dtype="i1", fill_value=3)
+    >>> opener, arguments = reopening(open_array(folder, "r"))
+    >>> opener(*arguments)[:].tolist(), arguments[1:]
+    ([3, 3], ('r', None))
+    """
+    store = getattr(array, "store", None)
+    if not isinstance(store, _store_class()):
+        return None
+    return open_array, (str(store.root), "r" if store.read_only else "r+", getattr(array, "path", "") or None)
 
 
 def guarded(array: Any) -> Any:

@@ -417,6 +417,20 @@ class GradState:
         self.node: Node | None = None
         self.version = Version()
 
+    def without_graph(self) -> GradState:
+        """The state a pickle keeps: everything but the recorded graph (`node`), which holds the
+        operation's backward closures and its operands. PyTorch's `pickle` does the same: a result
+        that requires grad comes back as a leaf that requires grad.
+
+        >>> import lazytensor as lt
+        >>> state = (lt.ones(2, requires_grad=True) * 2).grad_state.without_graph()
+        >>> state.requires_grad, state.node
+        (True, None)
+        """
+        kept = GradState()
+        kept.requires_grad, kept.grad, kept.version = self.requires_grad, self.grad, self.version
+        return kept
+
 
 class BaseTensor(AbstractTensor):
     """The bottom of a stack: it answers the reading and writing questions of `evaluate` for the
@@ -578,10 +592,14 @@ class StorageTensor(BaseTensor):
 
     def __getstate__(self) -> dict[str, Any]:
         """The state to pickle: the buffer and the rest, never the cached view of the buffer (pickled
-        on its own it would come back as a copy, stale at the first write)."""
+        on its own it would come back as a copy, stale at the first write) nor a recorded graph (its
+        closures do not pickle; as in PyTorch, a result comes back as a leaf that requires grad)."""
         state = dict(self.__dict__)
         _FUSED_VALUES.omit(state)
         AbstractTensor._lazy_values.omit(state)
+        grad_state = state.get("grad_state")
+        if grad_state is not None and grad_state.node is not None:  # a result: its graph stays behind
+            state["grad_state"] = grad_state.without_graph()
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
