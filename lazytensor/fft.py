@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from lazytensor.array_api.datatypes import check_device
 from lazytensor.engine import optable
+from lazytensor.ground import arguments
 from lazytensor.tensors.apply import apply
 from lazytensor.tensors.tensor import StorageTensor
 
@@ -181,7 +182,8 @@ def fftfreq(
     [0.0, 0.25, -0.5, -0.25]
     """
     check_device(device)
-    return StorageTensor.from_array(np.fft.fftfreq(n, d).astype(np.float64 if dtype is None else dtype))
+    count, spacing, chosen = _frequency_arguments("fftfreq", n, d, dtype)
+    return StorageTensor.from_array(np.fft.fftfreq(count, spacing).astype(chosen))
 
 
 def rfftfreq(
@@ -194,4 +196,24 @@ def rfftfreq(
     [0.0, 0.25, 0.5]
     """
     check_device(device)
-    return StorageTensor.from_array(np.fft.rfftfreq(n, d).astype(np.float64 if dtype is None else dtype))
+    count, spacing, chosen = _frequency_arguments("rfftfreq", n, d, dtype)
+    return StorageTensor.from_array(np.fft.rfftfreq(count, spacing).astype(chosen))
+
+
+def _frequency_arguments(what: str, n: Any, d: Any, dtype: Any) -> tuple[int, float, np.dtype[Any]]:
+    """`fftfreq`'s and `rfftfreq`'s arguments checked: `n` a count of at least 1 (an `n`-point transform;
+    numpy divides by it), `d` a real spacing other than 0, `dtype` one numpy understands (float64 unless
+    given).
+
+    >>> _frequency_arguments("fftfreq", 4, 0.5, None)
+    (4, 0.5, dtype('float64'))
+    >>> _frequency_arguments("fftfreq", 4, 0, None)
+    Traceback (most recent call last):
+    ValueError: fftfreq: d (the sample spacing) must not be 0
+    """
+    count = arguments.count(what, "n", n, least=1)
+    spacing = arguments.real(what, "d", d)
+    if spacing == 0:
+        raise ValueError(f"{what}: d (the sample spacing) must not be 0")
+    chosen = arguments.dtype(what, dtype)
+    return count, spacing, np.dtype(np.float64) if chosen is None else chosen

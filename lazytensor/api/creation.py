@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor.ground import keywords, naming
-from lazytensor.ground.positions import as_shape
-from lazytensor.tensors.tensor import AbstractTensor, StorageTensor
+from lazytensor.ground import arguments, keywords, naming
+from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, values_of
 
 
 def _from_torch(data: Any) -> npt.NDArray[Any] | None:
@@ -19,12 +19,20 @@ def _from_torch(data: Any) -> npt.NDArray[Any] | None:
     return np.array(data.detach().cpu().numpy(), copy=True)
 
 
-def _shape_of(args: tuple[Any, ...]) -> tuple[int, ...]:
-    """Shape arguments (ints or one tuple), or the error naming the negative size."""
-    shape = as_shape(args)
-    if any(size < 0 for size in shape):
-        raise ValueError(f"negative dimensions are not allowed: shape {shape}")
-    return shape
+def _shape_of(args: tuple[Any, ...], what: str) -> tuple[int, ...]:
+    """Shape arguments (ints or one tuple), or the error naming the function and the bad size."""
+    return arguments.shape(what, args)
+
+
+def _filled(what: str, shape: tuple[int, ...], fill_value: Any, dtype: Any) -> npt.NDArray[Any]:
+    """`np.full`, with a fill value numpy cannot cast to `dtype` refused in lazytensor's words."""
+    try:
+        return np.full(shape, _fill_value(fill_value), dtype=dtype)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise type(error)(
+            f"{what}: fill_value {arguments.quoted(fill_value)} cannot be a {np.dtype(dtype)} value "
+            f"({' '.join(str(error).split())})"
+        ) from None
 
 
 def _leaf(array: npt.NDArray[Any], requires_grad: bool) -> StorageTensor:
@@ -51,6 +59,7 @@ def tensor(
     >>> tensor([[1, 2, 3]], names=("row", "col")).names
     ('row', 'col')
     """
+    dtype = arguments.dtype("tensor", dtype)
     if isinstance(data, AbstractTensor):
         if names is None and data.base.names_used:
             names = data.names
@@ -92,7 +101,8 @@ def zeros(
     ('row', 'col')
     """
     keywords.device("zeros", device)
-    return _named(_leaf(np.zeros(_shape_of(shape), dtype=dtype), requires_grad), names)
+    chosen = arguments.dtype("zeros", dtype)
+    return _named(_leaf(np.zeros(_shape_of(shape, "zeros"), dtype=chosen), requires_grad), names)
 
 
 def ones(
@@ -108,7 +118,8 @@ def ones(
     ([1.0, 1.0], [True, True])
     """
     keywords.device("ones", device)
-    return _named(_leaf(np.ones(_shape_of(shape), dtype=dtype), requires_grad), names)
+    chosen = arguments.dtype("ones", dtype)
+    return _named(_leaf(np.ones(_shape_of(shape, "ones"), dtype=chosen), requires_grad), names)
 
 
 def empty(
@@ -126,7 +137,8 @@ def empty(
     ((2, 3), (2, 3), (4,))
     """
     keywords.device("empty", device)
-    return _named(_leaf(np.empty(_shape_of((shape, *more)), dtype=dtype), requires_grad), names)
+    chosen = arguments.dtype("empty", dtype)
+    return _named(_leaf(np.empty(_shape_of((shape, *more), "empty"), dtype=chosen), requires_grad), names)
 
 
 def full(
@@ -144,8 +156,9 @@ def full(
     ([7, 7], [0.5, 0.5])
     """
     keywords.device("full", device)
+    chosen = arguments.dtype("full", dtype)
     return _named(
-        _leaf(np.full(_shape_of((shape,)), _fill_value(fill_value), dtype=dtype), requires_grad), names
+        _leaf(_filled("full", _shape_of((shape,), "full"), fill_value, chosen), requires_grad), names
     )
 
 
@@ -154,15 +167,18 @@ def _fill_value(fill_value: Any) -> Any:
     return fill_value.numpy() if isinstance(fill_value, AbstractTensor) else fill_value
 
 
-def _like(prototype: Any, dtype: npt.DTypeLike | None, shape: Any) -> tuple[tuple[int, ...], np.dtype[Any]]:
-    """The shape and dtype of a `*_like` result: the prototype's unless given."""
+def _like(
+    prototype: Any, dtype: npt.DTypeLike | None, shape: Any, what: str
+) -> tuple[tuple[int, ...], np.dtype[Any]]:
+    """The shape and dtype of a `*_like` result (`what`, for errors): the prototype's unless given."""
     if isinstance(prototype, AbstractTensor):
         own_shape, own_dtype = prototype.shape, prototype.dtype
     else:
         array = np.asarray(prototype)
         own_shape, own_dtype = array.shape, array.dtype
-    chosen_shape = own_shape if shape is None else _shape_of((shape,))
-    return chosen_shape, own_dtype if dtype is None else np.dtype(dtype)
+    chosen_shape = own_shape if shape is None else _shape_of((shape,), what)
+    chosen_dtype = arguments.dtype(what, dtype)
+    return chosen_shape, own_dtype if chosen_dtype is None else chosen_dtype
 
 
 def zeros_like(
@@ -178,7 +194,7 @@ def zeros_like(
     ([0, 0, 0], [[0]])
     """
     keywords.device("zeros_like", device)
-    chosen_shape, chosen_dtype = _like(prototype, dtype, shape)
+    chosen_shape, chosen_dtype = _like(prototype, dtype, shape, "zeros_like")
     return _leaf(np.zeros(chosen_shape, dtype=chosen_dtype), requires_grad)
 
 
@@ -195,7 +211,7 @@ def ones_like(
     [[1.0], [1.0]]
     """
     keywords.device("ones_like", device)
-    chosen_shape, chosen_dtype = _like(prototype, dtype, shape)
+    chosen_shape, chosen_dtype = _like(prototype, dtype, shape, "ones_like")
     return _leaf(np.ones(chosen_shape, dtype=chosen_dtype), requires_grad)
 
 
@@ -212,7 +228,7 @@ def empty_like(
     (2, 3)
     """
     keywords.device("empty_like", device)
-    chosen_shape, chosen_dtype = _like(prototype, dtype, shape)
+    chosen_shape, chosen_dtype = _like(prototype, dtype, shape, "empty_like")
     return _leaf(np.empty(chosen_shape, dtype=chosen_dtype), requires_grad)
 
 
@@ -230,8 +246,8 @@ def full_like(
     [2, 2, 2]
     """
     keywords.device("full_like", device)
-    chosen_shape, chosen_dtype = _like(prototype, dtype, shape)
-    return _leaf(np.full(chosen_shape, _fill_value(fill_value), dtype=chosen_dtype), requires_grad)
+    chosen_shape, chosen_dtype = _like(prototype, dtype, shape, "full_like")
+    return _leaf(_filled("full_like", chosen_shape, fill_value, chosen_dtype), requires_grad)
 
 
 def arange(
@@ -250,11 +266,22 @@ def arange(
     ([0, 1, 2, 3, 4], [1.0, 1.5], [0, 3, 6, 9])
     """
     keywords.device("arange", device)
+    arguments.finite("arange", "start" if stop is not None else "stop", start)  # one bound: the stop
+    if stop is not None:
+        arguments.finite("arange", "stop", stop)
+    arguments.finite("arange", "step", step)
     if step == 0:
         raise ValueError(f"arange: the step must not be zero (start {start}, stop {stop})")
     if stop is None:
         start, stop = 0, start
-    return _named(StorageTensor.from_array(np.arange(start, stop, step, dtype=dtype)), names)
+    chosen = arguments.dtype("arange", dtype)
+    length = math.ceil((float(stop) - float(start)) / float(step))
+    if length > arguments.LONGEST_AXIS:
+        raise ValueError(
+            f"arange: start {start}, stop {stop}, step {step} make {length} values, more than an axis "
+            f"numpy can index ({arguments.LONGEST_AXIS})"
+        )
+    return _named(StorageTensor.from_array(np.arange(start, stop, step, dtype=chosen)), names)
 
 
 def trandom(
@@ -266,7 +293,7 @@ def trandom(
     (2, 2)
     """
     rng = np.random.default_rng(seed)
-    return _named(_leaf(rng.uniform(-1.0, 1.0, size=_shape_of(shape)), requires_grad), names)
+    return _named(_leaf(rng.uniform(-1.0, 1.0, size=_shape_of(shape, "trandom")), requires_grad), names)
 
 
 def linspace(
@@ -282,7 +309,29 @@ def linspace(
     >>> linspace(0, 1, 5).tolist(), linspace(0, 1, 4, endpoint=False).tolist()
     ([0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.25, 0.5, 0.75])
     """
-    return _leaf(np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype), requires_grad)
+    first, last = _bound("linspace", "start", start), _bound("linspace", "stop", stop)
+    count = arguments.count("linspace", "num", num)
+    chosen = arguments.dtype("linspace", dtype)
+    return _leaf(np.linspace(first, last, count, endpoint=endpoint, dtype=chosen), requires_grad)
+
+
+def _bound(what: str, argument: str, value: Any) -> Any:
+    """A bound of `linspace`: a number or an array of numbers, as numpy takes them (a tensor: its values).
+
+    >>> _bound("linspace", "start", tensor([0.0, 1.0])).tolist(), _bound("linspace", "stop", 2)
+    ([0.0, 1.0], 2)
+    """
+    values = values_of(value) if isinstance(value, AbstractTensor) else value
+    try:
+        kind = np.asarray(values).dtype.kind
+    except (TypeError, ValueError):  # a ragged list, an object numpy cannot read
+        kind = "O"
+    if kind not in "biufc":
+        raise TypeError(
+            f"{what}: {argument} must be a number or an array of numbers, got {arguments.quoted(value)} "
+            f"({type(value).__name__})"
+        )
+    return values
 
 
 def eye(
@@ -297,7 +346,10 @@ def eye(
     >>> eye(2).tolist(), eye(2, 3, k=1, dtype=int).tolist()
     ([[1.0, 0.0], [0.0, 1.0]], [[0, 1, 0], [0, 0, 1]])
     """
-    return _leaf(np.eye(n, m, k, dtype=dtype), requires_grad)
+    rows = arguments.count("eye", "n_rows", n)
+    columns = rows if m is None else arguments.count("eye", "n_cols", m)
+    offset = arguments.integer("eye", "k", k)
+    return _leaf(np.eye(rows, columns, offset, dtype=arguments.dtype("eye", dtype)), requires_grad)
 
 
 def randn(
@@ -314,4 +366,5 @@ def randn(
     ((2, 3), dtype('float64'), True)
     """
     rng = np.random.default_rng(seed)
-    return _leaf(rng.standard_normal(_shape_of(shape)).astype(dtype), requires_grad)
+    sizes = _shape_of(shape, "randn")
+    return _leaf(rng.standard_normal(sizes).astype(arguments.dtype("randn", dtype)), requires_grad)

@@ -19,7 +19,8 @@ import numpy.typing as npt
 from lazytensor.api import creation
 from lazytensor.array_api.datatypes import check_device
 from lazytensor.engine import optable
-from lazytensor.ground.positions import as_shape, normalize_dim, normalize_dims, numel
+from lazytensor.ground import arguments
+from lazytensor.ground.positions import normalize_dim, normalize_dims, numel
 from lazytensor.tensors.apply import apply, apply_to_sequence
 from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, values_of
 
@@ -69,6 +70,7 @@ def asarray(
     (np.float64(7.0), dtype('float32'), True)
     """
     check_device(device)
+    dtype = arguments.dtype("asarray", dtype)
     if isinstance(obj, AbstractTensor):
         if dtype is not None and np.dtype(dtype) != obj.dtype:
             if copy is False:
@@ -105,7 +107,8 @@ def zeros(
     """
     check_device(device)
     dtype = np.float64 if dtype is None else dtype
-    return creation.zeros(as_shape((shape, *more)), dtype=dtype, requires_grad=requires_grad, names=names)
+    sizes = arguments.shape("zeros", (shape, *more))
+    return creation.zeros(sizes, dtype=dtype, requires_grad=requires_grad, names=names)
 
 
 def ones(
@@ -124,7 +127,8 @@ def ones(
     """
     check_device(device)
     dtype = np.float64 if dtype is None else dtype
-    return creation.ones(as_shape((shape, *more)), dtype=dtype, requires_grad=requires_grad, names=names)
+    sizes = arguments.shape("ones", (shape, *more))
+    return creation.ones(sizes, dtype=dtype, requires_grad=requires_grad, names=names)
 
 
 def full(
@@ -143,9 +147,8 @@ def full(
     ([7, 7], dtype('bool'))
     """
     check_device(device)
-    return creation.full(
-        as_shape((shape,)), fill_value, dtype=dtype, requires_grad=requires_grad, names=names
-    )
+    sizes = arguments.shape("full", (shape,))
+    return creation.full(sizes, fill_value, dtype=dtype, requires_grad=requires_grad, names=names)
 
 
 def arange(
@@ -253,7 +256,7 @@ def tril(x: Operand, /, *, k: int = 0) -> StorageTensor:
     >>> lt.tril(lt.ones(2, 2)).tolist()
     [[1.0, 0.0], [1.0, 1.0]]
     """
-    return apply(optable.TRIL, x, k=k)
+    return apply(optable.TRIL, x, k=arguments.integer("tril", "k", k))
 
 
 def triu(x: Operand, /, *, k: int = 0) -> StorageTensor:
@@ -263,7 +266,7 @@ def triu(x: Operand, /, *, k: int = 0) -> StorageTensor:
     >>> lt.triu(lt.ones(2, 2)).tolist()
     [[1.0, 1.0], [0.0, 1.0]]
     """
-    return apply(optable.TRIU, x, k=k)
+    return apply(optable.TRIU, x, k=arguments.integer("triu", "k", k))
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> StorageTensor:
@@ -278,6 +281,11 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> S
     [9.0, 1.0, 2.0]
     """
     check_device(device)
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(
+            f"from_dlpack: a {type(x).__name__} object has no __dlpack__ method: pass a numpy array or a "
+            "tensor of another library that exports DLPack"
+        )
     array = np.from_dlpack(x, device=device, copy=copy)
     if copy is False and not array.flags.c_contiguous:
         raise ValueError(f"from_dlpack: an array of strides {array.strides} needs a copy (copy=False)")
