@@ -253,9 +253,18 @@ class ZarrBackend(Backend):
         """zarr v3 keeps `dimension_names` in its metadata; zarr v2 has none, but xarray writes its
         dimensions to the `_ARRAY_DIMENSIONS` attribute."""
         names = getattr(array.metadata, "dimension_names", None)
-        if names is None:
-            names = array.attrs.get("_ARRAY_DIMENSIONS")
-        return None if names is None else tuple(names)
+        if names is not None:
+            return tuple(names)
+        if "_ARRAY_DIMENSIONS" not in array.attrs:
+            return None
+        names = array.attrs["_ARRAY_DIMENSIONS"]
+        if not isinstance(names, list) or not all(name is None or isinstance(name, str) for name in names):
+            shown = repr(names)
+            raise ValueError(
+                f"{self.where(array)}: the attribute _ARRAY_DIMENSIONS must be a list of names (str), "
+                f"got {shown if len(shown) <= 60 else shown[:60] + '…'}"
+            )
+        return tuple(names)
 
 
 class DaskBackend(Backend):

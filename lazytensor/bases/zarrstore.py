@@ -364,8 +364,30 @@ def open_array(path: str, mode: str, inside: str | None = None) -> Any:
         raise StoreError(
             f"{path}: key {key}: not an array zarr can open ({type(error).__name__}: {detail})"
         ) from None
+    refuse_empty_chunks(array, path)
     fit_limits(array)
     return array
+
+
+def refuse_empty_chunks(array: Any, where: str) -> None:
+    """StoreError naming `where` for a chunk shape with a 0 along an axis that holds elements: zarr
+    accepts the metadata but divides by the chunk size on every read of it. Along an empty axis a
+    chunk of 0 is harmless (there is nothing to read), as zarr finds.
+
+    >>> import zarr
+    >>> refuse_empty_chunks(zarr.create_array({}, shape=(0, 4), chunks=(0, 2), dtype="i1"), "z")
+    >>> full = zarr.create_array({}, shape=(3, 4), chunks=(0, 2), dtype="i1")
+    >>> refuse_empty_chunks(full, "z")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    lazytensor.bases.zarrstore.StoreError: z: chunk shape (0, 2) has size 0 along axis 0 (of length 3): ...
+    """
+    chunks = tuple(getattr(array, "chunks", ()) or ())
+    for axis, (chunk, length) in enumerate(zip(chunks, array.shape, strict=False)):
+        if chunk == 0 and length > 0:
+            raise StoreError(
+                f"{where}: chunk shape {chunks} has size 0 along axis {axis} (of length {length}): zarr "
+                "cannot read its chunks"
+            )
 
 
 def reopening(array: Any) -> tuple[Any, tuple[Any, ...]] | None:
@@ -395,6 +417,8 @@ def guarded(array: Any) -> Any:
     ('SafeLocalStore', [1, 1])
     """
     store: Any = getattr(array, "store", None)
+    if hasattr(array, "store_path") and hasattr(array, "chunks"):  # any zarr array, wherever it is
+        refuse_empty_chunks(array, str(array.store_path))
     if type(store).__name__ != "LocalStore" or type(store).__module__.split(".")[0] != "zarr":
         return array
     zarr = importlib.import_module("zarr")
