@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 Name = str | None
 Names = tuple[Name, ...]
 Shape = tuple[int, ...]
@@ -74,9 +76,14 @@ def check_names(names: Any, shape: Shape, what: str = "names") -> Names:
         given_text = repr(shown_name(names)) if isinstance(names, str) else repr(names)
         raise TypeError(f"{what} must be a sequence of str or None, one per axis, got {given_text}")
     found = tuple(names)
-    for name in found:
+    for axis, name in enumerate(found):
         if name is not None and not isinstance(name, str):
             raise TypeError(f"{what} {shown_names(found)!r}: each name must be a str or None, got {name!r}")
+        if name == "":
+            raise ValueError(
+                f"{what} {shown_names(found)!r}: the empty name '' names no axis: use None for axis {axis} "
+                "(a file's '' is read as None)"
+            )
     if len(found) != len(shape):
         raise ValueError(
             f"{what} {shown_names(found)} give {len(found)} names for the {len(shape)} axes of shape {shape}"
@@ -164,6 +171,33 @@ def axis_named(name: str, shape: Shape, what: str) -> int:
         return axis_of(name, names, tuple(shape))
     except ValueError as error:
         raise ValueError(f"{what}: {error}") from None
+
+
+def selection(indexers: dict[str, Any], by_name: dict[str, Any]) -> dict[str, Any]:
+    """The index of each named axis `isel` is given, in the dict and as keywords, checked: an axis
+    given in both is a TypeError, and so is an index numpy would read as something other than a
+    selection along that one axis (a bool or None adds an axis, `...` stands for several).
+
+    >>> selection({"a": 0}, {"b": slice(1)})
+    {'a': 0, 'b': slice(None, 1, None)}
+    >>> selection({}, {"a": None})
+    Traceback (most recent call last):
+    TypeError: isel: axis 'a' takes an int, a slice, a list or an array, not None
+    """
+    twice = [name for name in by_name if name in indexers]
+    if twice:
+        name = twice[0]
+        raise TypeError(
+            f"isel: axis {shown_name(name)!r} is given twice: {indexers[name]!r} in the dict and "
+            f"{by_name[name]!r} as a keyword"
+        )
+    chosen = {**indexers, **by_name}
+    for name, index in chosen.items():
+        if index is None or index is Ellipsis or isinstance(index, bool | np.bool_):
+            raise TypeError(
+                f"isel: axis {shown_name(name)!r} takes an int, a slice, a list or an array, not {index!r}"
+            )
+    return chosen
 
 
 def resolve_dims(dim: Any, t: Any, what: str) -> Any:

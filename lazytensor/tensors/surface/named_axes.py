@@ -81,9 +81,9 @@ class Naming(Surface):
         >>> t[3, :, :10].sum().item(), t.sum().item()
         (30.0, 30.0)
         """
-        chosen = {**(indexers or {}), **by_name}
         key: list[Any] = [slice(None)] * self.ndim
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            chosen = naming.selection(indexers or {}, by_name)
             shape = naming.NamedShape(self.shape, self.names)
             for name, index in chosen.items():
                 key[naming.axis_named(name, shape, "isel")] = index
