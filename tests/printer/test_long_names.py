@@ -19,6 +19,8 @@ import numpy as np
 import pytest
 import xarray as xr
 import zarr
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.console import Console
 
 import lazytensor as lt
@@ -157,3 +159,13 @@ def test_the_cut_is_at_most_40_characters_and_short_names_are_whole() -> None:
         shown = str(t.summary()).split("(", 1)[1].rsplit(" 1)", 1)[0]
         assert len(shown) == 40
         assert (shown == name) == (length == 40)
+
+
+@given(st.text(min_size=1, max_size=120) | st.integers(41, 100_000).map(lambda n: "n" * n))
+def test_any_name_prints_in_at_most_40_characters_and_a_short_one_whole(name: str) -> None:
+    summary = str(lt.zeros(1, names=(name,)).summary())
+    if len(name) <= 40 and name.isprintable():
+        assert summary.startswith(f"tensor ({name} 1) float64")
+    if len(name) > 40:
+        assert f"…({len(name):,} characters) 1) float64" in summary
+    assert len(summary) < 40 * len(r"\U0010ffff") + 100  # each shown character at worst escaped
