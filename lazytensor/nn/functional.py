@@ -1,5 +1,6 @@
 """The few pieces a small neural network needs beyond the operators: dropout, initialisation, a loss,
-two activations and the edge softmax of graph attention.
+two activations, the edge softmax of graph attention, and PyTorch's functions that are methods here
+(`softmax`, `log_softmax`, `gather`).
 
 Kept deliberately small, and composed of lazytensor's public operations (so their
 gradients are those operations' gradients): the graph networks of examples/gnn.py
@@ -13,7 +14,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor.array_api.namespace import operand_tensor
 from lazytensor.engine import optable
+from lazytensor.ground.keywords import UNSET
 from lazytensor.nn.message_passing import Edges, edge_softmax
 from lazytensor.tensors.apply import apply
 from lazytensor.tensors.tensor import AbstractTensor, StorageTensor
@@ -25,8 +28,11 @@ __all__ = [
     "dropout_mask",
     "edge_softmax",
     "elu",
+    "gather",
     "glorot_uniform",
     "leaky_relu",
+    "log_softmax",
+    "softmax",
 ]
 
 Seed = int | np.random.Generator | None
@@ -133,3 +139,36 @@ def elu(t: AbstractTensor, alpha: float = 1.0) -> StorageTensor:
     [-0.6321, 0.0, 2.0]
     """
     return apply(optable.WHERE, t > 0, t, (t.clip(hi=0.0).exp() - 1.0) * alpha)
+
+
+def softmax(x: Any, dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
+    """`exp(x) / sum(exp(x))` along `dim` (or scipy's `axis`), numerically stable: `torch.softmax`,
+    the function of `x.softmax(dim)`.
+
+    >>> import lazytensor as lt
+    >>> lt.softmax(lt.tensor([[0.0, 0.0], [0.0, 0.0]]), dim=1).tolist()
+    [[0.5, 0.5], [0.5, 0.5]]
+    """
+    return operand_tensor(x).softmax(dim, axis=axis)
+
+
+def log_softmax(x: Any, dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
+    """`log(softmax(x))` along `dim` (or `axis`), numerically stable: `torch.log_softmax`, the function
+    of `x.log_softmax(dim)`.
+
+    >>> import lazytensor as lt
+    >>> [round(v, 4) for v in lt.log_softmax(lt.tensor([0.0, 0.0]), 0).tolist()]
+    [-0.6931, -0.6931]
+    """
+    return operand_tensor(x).log_softmax(dim, axis=axis)
+
+
+def gather(x: Any, dim: int, index: Any) -> StorageTensor:
+    """PyTorch's `torch.gather(x, dim, index)`, the function of `x.gather(dim, index)`: for dim 0,
+    `out[i][j] = x[index[i][j]][j]`; differentiable.
+
+    >>> import lazytensor as lt
+    >>> lt.gather(lt.tensor([[1, 2], [3, 4]]), 1, [[1, 0], [0, 0]]).tolist()
+    [[2, 1], [3, 3]]
+    """
+    return operand_tensor(x).gather(dim, index)
