@@ -38,8 +38,18 @@ __all__ = [
 Seed = int | np.random.Generator | None
 
 
-def _generator(seed: Seed) -> np.random.Generator:
+def generator(seed: Seed) -> np.random.Generator:
+    """The generator `seed` names: itself when it is one, else a new one seeded with it (None: fresh
+    entropy)."""
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def checked_probability(p: float) -> float:
+    """A dropout probability, in [0, 1) (1 would drop everything and scale by infinity), or the
+    ValueError that names it."""
+    if not 0 <= p < 1:
+        raise ValueError(f"dropout probability must be in [0, 1), got {p}")
+    return p
 
 
 def dropout_mask(
@@ -53,9 +63,8 @@ def dropout_mask(
     >>> dropout_mask((4,), 0.5, seed=0).tolist()
     [2.0, 2.0, 2.0, 0.0]
     """
-    if not 0 <= p < 1:
-        raise ValueError(f"dropout probability must be in [0, 1), got {p}")
-    keep = _generator(seed).random(shape, dtype=np.float32) >= p
+    checked_probability(p)
+    keep = generator(seed).random(shape, dtype=np.float32) >= p
     mask: npt.NDArray[Any] = keep.astype(dtype) * np.asarray(1.0 / (1.0 - p), dtype=dtype)
     return mask
 
@@ -83,7 +92,7 @@ def glorot_uniform(fan_in: int, fan_out: int, seed: Seed = None) -> StorageTenso
     ((3, 2), True, True)
     """
     limit = np.sqrt(6.0 / (fan_in + fan_out))
-    values = _generator(seed).uniform(-limit, limit, size=(fan_in, fan_out))
+    values = generator(seed).uniform(-limit, limit, size=(fan_in, fan_out))
     return StorageTensor.from_array(values).requires_grad_()
 
 
