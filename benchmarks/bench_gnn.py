@@ -106,25 +106,27 @@ def model_epoch(name: str, graph: graphs.Graph, seed: int = 0) -> Step:
     rng = np.random.default_rng(seed)
     model = gnn.build(name, graph, rng, gnn.SAGE_FANOUT)
     optimizer = gnn.optimizer_for(name, model)
-    return lambda: gnn.train_epoch(model, graph, optimizer, rng)
+    data = gnn.Data.of(graph)
+    return lambda: gnn.train_epoch(model, data, optimizer, rng)
 
 
 def gcn_epoch(graph: graphs.Graph, seed: int = 0) -> Step:
     """One epoch of examples/gcn.py's training loop (masks, forward, backward, Adam)."""
     rng = np.random.default_rng(seed)
-    propagate = gcn.Propagation.of(graph)
     features = lt.from_numpy(graph.features)
-    model = gcn.Model.init(graph.num_features, graph.num_classes, rng)
+    edge_index = nn.Edges(graph.src, graph.dst, graph.num_nodes)
+    model = gcn.GCN(graph.num_features, graph.num_classes, rng)
     optimizer = lt.optim.Adam(
-        [{"params": [model.w1], "weight_decay": gcn.WEIGHT_DECAY}, {"params": [model.w2]}],
+        [
+            {"params": model.conv1.parameters(), "weight_decay": gcn.WEIGHT_DECAY},
+            {"params": model.conv2.parameters()},
+        ],
         lr=gcn.LEARNING_RATE,
     )
 
     def step() -> float:
-        mask_x = nn.dropout_mask(features.shape, gcn.DROPOUT, rng, np.float32)
-        mask_h = nn.dropout_mask((graph.num_nodes, gcn.HIDDEN), gcn.DROPOUT, rng, np.float32)
         optimizer.zero_grad()
-        loss = gcn.loss_of(model(propagate, features, mask_x, mask_h), graph)
+        loss = gcn.loss_of(model(features, edge_index), graph)
         loss.backward()
         optimizer.step()
         return loss.item()
@@ -159,8 +161,9 @@ def numpy_gcn_epoch(graph: graphs.Graph, seed: int = 0) -> Step:
 
 
 def sgc_precompute(graph: graphs.Graph) -> tuple[Step, Step]:
-    """Â²X: lazytensor's `gcn.Propagation` twice (as `gnn.SGC.init`) vs numpy's, adjacency built once."""
-    propagate = gcn.Propagation.of(graph)
+    """Â²X: lazytensor's `lt.nn.gcn_norm` propagation twice (as `gnn.SGC`'s `SGConv`) vs numpy's,
+    adjacency built once."""
+    propagate = nn.gcn_norm(nn.Edges(graph.src, graph.dst, graph.num_nodes), dtype=np.float32)
     adjacency = numpy_gcn.NormalisedAdjacency.from_graph(graph)
     features = graph.features
     tensor = lt.from_numpy(features)
@@ -181,9 +184,10 @@ def sgc_precompute(graph: graphs.Graph) -> tuple[Step, Step]:
 
 
 def appnp_propagation(graph: graphs.Graph) -> tuple[Step, Step]:
-    """Ten steps of z ← (1 - α) Â z + α h on (N, classes) logits, as `gnn.APPNP.__call__` (no gradient):
-    lazytensor's (1 - α) Â is scaled once, as the model's; numpy scales each step's result in place."""
-    propagate = gcn.Propagation.of(graph, scale=1 - gnn.APPNP_ALPHA)
+    """Ten steps of z ← (1 - α) Â z + α h on (N, classes) logits, as `lt.nn.APPNP` (no gradient):
+    lazytensor's (1 - α) Â is scaled once, as the layer's; numpy scales each step's result in place."""
+    edges = nn.Edges(graph.src, graph.dst, graph.num_nodes)
+    propagate = nn.gcn_norm(edges, scale=1 - gnn.APPNP_ALPHA, dtype=np.float32)
     adjacency = numpy_gcn.NormalisedAdjacency.from_graph(graph)
     h = np.random.default_rng(0).standard_normal((graph.num_nodes, graph.num_classes), dtype=np.float32)
     tensor = lt.from_numpy(h)

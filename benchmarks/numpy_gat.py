@@ -120,14 +120,14 @@ class Layer:
 
 
 def init_layers(graph: Graph, rng: np.random.Generator, dtype: Any = np.float32) -> tuple[Layer, Layer]:
-    """The two layers, drawn in `gnn.GAT.init`'s order."""
+    """The two layers, drawn in `gnn.GAT`'s order."""
     hidden = Layer.init(rng, graph.num_features, HEADS, UNITS, dtype)
     output = Layer.init(rng, HEADS * UNITS, 1, graph.num_classes, dtype)
     return hidden, output
 
 
 def parameters(layers: tuple[Layer, Layer]) -> list[Array]:
-    """In `gnn.GAT.parameters()` order."""
+    """In the order of `gnn.GAT`'s layers: w, att_src, att_dst, bias each."""
     return layers[0].parameters() + layers[1].parameters()
 
 

@@ -8,7 +8,8 @@ by hand; Adam with L2 weight decay 5e-4 on every parameter, lr 0.01.
 The sampler is examples/gnn.py's own numpy (`Neighbours.sample`, `relabel`), called in `sample_blocks`'s
 order with plain arrays, so the draws are the same: per epoch `rng.permutation` of the train nodes, then
 per batch the sampler's keys (last layer first) and the dropout masks of layer 1's input (n_src, F) and
-layer 2's input (n_mid, 64). Parameters are drawn as `gnn.SAGE.init`: per layer W_self then W_neigh.
+layer 2's input (n_mid, 64). Parameters are drawn as `gnn.SAGE` draws them: per layer W_self (`lin_r`),
+then W_neigh (`lin_l`).
 
 The sampled edges of a block come grouped by target, so the mean is `np.add.reduceat`; the backward
 sums into the sources through one stable argsort of the block's sources.
@@ -123,7 +124,7 @@ def sample_blocks(
 
 
 def init_params(graph: Graph, rng: np.random.Generator, dtype: Any = np.float32) -> list[Array]:
-    """[W_self1, W_neigh1, b1, W_self2, W_neigh2, b2], drawn in `gnn.SAGE.init`'s order."""
+    """[W_self1, W_neigh1, b1, W_self2, W_neigh2, b2], drawn in `gnn.SAGE`'s order."""
     params = []
     for fan_in, fan_out in ((graph.num_features, HIDDEN), (HIDDEN, graph.num_classes)):
         w_self = glorot_uniform(rng, fan_in, fan_out, dtype)

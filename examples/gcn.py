@@ -1,11 +1,12 @@
-"""A graph convolutional network (Kipf & Welling, ICLR 2017) written with lazytensor.
+"""A graph convolutional network (Kipf & Welling, ICLR 2017) written with lazytensor, as PyTorch
+Geometric code reads: a `Module` of two `GCNConv` layers.
 
     python examples/gcn.py                                  # Zachary's karate club
     python examples/gcn.py --dataset cora                   # Cora or Citeseer, shipped in examples/data
     python examples/gcn.py --dataset cora --data DIR        # ... read from the original Planetoid files
     python examples/gcn.py --dataset sbm --nodes 10000      # a synthetic graph for scale
 
-Message passing needs no dense adjacency: each layer gathers neighbour rows with a
+Message passing needs no dense adjacency: each `lt.nn.GCNConv` gathers neighbour rows with a
 list-indexed view `h[src]` (no copy until it is read), scales them by the symmetric
 normalisation D^-1/2 (A+I) D^-1/2, and sums them into their targets with `index_add`.
 Gradients come from lazytensor's own autograd, through the views as well.
@@ -37,64 +38,24 @@ import graphs
 HIDDEN, DROPOUT, LEARNING_RATE, WEIGHT_DECAY = 16, 0.5, 0.01, 5e-4
 
 
-@attrs.frozen(eq=False)
-class Propagation:
-    """Â h with Â = D^-1/2 (A+I) D^-1/2 given as weighted edges src -> dst, self loops included."""
+class GCN(nn.Module):
+    """Two graph convolutions, `Â relu(Â (X W1)) W2`, with dropout on X and on the hidden layer; no
+    biases, as Kipf & Welling's. `rng` draws the weights, then the dropout masks as the model runs."""
 
-    edges: nn.Edges  # sorted by target and grouped once: every sum into the targets is one pass
-    weight: lt.AbstractTensor  # (E, 1): broadcasts over feature columns
+    def __init__(
+        self, features: int, classes: int, rng: np.random.Generator, dtype: Any = np.float32
+    ) -> None:
+        super().__init__()
+        self.dropout = nn.Dropout(DROPOUT, seed=rng)
+        self.conv1 = nn.GCNConv(features, HIDDEN, cached=True, bias=False, seed=rng, dtype=dtype)
+        self.conv2 = nn.GCNConv(HIDDEN, classes, cached=True, bias=False, seed=rng, dtype=dtype)
 
-    @classmethod
-    def of(cls, graph: graphs.Graph, dtype: Any = np.float32, scale: float = 1.0) -> Propagation:
-        """Â of `graph`, every weight multiplied by `scale` (APPNP propagates with (1 - α) Â)."""
-        loops = np.arange(graph.num_nodes)
-        src = np.concatenate([graph.src, loops])
-        dst = np.concatenate([graph.dst, loops])
-        order = np.lexsort((src, dst))
-        src, dst = src[order], dst[order]
-        degree = np.bincount(dst, minlength=graph.num_nodes).astype(np.float64)
-        weight = (scale / np.sqrt(degree[src] * degree[dst])).astype(dtype)
-        return cls(nn.Edges(src, dst, graph.num_nodes), lt.tensor(weight).unsqueeze(1))
-
-    @property
-    def src(self) -> np.ndarray:
-        return self.edges.src
-
-    @property
-    def dst(self) -> np.ndarray:
-        return self.edges.dst
-
-    def __call__(self, h: lt.AbstractTensor) -> lt.AbstractTensor:
-        messages = self.edges.sources(h) * self.weight  # h[src] is a view: gathered once, when multiplied
-        return self.edges.sum(messages)  # index_add into zeros
-
-
-@attrs.frozen(eq=False)
-class Model:
-    """Two graph convolutions: Â relu(Â (X W1)) W2, with dropout on X and on the hidden layer."""
-
-    w1: lt.StorageTensor
-    w2: lt.StorageTensor
-
-    @classmethod
-    def init(cls, features: int, classes: int, rng: np.random.Generator, dtype: Any = np.float32) -> Model:
-        w1 = nn.glorot_uniform(features, HIDDEN, rng)
-        w2 = nn.glorot_uniform(HIDDEN, classes, rng)
-        return cls(w1.astype(dtype).requires_grad_(), w2.astype(dtype).requires_grad_())
-
-    def __call__(
-        self,
-        propagate: Propagation,
-        features: lt.AbstractTensor,
-        mask_x: Any = None,
-        mask_h: Any = None,
-    ) -> lt.AbstractTensor:
-        """Logits for every node; masks (from `nn.dropout_mask`) are given when training."""
-        x = features if mask_x is None else features * mask_x
-        hidden = propagate(x @ self.w1).relu()
-        if mask_h is not None:
-            hidden = hidden * mask_h
-        return propagate(hidden @ self.w2)
+    def forward(self, x: lt.AbstractTensor, edge_index: nn.Edges) -> lt.AbstractTensor:
+        """Logits for every node."""
+        x = self.dropout(x)
+        x = self.conv1(x, edge_index).relu()
+        x = self.dropout(x)
+        return self.conv2(x, edge_index)
 
 
 def loss_of(logits: lt.AbstractTensor, graph: graphs.Graph) -> lt.StorageTensor:
@@ -121,25 +82,29 @@ def train(
 ) -> Run:
     """Train a fresh model with Adam (weight decay on the first layer only), then evaluate it."""
     rng = np.random.default_rng(seed)
-    propagate = Propagation.of(graph)
-    features = lt.from_numpy(graph.features)
-    model = Model.init(graph.num_features, graph.num_classes, rng)
+    x = lt.from_numpy(graph.features)
+    edge_index = nn.Edges(graph.src, graph.dst, graph.num_nodes)  # checked and grouped once
+    model = GCN(graph.num_features, graph.num_classes, rng)
     optimizer = lt.optim.Adam(
-        [{"params": [model.w1], "weight_decay": WEIGHT_DECAY}, {"params": [model.w2]}], lr=LEARNING_RATE
+        [
+            {"params": model.conv1.parameters(), "weight_decay": WEIGHT_DECAY},
+            {"params": model.conv2.parameters()},
+        ],
+        lr=LEARNING_RATE,
     )
     start = time.perf_counter()
+    model.train()
     for epoch in range(epochs):
-        mask_x = nn.dropout_mask(features.shape, DROPOUT, rng, np.float32)
-        mask_h = nn.dropout_mask((graph.num_nodes, HIDDEN), DROPOUT, rng, np.float32)
         optimizer.zero_grad()
-        loss = loss_of(model(propagate, features, mask_x, mask_h), graph)
+        loss = loss_of(model(x, edge_index), graph)
         loss.backward()
         optimizer.step()
         if on_epoch is not None:
             on_epoch(epoch, loss.item())
     seconds = (time.perf_counter() - start) / max(epochs, 1)
+    model.eval()
     with lt.no_grad():
-        logits = model(propagate, features)
+        logits = model(x, edge_index)
     return Run(
         seed,
         accuracy(logits, graph, graph.train_idx),

@@ -1,4 +1,5 @@
-"""Five graph neural networks written only with lazytensor's public operations and views.
+"""Five graph neural networks written with lazytensor's modules, as PyTorch Geometric code reads:
+`lt.nn.GCNConv`, `GATConv`, `SAGEConv`, `SGConv` and `APPNP` in `lt.nn.Module`s.
 
     python examples/gnn.py --model gat --dataset cora --seeds 10
     python examples/gnn.py --model sage --dataset sbm --nodes 1000000
@@ -15,9 +16,10 @@
 - sgc   Wu et al. 2019: Â^2 X precomputed, then logistic regression.
 - appnp Klicpera et al. 2019: an MLP, then 10 steps of personalised PageRank (α = 0.1).
 
-Message passing is `lt.nn.Edges`: `edges.sources(h)` is the view `h[src]` (PyG's `x_j`),
-`edges.softmax` the edge softmax, `edges.sum` an `index_add` into the targets. Each
-run trains for a fixed number of epochs and reports the test accuracy of the epoch
+The layers pass messages on `lt.nn.Edges` (PyG's `edge_index`): `edges.sources(h)` is the view
+`h[src]` (PyG's `x_j`), `edges.softmax` the edge softmax, `edges.sum` an `index_add` into the
+targets. One numpy `Generator` per run draws the weights, the dropout masks and the samples, in
+order. Each run trains for a fixed number of epochs and reports the test accuracy of the epoch
 with the best validation accuracy (ties: the lower validation loss).
 """
 
@@ -29,7 +31,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 import numpy as np
@@ -44,8 +46,8 @@ import gcn
 import graphs
 
 IntArray = npt.NDArray[np.intp]
-Param = lt.StorageTensor
 FLOAT = np.float32
+"""The dtype of every parameter (the tests of the numpy references set float64)."""
 
 
 @attrs.frozen
@@ -79,204 +81,92 @@ WRITE_BYTES = STREAM_BYTES = 1 << 26
 """Bytes of a store's rows held in memory at a time, writing it and evaluating from it (`SAGE.project`)."""
 
 
-def weight(fan_in: int, fan_out: int, rng: np.random.Generator) -> Param:
-    """A glorot-uniform float32 weight that requires grad."""
-    return nn.glorot_uniform(fan_in, fan_out, rng).astype(FLOAT).requires_grad_()
-
-
-def zeros(*shape: int) -> Param:
-    return lt.zeros(*shape, dtype=FLOAT).requires_grad_()
-
-
-def mask(shape: tuple[int, ...], p: float, rng: np.random.Generator | None) -> npt.NDArray[Any] | None:
-    """A dropout mask when training (`rng` given), else None."""
-    return None if rng is None or p == 0 else nn.dropout_mask(shape, p, rng, FLOAT)
-
-
-def dropped(t: lt.AbstractTensor, keep: npt.NDArray[Any] | None) -> lt.AbstractTensor:
-    return t if keep is None else t * keep
-
-
-def self_looped(graph: graphs.Graph) -> nn.Edges:
-    """The graph's edges and a self loop at every node, grouped by target (the segment sums' fast path)."""
-    loops = np.arange(graph.num_nodes)
-    src = np.concatenate([graph.src, loops])
-    dst = np.concatenate([graph.dst, loops])
-    order = np.lexsort((src, dst))
-    return nn.Edges(src[order], dst[order], graph.num_nodes)
-
-
-class FullBatch(Protocol):
-    """A model that computes the logits of every node at once."""
-
-    def parameters(self) -> list[Param]: ...
-
-    def __call__(self, rng: np.random.Generator | None) -> lt.AbstractTensor:
-        """Logits of every node; `rng` draws the dropout masks when training, None to evaluate."""
-        ...
-
-
-# ----------------------------------------------------------------------------------------------- GCN
-
-
 @attrs.frozen(eq=False)
-class GCN:
-    """examples/gcn.py's two graph convolutions, with its dropout draws."""
+class Data:
+    """PyTorch Geometric's `data` for one graph: the node features `x` and the edges `edge_index`,
+    made once (an `Edges` checks and groups its edges once, and the layers keep what they derive
+    from it), with the graph they come from."""
 
-    model: gcn.Model
-    propagate: gcn.Propagation
-    features: lt.AbstractTensor
+    graph: graphs.Graph
+    x: lt.AbstractTensor
+    edge_index: nn.Edges
 
     @classmethod
-    def init(cls, graph: graphs.Graph, rng: np.random.Generator) -> GCN:
-        model = gcn.Model.init(graph.num_features, graph.num_classes, rng)
-        return cls(model, gcn.Propagation.of(graph), lt.from_numpy(graph.features))
+    def of(cls, graph: graphs.Graph) -> Data:
+        return cls(graph, lt.from_numpy(graph.features), nn.Edges(graph.src, graph.dst, graph.num_nodes))
 
-    def parameters(self) -> list[Param]:
-        return [self.model.w1, self.model.w2]
 
-    def __call__(self, rng: np.random.Generator | None) -> lt.AbstractTensor:
-        p = SETTINGS["gcn"].dropout
-        mask_x = mask(self.features.shape, p, rng)
-        mask_h = mask((self.features.shape[0], gcn.HIDDEN), p, rng)
-        return self.model(self.propagate, self.features, mask_x, mask_h)
+def glorot_linear(fan_in: int, fan_out: int, rng: np.random.Generator) -> nn.Linear:
+    """A linear layer with Glorot-uniform weights and a zero bias, as the papers' code starts them."""
+    return nn.Linear(
+        fan_in, fan_out, weight_initializer="glorot", bias_initializer="zeros", seed=rng, dtype=FLOAT
+    )
 
 
 # ----------------------------------------------------------------------------------------------- GAT
 
 
-@attrs.frozen(eq=False)
-class AttentionLayer:
-    """One graph attention layer: per head, score every edge `s → d` by
-    `leaky_relu(a_src · W h_s + a_dst · W h_d)`, softmax the scores over the edges into `d`,
-    and sum the attention-weighted `W h_s` into `d`; heads concatenated."""
-
-    w: Param  # (in, heads * units)
-    att_src: Param  # (heads, units)
-    att_dst: Param  # (heads, units)
-    bias: Param  # (heads * units,)
-
-    @classmethod
-    def init(cls, fan_in: int, heads: int, units: int, rng: np.random.Generator) -> AttentionLayer:
-        w = weight(fan_in, heads * units, rng)
-        return cls(w, weight(heads, units, rng), weight(heads, units, rng), zeros(heads * units))
-
-    @property
-    def heads(self) -> int:
-        return int(self.att_src.shape[0])
-
-    def parameters(self) -> list[Param]:
-        return [self.w, self.att_src, self.att_dst, self.bias]
-
-    def __call__(
-        self, x: lt.AbstractTensor, edges: nn.Edges, drop: float, rng: np.random.Generator | None
-    ) -> tuple[lt.AbstractTensor, lt.AbstractTensor]:
-        """The layer's output `(N, heads * units)` and its attention weights `(E, heads)`."""
-        h = (x @ self.w).reshape(edges.num_nodes, self.heads, -1)  # (N, heads, units)
-        score_src = (h * self.att_src).sum(2)  # (N, heads)
-        score_dst = (h * self.att_dst).sum(2)
-        scores = nn.leaky_relu(edges.sources(score_src) + edges.targets(score_dst), GAT_SLOPE)
-        attention = edges.softmax(scores)  # (E, heads)
-        dropped_attention = dropped(attention, mask(attention.shape, drop, rng))
-        messages = edges.sources(h) * dropped_attention.unsqueeze(2)  # (E, heads, units)
-        return edges.sum(messages).reshape(edges.num_nodes, -1) + self.bias, attention
-
-
-@attrs.frozen(eq=False)
-class GAT:
+class GAT(nn.Module):
     """Two attention layers: 8 heads × 8 units with ELU, then one head of `classes` units; dropout 0.6
     on each layer's input and on its attention weights."""
 
-    hidden: AttentionLayer
-    output: AttentionLayer
-    edges: nn.Edges
-    features: lt.AbstractTensor
+    def __init__(self, features: int, classes: int, rng: np.random.Generator) -> None:
+        super().__init__()
+        units, p = SETTINGS["gat"].hidden, SETTINGS["gat"].dropout
+        self.dropout = nn.Dropout(p, seed=rng)
+        self.conv1 = nn.GATConv(
+            features, units, heads=GAT_HEADS, negative_slope=GAT_SLOPE, dropout=p, seed=rng, dtype=FLOAT
+        )
+        self.conv2 = nn.GATConv(
+            GAT_HEADS * units, classes, heads=1, concat=False, negative_slope=GAT_SLOPE, dropout=p,
+            seed=rng, dtype=FLOAT,
+        )  # fmt: skip
 
-    @classmethod
-    def init(cls, graph: graphs.Graph, rng: np.random.Generator) -> GAT:
-        units = SETTINGS["gat"].hidden
-        hidden = AttentionLayer.init(graph.num_features, GAT_HEADS, units, rng)
-        output = AttentionLayer.init(GAT_HEADS * units, 1, graph.num_classes, rng)
-        return cls(hidden, output, self_looped(graph), lt.from_numpy(graph.features))
-
-    def parameters(self) -> list[Param]:
-        return self.hidden.parameters() + self.output.parameters()
-
-    def forward(self, rng: np.random.Generator | None) -> tuple[lt.AbstractTensor, lt.AbstractTensor]:
-        """The logits and the last layer's attention weights (for `--explain-node`)."""
-        p = SETTINGS["gat"].dropout
-        x = dropped(self.features, mask(self.features.shape, p, rng))
-        h, _ = self.hidden(x, self.edges, p, rng)
-        h = nn.elu(h)
-        h = dropped(h, mask(h.shape, p, rng))
-        return self.output(h, self.edges, p, rng)
-
-    def __call__(self, rng: np.random.Generator | None) -> lt.AbstractTensor:
-        return self.forward(rng)[0]
+    def forward(
+        self, x: lt.AbstractTensor, edge_index: nn.Edges, return_attention_weights: bool = False
+    ) -> Any:
+        """The logits; with `return_attention_weights`, also the last layer's edges and attention
+        weights (for `--explain-node`)."""
+        x = self.dropout(x)
+        x = nn.elu(self.conv1(x, edge_index))
+        x = self.dropout(x)
+        return self.conv2(x, edge_index, return_attention_weights=return_attention_weights)
 
 
 # ----------------------------------------------------------------------------------------------- SGC
 
 
-@attrs.frozen(eq=False)
-class SGC:
-    """Logistic regression on `Â^K X`, propagated once before training (no gradient needed there)."""
+class SGC(nn.Module):
+    """Logistic regression on `Â^K X`, propagated once, at the first call (`cached`: the features are
+    fixed, and no gradient is needed there)."""
 
-    w: Param
-    bias: Param
-    propagated: lt.AbstractTensor
+    def __init__(self, features: int, classes: int, rng: np.random.Generator) -> None:
+        super().__init__()
+        self.conv = nn.SGConv(features, classes, K=SGC_STEPS, cached=True, seed=rng, dtype=FLOAT)
 
-    @classmethod
-    def init(cls, graph: graphs.Graph, rng: np.random.Generator) -> SGC:
-        propagate = gcn.Propagation.of(graph)
-        x: lt.AbstractTensor = lt.from_numpy(graph.features)
-        for _ in range(SGC_STEPS):
-            x = propagate(x)
-        return cls(weight(graph.num_features, graph.num_classes, rng), zeros(graph.num_classes), x)
-
-    def parameters(self) -> list[Param]:
-        return [self.w, self.bias]
-
-    def __call__(self, rng: np.random.Generator | None) -> lt.AbstractTensor:
-        return self.propagated @ self.w + self.bias
+    def forward(self, x: lt.AbstractTensor, edge_index: nn.Edges) -> lt.AbstractTensor:
+        return self.conv(x, edge_index)
 
 
 # --------------------------------------------------------------------------------------------- APPNP
 
 
-@attrs.frozen(eq=False)
-class APPNP:
+class APPNP(nn.Module):
     """Predict with a two-layer MLP, then propagate: `z ← (1 - α) Â z + α h`, ten times."""
 
-    w1: Param
-    b1: Param
-    w2: Param
-    b2: Param
-    propagate: gcn.Propagation
-    features: lt.AbstractTensor
-
-    @classmethod
-    def init(cls, graph: graphs.Graph, rng: np.random.Generator) -> APPNP:
+    def __init__(self, features: int, classes: int, rng: np.random.Generator) -> None:
+        super().__init__()
         hidden = SETTINGS["appnp"].hidden
-        w1, w2 = weight(graph.num_features, hidden, rng), weight(hidden, graph.num_classes, rng)
-        features = lt.from_numpy(graph.features)
-        propagate = gcn.Propagation.of(graph, scale=1 - APPNP_ALPHA)  # (1 - α) Â, scaled once
-        return cls(w1, zeros(hidden), w2, zeros(graph.num_classes), propagate, features)
+        self.dropout = nn.Dropout(SETTINGS["appnp"].dropout, seed=rng)
+        self.lin1 = glorot_linear(features, hidden, rng)
+        self.lin2 = glorot_linear(hidden, classes, rng)
+        self.prop = nn.APPNP(K=APPNP_STEPS, alpha=APPNP_ALPHA, cached=True)
 
-    def parameters(self) -> list[Param]:
-        return [self.w1, self.b1, self.w2, self.b2]
-
-    def __call__(self, rng: np.random.Generator | None) -> lt.AbstractTensor:
-        p = SETTINGS["appnp"].dropout
-        x = dropped(self.features, mask(self.features.shape, p, rng))
-        h = (x @ self.w1 + self.b1).relu()
-        h = dropped(h, mask(h.shape, p, rng))
-        h = h @ self.w2 + self.b2
-        teleport = h * APPNP_ALPHA
-        z = h
-        for _ in range(APPNP_STEPS):
-            z = self.propagate(z) + teleport
-        return z
+    def forward(self, x: lt.AbstractTensor, edge_index: nn.Edges) -> lt.AbstractTensor:
+        x = self.dropout(x)
+        x = self.lin1(x).relu()
+        x = self.dropout(x)
+        return self.prop(self.lin2(x), edge_index)
 
 
 # ------------------------------------------------------------------------------ GraphSAGE, sampled
@@ -354,68 +244,32 @@ def sample_blocks(
     return targets, blocks[::-1]
 
 
-@attrs.frozen(eq=False)
-class SageLayer:
-    """`h_d W_self + mean(h_s for the sampled s → d) W_neigh + b`."""
-
-    w_self: Param
-    w_neigh: Param
-    bias: Param
-
-    @classmethod
-    def init(cls, fan_in: int, fan_out: int, rng: np.random.Generator) -> SageLayer:
-        return cls(weight(fan_in, fan_out, rng), weight(fan_in, fan_out, rng), zeros(fan_out))
-
-    def parameters(self) -> list[Param]:
-        return [self.w_self, self.w_neigh, self.bias]
-
-    def __call__(self, h: lt.AbstractTensor, block: Block) -> lt.AbstractTensor:
-        return h[: block.targets] @ self.w_self + self.neighbours(h, block.edges) + self.bias
-
-    def neighbours(self, h: lt.AbstractTensor, edges: nn.Edges) -> lt.AbstractTensor:
-        """`mean(h_s) W_neigh`, multiplied on the narrower side of W (as DGL's SAGEConv): projecting
-        first gathers fewer columns when W narrows; averaging first when W widens also keeps the
-        gradient off `h`, which the first layer's features never need."""
-        fan_in, fan_out = self.w_neigh.shape
-        if fan_in > fan_out:
-            return edges.mean(edges.sources(h @ self.w_neigh))
-        return edges.mean(edges.sources(h)) @ self.w_neigh
-
-
-@attrs.frozen(eq=False)
-class SAGE:
+class SAGE(nn.Module):
     """Two GraphSAGE-mean layers on sampled neighbourhoods; the features of a batch's input nodes are
-    the view `features[nodes]` of the full matrix, read only when multiplied."""
+    the view `features[nodes]` of the full matrix, read only when multiplied. Training mode samples
+    `fanouts` neighbours per layer and drops out; evaluation mode takes every neighbour."""
 
-    layers: tuple[SageLayer, SageLayer]
-    neighbours: Neighbours
-    features: lt.AbstractTensor
-    fanouts: tuple[int | None, ...]
-
-    @classmethod
-    def init(
-        cls,
+    def __init__(
+        self,
         graph: graphs.Graph,
         rng: np.random.Generator,
         fanouts: Sequence[int | None],
         features: lt.AbstractTensor | None = None,
-    ) -> SAGE:
+    ) -> None:
         """A fresh model; `features` (N, F) replace the graph's own (a zarr-backed tensor, say)."""
-        features = lt.from_numpy(graph.features) if features is None else features
+        super().__init__()
+        self.features = lt.from_numpy(graph.features) if features is None else features
+        self.neighbours = Neighbours.of(graph)
+        self.fanouts = tuple(fanouts)
         hidden = SETTINGS["sage"].hidden
-        layers = (
-            SageLayer.init(features.shape[1], hidden, rng),
-            SageLayer.init(hidden, graph.num_classes, rng),
-        )
-        return cls(layers, Neighbours.of(graph), features, tuple(fanouts))
+        self.dropout = nn.Dropout(SETTINGS["sage"].dropout, seed=rng)
+        self.conv1 = nn.SAGEConv(self.features.shape[1], hidden, seed=rng, dtype=FLOAT)
+        self.conv2 = nn.SAGEConv(hidden, graph.num_classes, seed=rng, dtype=FLOAT)
 
     @property
     def stored(self) -> bool:
         """Whether the features are an array-like base (a zarr store) rather than memory."""
         return not self.features.base.has_buffer
-
-    def parameters(self) -> list[Param]:
-        return [p for layer in self.layers for p in layer.parameters()]
 
     def fetch(self, nodes: IntArray) -> lt.AbstractTensor:
         """The feature rows of `nodes`: a gathered view of the full matrix, read only when multiplied.
@@ -424,34 +278,28 @@ class SAGE:
         rows = self.features[nodes]
         return rows.compute() if self.stored else rows
 
-    def logits(self, seeds: IntArray, rng: np.random.Generator | None) -> lt.AbstractTensor:
-        """The logits of `seeds`: sampled neighbourhoods and dropout when training (`rng`), every
-        neighbour otherwise."""
-        fanouts = self.fanouts if rng is not None else (None,) * len(self.fanouts)
-        nodes, blocks = sample_blocks(self.neighbours, seeds, fanouts, rng)
-        p = SETTINGS["sage"].dropout
-        h = self.fetch(nodes)
-        for k, (layer, block) in enumerate(zip(self.layers, blocks, strict=True)):
-            h = layer(dropped(h, mask(h.shape, p, rng)), block)
-            if k < len(self.layers) - 1:
-                h = h.relu()
-        return h
+    def forward(self, seeds: IntArray, rng: np.random.Generator | None = None) -> lt.AbstractTensor:
+        """The logits of `seeds` (distinct nodes): neighbourhoods sampled from `rng` in training mode,
+        every neighbour in evaluation mode."""
+        fanouts = self.fanouts if self.training else (None,) * len(self.fanouts)
+        nodes, (first, second) = sample_blocks(self.neighbours, seeds, fanouts, rng)
+        h = self.conv1(self.dropout(self.fetch(nodes)), first.edges).relu()
+        return self.conv2(self.dropout(h), second.edges)
 
     def streamed_logits(self, seeds: IntArray) -> lt.AbstractTensor:
-        """The logits of `seeds` with every neighbour (as `logits(seeds, None)`), reading a store once
-        in order: the first layer is linear in the features, so each needed row is projected by both of
+        """The logits of `seeds` with every neighbour (as in evaluation mode), reading a store once in
+        order: the first layer is linear in the features, so each needed row is projected by both of
         its weights as its block of the store streams by (`project`), and the layers run on that.
         Every neighbour of every evaluated node is a large share of the rows: a gather of them would
         hold them all in memory at once, and batches of them would read the store once per batch."""
         nodes, (first_block, second_block) = sample_blocks(self.neighbours, seeds, (None, None), None)
-        first, second = self.layers
-        hidden = first.w_self.shape[1]
-        weights = np.concatenate([first.w_self.numpy(), first.w_neigh.numpy()], axis=1)
-        projected = lt.from_numpy(self.project(nodes, weights))
+        root, neighbour = self.conv1.lin_r.weight.numpy(), self.conv1.lin_l.weight.numpy()  # (out, in)
+        hidden = root.shape[0]
+        projected = lt.from_numpy(self.project(nodes, np.concatenate([root.T, neighbour.T], axis=1)))
         edges = first_block.edges
         neighbours = edges.mean(edges.sources(projected[:, hidden:]))
-        h = projected[: first_block.targets, :hidden] + neighbours + first.bias
-        return second(h.relu(), second_block)
+        h = projected[: first_block.targets, :hidden] + neighbours + self.conv1.lin_l.bias
+        return self.conv2(h.relu(), second_block.edges)
 
     def project(self, nodes: IntArray, weights: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
         """`features[nodes] @ weights`, the store read in order one block of whole chunks of rows at a
@@ -482,7 +330,13 @@ class Run:
     seconds_per_epoch: float
 
 
-Model = GCN | GAT | SGC | APPNP | SAGE
+Model = gcn.GCN | GAT | SGC | APPNP | SAGE
+FULL_BATCH: dict[str, Callable[[int, int, np.random.Generator], Model]] = {
+    "gcn": lambda features, classes, rng: gcn.GCN(features, classes, rng, dtype=FLOAT),
+    "gat": GAT,
+    "sgc": SGC,
+    "appnp": APPNP,
+}
 
 
 def build(
@@ -492,45 +346,43 @@ def build(
     fanouts: Sequence[int | None],
     features: lt.AbstractTensor | None = None,
 ) -> Model:
+    """A fresh model `name` for `graph`, its weights drawn from `rng` (and its dropout masks, as it runs)."""
     if name == "sage":
-        return SAGE.init(graph, rng, fanouts, features)
-    families: dict[str, Callable[[graphs.Graph, np.random.Generator], Model]] = {
-        "gcn": GCN.init,
-        "gat": GAT.init,
-        "sgc": SGC.init,
-        "appnp": APPNP.init,
-    }
-    return families[name](graph, rng)
+        return SAGE(graph, rng, fanouts, features)
+    return FULL_BATCH[name](graph.num_features, graph.num_classes, rng)
 
 
 def optimizer_for(name: str, model: Model) -> lt.optim.Adam:
     """Adam with L2 weight decay: on the first layer only for the GCN (as Kipf & Welling), on every
     parameter otherwise."""
     settings = SETTINGS[name]
-    params = model.parameters()
-    if isinstance(model, GCN):
-        groups = [{"params": params[:1], "weight_decay": settings.weight_decay}, {"params": params[1:]}]
+    if isinstance(model, gcn.GCN):
+        groups = [
+            {"params": model.conv1.parameters(), "weight_decay": settings.weight_decay},
+            {"params": model.conv2.parameters()},
+        ]
         return lt.optim.Adam(groups, lr=settings.learning_rate)
-    return lt.optim.Adam(params, lr=settings.learning_rate, weight_decay=settings.weight_decay)
+    return lt.optim.Adam(model.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay)
 
 
-def train_epoch(
-    model: Model, graph: graphs.Graph, optimizer: lt.optim.Adam, rng: np.random.Generator
-) -> float:
-    """One epoch: one step for a full-batch model, one step per batch of training nodes for SAGE."""
+def train_epoch(model: Model, data: Data, optimizer: lt.optim.Adam, rng: np.random.Generator) -> float:
+    """One epoch in training mode: one step for a full-batch model, one step per batch of training
+    nodes for SAGE."""
+    graph = data.graph
+    model.train()
     if isinstance(model, SAGE):
         order = rng.permutation(graph.train_idx)
         losses = []
         for start in range(0, len(order), SAGE_BATCH):
             seeds = order[start : start + SAGE_BATCH]
             optimizer.zero_grad()
-            loss = nn.cross_entropy(model.logits(seeds, rng), graph.labels[seeds])
+            loss = nn.cross_entropy(model(seeds, rng), graph.labels[seeds])
             loss.backward()
             optimizer.step()
             losses.append(loss.item())
         return float(np.mean(losses))
     optimizer.zero_grad()
-    loss = nn.cross_entropy(model(rng)[graph.train_idx], graph.labels[graph.train_idx])
+    loss = nn.cross_entropy(model(data.x, data.edge_index)[graph.train_idx], graph.labels[graph.train_idx])
     loss.backward()
     optimizer.step()
     return loss.item()
@@ -546,16 +398,18 @@ class Scores:
     val_loss: float
 
 
-def evaluate(model: Model, graph: graphs.Graph) -> Scores:
-    """Accuracies without dropout, with every neighbour."""
+def evaluate(model: Model, data: Data) -> Scores:
+    """Accuracies in evaluation mode: without dropout, with every neighbour."""
+    graph = data.graph
     splits = (graph.train_idx, graph.val_idx, graph.test_idx)
+    model.eval()
     with lt.no_grad():
         if isinstance(model, SAGE):
             nodes = np.unique(np.concatenate(splits))  # a node in two splits is one target
-            logits = (model.streamed_logits(nodes) if model.stored else model.logits(nodes, None)).numpy()
+            logits = (model.streamed_logits(nodes) if model.stored else model(nodes)).numpy()
         else:
             nodes = np.arange(graph.num_nodes)
-            logits = model(None).numpy()
+            logits = model(data.x, data.edge_index).numpy()
     row = np.empty(graph.num_nodes, dtype=np.intp)
     row[nodes] = np.arange(len(nodes))
     accuracies = [float((logits[row[idx]].argmax(1) == graph.labels[idx]).mean()) for idx in splits]
@@ -575,20 +429,21 @@ def train(
 ) -> tuple[Run, Model]:
     """Train a fresh model; report the scores of the epoch with the best validation accuracy."""
     rng = np.random.default_rng(seed)
+    data = Data.of(graph)
     model = build(name, graph, rng, fanouts, features)
     optimizer = optimizer_for(name, model)
     best, best_epoch, seconds = None, -1, 0.0
     for epoch in range(epochs):
         start = time.perf_counter()
-        loss = train_epoch(model, graph, optimizer, rng)
+        loss = train_epoch(model, data, optimizer, rng)
         seconds += time.perf_counter() - start
-        scores = evaluate(model, graph)
+        scores = evaluate(model, data)
         if best is None or (scores.val, -scores.val_loss) > (best.val, -best.val_loss):
             best, best_epoch = scores, epoch
         if on_epoch is not None:
             on_epoch(epoch, loss)
     if best is None:
-        best = evaluate(model, graph)
+        best = evaluate(model, data)
     run = Run(seed, best.train, best.val, best.test, best_epoch, seconds / max(epochs, 1))
     return run, model
 
@@ -596,19 +451,19 @@ def train(
 # -------------------------------------------------------------------------------- explaining a node
 
 
-def explain_node(model: Model, graph: graphs.Graph, node: int, console: Console) -> None:
+def explain_node(model: Model, data: Data, node: int, console: Console) -> None:
     """Where `node`'s messages came from in the last layer, with the attention weights for GAT."""
     if isinstance(model, GAT):
+        model.eval()
         with lt.no_grad():
-            _, attention = model.forward(None)
-        console.print(model.edges.explain_node(node, attention))
-        into = model.edges.into(node)
-        weights = model.edges.label(attention)
+            _, (edges, attention) = model(data.x, data.edge_index, return_attention_weights=True)
+        console.print(edges.explain_node(node, attention))
+        into = edges.into(node)
+        weights = edges.label(attention)
         if len(into):
             console.print(weights.explain((int(into[0]), 0)))
         return
-    edges = self_looped(graph)
-    console.print(edges.explain_node(node))
+    console.print(nn.add_self_loops(data.edge_index).explain_node(node))
 
 
 # ----------------------------------------------------------------------------- features in a store
@@ -768,7 +623,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = {"model": args.model, **gcn.summary(graph, epochs, runs)}
     gcn.report(console, args, result, f"{args.model.upper()} with lazytensor")
     if args.explain_node is not None and model is not None:
-        explain_node(model, graph, args.explain_node, console)
+        explain_node(model, Data.of(graph), args.explain_node, console)
     return 0
 
 

@@ -21,6 +21,7 @@ from lazytensor.api.creation import (
     trandom,
     zeros_like,
 )
+from lazytensor.api.creation import tensor as array  # numpy's name: `np.array` copies, as `lt.tensor`
 from lazytensor.api.files import from_array, load, open, save
 from lazytensor.api.functions import (
     allclose,
@@ -119,6 +120,7 @@ from lazytensor.engine.autograd import enable_grad, inference_mode, is_grad_enab
 from lazytensor.ground.layout import Layout
 from lazytensor.kernels.threads import get_num_threads, set_num_threads
 from lazytensor.linalg import matmul, matrix_transpose, tensordot, vecdot
+from lazytensor.nn.functional import gather, log_softmax, softmax
 from lazytensor.printer import to_string, tprint
 from lazytensor.printer.options import get_printoptions, printoptions, set_printoptions
 from lazytensor.tensors.tensor import AbstractTensor, StorageTensor
@@ -160,6 +162,7 @@ __all__ = [
     "argmax",
     "argmin",
     "argsort",
+    "array",
     "array_equal",
     "asarray",
     "astype",
@@ -192,6 +195,7 @@ __all__ = [
     "from_numpy",
     "full",
     "full_like",
+    "gather",
     "get_num_threads",
     "get_printoptions",
     "iinfo",
@@ -206,6 +210,7 @@ __all__ = [
     "linalg",
     "linspace",
     "load",
+    "log_softmax",
     "matmul",
     "matrix_transpose",
     "max",
@@ -239,6 +244,7 @@ __all__ = [
     "segment_sum",
     "set_num_threads",
     "set_printoptions",
+    "softmax",
     "sort",
     "squeeze",
     "stack",

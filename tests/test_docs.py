@@ -41,6 +41,7 @@ DOCTESTED_PAGES = (
     "docs/numpy.md",
     "docs/operators.md",
     "docs/autograd.md",
+    "docs/nn.md",
     "docs/gnn.md",
     "docs/seeds.md",
     "docs/bigger.md",

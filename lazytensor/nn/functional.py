@@ -1,5 +1,6 @@
 """The few pieces a small neural network needs beyond the operators: dropout, initialisation, a loss,
-two activations and the edge softmax of graph attention.
+two activations, the edge softmax of graph attention, and PyTorch's functions that are methods here
+(`softmax`, `log_softmax`, `gather`).
 
 Kept deliberately small, and composed of lazytensor's public operations (so their
 gradients are those operations' gradients): the graph networks of examples/gnn.py
@@ -13,7 +14,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor.array_api.namespace import operand_tensor
 from lazytensor.engine import optable
+from lazytensor.ground.keywords import UNSET
 from lazytensor.nn.message_passing import Edges, edge_softmax
 from lazytensor.tensors.apply import apply
 from lazytensor.tensors.tensor import AbstractTensor, StorageTensor
@@ -25,15 +28,28 @@ __all__ = [
     "dropout_mask",
     "edge_softmax",
     "elu",
+    "gather",
     "glorot_uniform",
     "leaky_relu",
+    "log_softmax",
+    "softmax",
 ]
 
 Seed = int | np.random.Generator | None
 
 
-def _generator(seed: Seed) -> np.random.Generator:
+def generator(seed: Seed) -> np.random.Generator:
+    """The generator `seed` names: itself when it is one, else a new one seeded with it (None: fresh
+    entropy)."""
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def checked_probability(p: float) -> float:
+    """A dropout probability, in [0, 1) (1 would drop everything and scale by infinity), or the
+    ValueError that names it."""
+    if not 0 <= p < 1:
+        raise ValueError(f"dropout probability must be in [0, 1), got {p}")
+    return p
 
 
 def dropout_mask(
@@ -47,9 +63,8 @@ def dropout_mask(
     >>> dropout_mask((4,), 0.5, seed=0).tolist()
     [2.0, 2.0, 2.0, 0.0]
     """
-    if not 0 <= p < 1:
-        raise ValueError(f"dropout probability must be in [0, 1), got {p}")
-    keep = _generator(seed).random(shape, dtype=np.float32) >= p
+    checked_probability(p)
+    keep = generator(seed).random(shape, dtype=np.float32) >= p
     mask: npt.NDArray[Any] = keep.astype(dtype) * np.asarray(1.0 / (1.0 - p), dtype=dtype)
     return mask
 
@@ -77,7 +92,7 @@ def glorot_uniform(fan_in: int, fan_out: int, seed: Seed = None) -> StorageTenso
     ((3, 2), True, True)
     """
     limit = np.sqrt(6.0 / (fan_in + fan_out))
-    values = _generator(seed).uniform(-limit, limit, size=(fan_in, fan_out))
+    values = generator(seed).uniform(-limit, limit, size=(fan_in, fan_out))
     return StorageTensor.from_array(values).requires_grad_()
 
 
@@ -133,3 +148,36 @@ def elu(t: AbstractTensor, alpha: float = 1.0) -> StorageTensor:
     [-0.6321, 0.0, 2.0]
     """
     return apply(optable.WHERE, t > 0, t, (t.clip(hi=0.0).exp() - 1.0) * alpha)
+
+
+def softmax(x: Any, dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
+    """`exp(x) / sum(exp(x))` along `dim` (or scipy's `axis`), numerically stable: `torch.softmax`,
+    the function of `x.softmax(dim)`.
+
+    >>> import lazytensor as lt
+    >>> lt.softmax(lt.tensor([[0.0, 0.0], [0.0, 0.0]]), dim=1).tolist()
+    [[0.5, 0.5], [0.5, 0.5]]
+    """
+    return operand_tensor(x).softmax(dim, axis=axis)
+
+
+def log_softmax(x: Any, dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
+    """`log(softmax(x))` along `dim` (or `axis`), numerically stable: `torch.log_softmax`, the function
+    of `x.log_softmax(dim)`.
+
+    >>> import lazytensor as lt
+    >>> [round(v, 4) for v in lt.log_softmax(lt.tensor([0.0, 0.0]), 0).tolist()]
+    [-0.6931, -0.6931]
+    """
+    return operand_tensor(x).log_softmax(dim, axis=axis)
+
+
+def gather(x: Any, dim: int, index: Any) -> StorageTensor:
+    """PyTorch's `torch.gather(x, dim, index)`, the function of `x.gather(dim, index)`: for dim 0,
+    `out[i][j] = x[index[i][j]][j]`; differentiable.
+
+    >>> import lazytensor as lt
+    >>> lt.gather(lt.tensor([[1, 2], [3, 4]]), 1, [[1, 0], [0, 0]]).tolist()
+    [[2, 1], [3, 3]]
+    """
+    return operand_tensor(x).gather(dim, index)

@@ -37,6 +37,7 @@ from lazytensor.ground.layout import Layout
 from lazytensor.ground.once import once
 from lazytensor.ground.positions import Shape, int_tuple, normalize_position, numel, row_major_strides
 from lazytensor.tensors.surface.arrays import ArrayMethods
+from lazytensor.tensors.surface.casts import Casts
 from lazytensor.tensors.surface.collection import DaskCollection
 from lazytensor.tensors.surface.display import Display
 from lazytensor.tensors.surface.gradients import Gradients, float_dtype
@@ -98,6 +99,7 @@ class AbstractTensor(
     Operators,
     Reductions,
     ArrayMethods,
+    Casts,
     InPlace,
     Numbers,
     Gradients,

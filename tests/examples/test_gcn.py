@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 import subprocess
@@ -36,29 +37,40 @@ def test_cora_learns() -> None:
 def test_gradients_match_the_hand_derived_numpy_backward() -> None:
     graph = graphs.load("cora")
     rng = np.random.default_rng(7)
-    model = gcn.Model.init(graph.num_features, graph.num_classes, rng, dtype=np.float64)
+    model = gcn.GCN(graph.num_features, graph.num_classes, rng, dtype=np.float64)
+    draws = copy.deepcopy(rng)  # the model draws its dropout masks from `rng` as it runs: these
     features = graph.features.astype(np.float64)
-    mask_x = nn.dropout_mask(features.shape, 0.5, rng)
-    mask_h = nn.dropout_mask((graph.num_nodes, gcn.HIDDEN), 0.5, rng)
+    mask_x = nn.dropout_mask(features.shape, 0.5, draws)
+    mask_h = nn.dropout_mask((graph.num_nodes, gcn.HIDDEN), 0.5, draws)
 
-    logits = model(gcn.Propagation.of(graph, np.float64), lt.from_numpy(features), mask_x, mask_h)
+    logits = model(lt.from_numpy(features), nn.Edges(graph.src, graph.dst, graph.num_nodes))
     loss = gcn.loss_of(logits, graph)
     loss.backward()
 
+    w1, w2 = model.conv1.lin.weight, model.conv2.lin.weight  # (out, in), as PyTorch's
     reference = numpy_gcn.loss_and_grads(
         numpy_gcn.NormalisedAdjacency.from_graph(graph, np.float64),
         features,
         graph.labels,
         graph.train_idx,
-        model.w1.numpy(),
-        model.w2.numpy(),
+        w1.numpy().T,
+        w2.numpy().T,
         mask_x,
         mask_h,
     )
+    assert rng.random() == draws.random()  # the model drew exactly those two masks
     assert loss.item() == pytest.approx(reference.loss, abs=1e-12)
-    assert model.w1.grad is not None and model.w2.grad is not None
-    np.testing.assert_allclose(model.w1.grad.numpy(), reference.w0, rtol=0, atol=1e-10)
-    np.testing.assert_allclose(model.w2.grad.numpy(), reference.w1, rtol=0, atol=1e-10)
+    assert w1.grad is not None and w2.grad is not None
+    np.testing.assert_allclose(w1.grad.numpy().T, reference.w0, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(w2.grad.numpy().T, reference.w1, rtol=0, atol=1e-10)
+
+
+def test_the_model_reads_as_pytorch_geometric_code() -> None:
+    model = gcn.GCN(34, 2, np.random.default_rng(0))
+    assert repr(model) == (
+        "GCN(\n  (dropout): Dropout(p=0.5)\n  (conv1): GCNConv(34, 16)\n  (conv2): GCNConv(16, 2)\n)"
+    )
+    assert [name for name, _ in model.named_parameters()] == ["conv1.lin.weight", "conv2.lin.weight"]
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -128,18 +140,3 @@ def test_cli_refuses_a_pickle_that_loads_anything_else(planetoid_data: Path, tmp
     assert done.returncode == 2
     assert "pwned" not in done.stdout + done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
-
-
-def test_propagation_is_the_normalised_adjacency_and_scales() -> None:
-    """`Propagation(h)` is Â h with the dense Â = D^-1/2 (A+I) D^-1/2; `scale` multiplies every
-    weight (APPNP's (1 - α) Â)."""
-    graph = graphs.load("karate")
-    adjacency = np.eye(graph.num_nodes)
-    adjacency[graph.dst, graph.src] = 1.0
-    inverse_root = 1 / np.sqrt(adjacency.sum(axis=1))
-    dense = inverse_root[:, None] * adjacency * inverse_root[None, :]
-    h = np.random.default_rng(0).standard_normal((graph.num_nodes, 3))
-    propagate = gcn.Propagation.of(graph, np.float64)
-    np.testing.assert_allclose(propagate(lt.tensor(h)).numpy(), dense @ h, rtol=1e-12)
-    scaled = gcn.Propagation.of(graph, np.float64, scale=0.9)
-    np.testing.assert_allclose(scaled(lt.tensor(h)).numpy(), 0.9 * dense @ h, rtol=1e-12)

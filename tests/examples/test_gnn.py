@@ -120,7 +120,7 @@ def test_relabel_keeps_the_targets_in_place() -> None:
 
 
 def test_feature_fetches_are_views_of_the_full_matrix(cora: graphs.Graph) -> None:
-    model = gnn.SAGE.init(cora, np.random.default_rng(0), (10, 10))
+    model = gnn.SAGE(cora, np.random.default_rng(0), (10, 10))
     fetched = model.fetch(np.array([5, 0, 5, 2000]))
     assert isinstance(fetched, lt.IndexedTensor) and fetched.shares_storage(model.features)
     assert fetched.shares_storage(cora.features)  # not even the graph's array was copied
@@ -134,11 +134,12 @@ def test_a_sampled_epoch_allocates_far_less_than_the_feature_matrix() -> None:
     wide = np.random.default_rng(0).standard_normal((small.num_nodes, 512)).astype(np.float32)
     graph = attrs.evolve(small, features=wide)
     rng = np.random.default_rng(0)
-    model = gnn.SAGE.init(graph, rng, (2, 2))
+    model = gnn.SAGE(graph, rng, (2, 2))
     optimizer = gnn.optimizer_for("sage", model)
+    data = gnn.Data.of(graph)
     tracemalloc.start()
     try:
-        gnn.train_epoch(model, graph, optimizer, rng)
+        gnn.train_epoch(model, data, optimizer, rng)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -51,7 +51,7 @@ def _stored(graph: graphs.Graph) -> tuple[lt.AbstractTensor, CountingStore]:
 def test_a_batch_reads_each_chunk_holding_its_rows_once(graph: graphs.Graph) -> None:
     features, store = _stored(graph)
     rng = np.random.default_rng(0)
-    model = gnn.SAGE.init(graph, rng, (5, 5), features)
+    model = gnn.SAGE(graph, rng, (5, 5), features)
     nodes, _ = gnn.sample_blocks(model.neighbours, graph.train_idx[:10], model.fanouts, rng)
     store.chunk_reads.clear()
     rows = model.fetch(nodes)
@@ -64,10 +64,10 @@ def test_a_batch_reads_each_chunk_holding_its_rows_once(graph: graphs.Graph) -> 
 def test_a_training_step_reads_no_chunk_twice(graph: graphs.Graph) -> None:
     features, store = _stored(graph)
     rng = np.random.default_rng(1)
-    model = gnn.SAGE.init(graph, rng, (5, 5), features)
+    model = gnn.SAGE(graph, rng, (5, 5), features)
     seeds = graph.train_idx[:16]
     store.chunk_reads.clear()
-    loss = nn.cross_entropy(model.logits(seeds, rng), graph.labels[seeds])
+    loss = nn.cross_entropy(model(seeds, rng), graph.labels[seeds])
     loss.backward()
     reads = collections.Counter(store.chunk_reads)
     assert reads and max(reads.values()) == 1
@@ -118,10 +118,11 @@ def test_the_cli_refuses_a_store_it_cannot_use(
 
 def test_evaluation_from_a_store_streams_it_once_and_gives_the_logits(graph: graphs.Graph) -> None:
     features, store = _stored(graph)
-    model = gnn.SAGE.init(graph, np.random.default_rng(2), (5, 5), features)
+    model = gnn.SAGE(graph, np.random.default_rng(2), (5, 5), features)
     nodes = np.unique(np.concatenate([graph.val_idx, graph.test_idx]))
+    model.eval()
     with lt.no_grad():
-        expected = model.logits(nodes, None).numpy()
+        expected = model(nodes).numpy()
         store.chunk_reads.clear()
         streamed = model.streamed_logits(nodes).numpy()
     reads = collections.Counter(store.chunk_reads)

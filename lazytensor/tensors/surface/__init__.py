@@ -13,6 +13,8 @@ them all, implements the protocol, and binds the primitives they name (declared 
 - `operators.Operators`: operators and elementwise functions; `_apply`, one entry of the table.
 - `reducing.Reductions`: `sum`, `mean`, `max`, `std`, the NaN-ignoring ones, `cumsum`; `_apply`.
 - `arrays.ArrayMethods`: sorting and numpy's names (`copy`, `take`, `put`, `diagonal`, ...); `_apply`.
+- `casts.Casts`: PyTorch's casts by name (`float()`, `double()`, `long()`, `int()`, `bool()`,
+  `half()`), in a module of their own since the names are builtins'; `_apply`.
 - `inplace.InPlace`: `t += x` and PyTorch's `add_`, `zero_`, `copy_`, ...; `_apply`, then
   `evaluate`'s write.
 - `numbers.Numbers`: a one-element tensor as a number, `size`, `nbytes`; `numpy()`.

@@ -213,6 +213,22 @@ class ArrayMethods(Surface):
         along = axis % self.ndim
         return taken.reshape((*self.shape[:along], *index.shape, *self.shape[along + 1 :]))
 
+    def index_select(self, dim: int, index: Any) -> StorageTensor:
+        """PyTorch's `index_select`: the entries at `index` (integers, one axis) along `dim`, in a new
+        tensor (a copy, as PyTorch's: `t[:, index]` is the write-through view); differentiable.
+
+        >>> import lazytensor as lt
+        >>> t = lt.tensor([[1, 2, 3], [4, 5, 6]])
+        >>> t.index_select(1, [2, 0]).tolist(), t.index_select(0, lt.tensor([1])).tolist()
+        ([[3, 1], [6, 4]], [[4, 5, 6]])
+        """
+        axis = keywords.single_axis(dim, self._axis_shape, "index_select")
+        given = np.asarray(self._values_of(index))
+        if given.ndim > 1:
+            raise IndexError(f"index_select takes a 1-D index, got one of shape {given.shape}")
+        picked = keywords.indices("index_select", self.shape, given.reshape(-1), axis)
+        return self._apply(optable.TAKE, self, picked, axis=axis)
+
     def put(self, indices: Any, values: Any) -> None:
         """Write `values` at the flat (row-major) `indices`, numpy's `a.put`: values repeat when
         fewer than the indices; through a view the writes reach storage.

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Self, cast
 
+import numpy as np
+
 import lazytensor.tensors.evaluate as evaluate
 from lazytensor.engine import optable
 from lazytensor.engine.optable import Op
 from lazytensor.ground import keywords
+from lazytensor.tensors.surface.operators import checked_mask
 from lazytensor.tensors.surface.primitives import Surface
 
 if TYPE_CHECKING:
@@ -141,6 +144,24 @@ class InPlace(Surface):
         return self
 
     clip_ = clamp_
+
+    def masked_fill_(self, mask: Any, value: Any) -> Self:
+        """`value` written where the boolean `mask` (broadcast to this shape) is true, through every
+        layer to storage (PyTorch's `masked_fill_`); returns this tensor.
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(2, 3)
+        >>> t[:, 1:].masked_fill_(lt.tensor([True, False]), 5.0).tolist()
+        [[5.0, 0.0], [5.0, 0.0]]
+        >>> t.tolist()
+        [[0.0, 5.0, 0.0], [0.0, 5.0, 0.0]]
+        """
+        fill = np.asarray(self._values_of(value), dtype=self.dtype)
+        condition = checked_mask(self.shape, self._values_of(mask), fill)
+        self._check_in_place("masked_fill_", cast("AbstractTensor", self))
+        target = cast("AbstractTensor", self)
+        target[np.broadcast_to(condition, self.shape)] = fill  # only the masked positions are written
+        return self
 
     def fill_(self, value: Any) -> Self:
         """Every element set to `value`, written through; returns this tensor (PyTorch's `fill_`)."""

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lazytensor.engine import optable
+from lazytensor.ground.positions import row_major_strides
 from lazytensor.tensors.surface.primitives import Surface
 
 if TYPE_CHECKING:
@@ -152,6 +153,22 @@ class Numbers(Surface):
         2
         """
         return self.dtype.itemsize
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """The bytes to step along each axis, as numpy reports them for this view: a stack that fuses
+        to a strided layout has its strides (elements × itemsize, 0 along a broadcast axis, negative
+        for a reversed one); a stack that does not fuse has none in memory, and reports the strides of
+        the C-contiguous copy numpy would make of it (`np.asarray(t).strides`).
+
+        >>> import lazytensor as lt
+        >>> t = lt.zeros(3, 4)
+        >>> t.strides, t.T.strides, t[::-1, ::2].strides, t.T.reshape(-1).strides
+        ((32, 8), (8, 32), (-32, 16), (8,))
+        """
+        layout = self.layout
+        steps = row_major_strides(self.shape) if layout is None else layout.strides
+        return tuple(step * self.dtype.itemsize for step in steps)
 
     @property
     def nbytes(self) -> int:

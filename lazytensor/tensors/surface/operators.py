@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import numpy.typing as npt
+
 from lazytensor.engine import optable
 from lazytensor.ground import keywords
 from lazytensor.ground.keywords import UNSET
 from lazytensor.tensors.surface.primitives import Surface
 
 if TYPE_CHECKING:
+    from lazytensor.ground.positions import Shape
     from lazytensor.tensors.tensor import StorageTensor
 
 
@@ -169,9 +173,41 @@ class Operators(Surface):
         """`abs(x)` elementwise (the modulus for complex numbers)."""
         return self._apply(optable.ABS, self)
 
-    def clip(self, lo: Any = None, hi: Any = None) -> StorageTensor:
-        """Every element limited to `[lo, hi]` (None: that side open)."""
-        return self._apply(optable.CLIP, self, lo=self._values_of(lo), hi=self._values_of(hi))
+    def clip(self, min: Any = UNSET, max: Any = UNSET, *, lo: Any = UNSET, hi: Any = UNSET) -> StorageTensor:
+        """Every element limited to `[min, max]` (None: that side open): numpy's `a.clip(min, max)`,
+        positional or by keyword; `lo=`/`hi=` are the same two arguments.
+
+        >>> import lazytensor as lt
+        >>> v = lt.tensor([1, 2, 3, 4])
+        >>> v.clip(2, 3).tolist(), v.clip(min=2).tolist(), v.clip(max=2).tolist()
+        ([2, 2, 3, 3], [2, 2, 3, 4], [1, 2, 2, 2])
+        """
+        low = keywords.either("clip", ("min", "lo"), (min, lo), None)
+        high = keywords.either("clip", ("max", "hi"), (max, hi), None)
+        return self._apply(optable.CLIP, self, lo=self._values_of(low), hi=self._values_of(high))
+
+    def clamp(self, min: Any = None, max: Any = None) -> StorageTensor:
+        """PyTorch's name for `clip`: every element limited to `[min, max]` (None: that side open).
+
+        >>> import lazytensor as lt
+        >>> lt.tensor([-2.0, 0.5, 3.0]).clamp(min=0).tolist()
+        [0.0, 0.5, 3.0]
+        """
+        return self._apply(optable.CLIP, self, lo=self._values_of(min), hi=self._values_of(max))
+
+    def masked_fill(self, mask: Any, value: Any) -> StorageTensor:
+        """A new tensor with `value` where the boolean `mask` (broadcast to this shape) is true, this
+        tensor's values elsewhere, in this tensor's dtype (PyTorch's `masked_fill`); differentiable.
+
+        >>> import lazytensor as lt
+        >>> t = lt.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> t.masked_fill(t > 2, 0.0).tolist(), t.masked_fill(lt.tensor([True, False]), -1).tolist()
+        ([[1.0, 2.0], [0.0, 0.0]], [[-1.0, 2.0], [-1.0, 4.0]])
+        """
+        same = self._is_tensor(value) and value.dtype == self.dtype  # kept: its gradient flows
+        fill = value if same else np.asarray(self._values_of(value), dtype=self.dtype)
+        condition = checked_mask(self.shape, self._values_of(mask), fill)
+        return self._apply(optable.WHERE, condition, fill, self)
 
     def softmax(self, dim: int = UNSET, *, axis: int = UNSET) -> StorageTensor:
         """`exp(x) / sum(exp(x))` along `dim` (or scipy's `axis`), numerically stable."""
@@ -232,3 +268,23 @@ class Operators(Surface):
         [True, False, False]
         """
         return self._apply(optable.ISFINITE, self)
+
+
+@keywords.user_error  # the mask's or the value's fault: the traceback ends at the caller's line
+def checked_mask(shape: Shape, mask: Any, value: Any) -> npt.NDArray[np.bool_]:
+    """`masked_fill`'s (and `masked_fill_`'s) mask, boolean and broadcasting to `shape` without growing
+    it, once its value is known to be one element."""
+    if value.shape != ():
+        raise ValueError(f"masked_fill takes one value (0-d), got one of shape {value.shape}")
+    condition = np.asarray(mask)
+    if condition.dtype != np.bool_:
+        raise TypeError(f"masked_fill: the mask must be boolean, got dtype {condition.dtype}")
+    try:
+        grown = np.broadcast_shapes(condition.shape, shape)
+    except ValueError:
+        grown = None
+    if grown != shape:
+        raise ValueError(
+            f"masked_fill: a mask of shape {condition.shape} does not broadcast to shape {shape}"
+        )
+    return condition

@@ -88,6 +88,33 @@ class Shaping(Surface):
             raise ValueError(f"mT needs at least 2 axes, got a tensor of shape {self.shape}")
         return self.swapaxes(-2, -1)
 
+    def t(self) -> AbstractTensor:
+        """PyTorch's `t()`: a 2-D tensor transposed (a view); a 0-d or 1-D tensor is returned as it is,
+        as PyTorch does. More axes raise ValueError (`mT` swaps the last two, `permute` any).
+
+        >>> import lazytensor as lt
+        >>> m = lt.arange(6).reshape(2, 3)
+        >>> m.t().shape, m.t().shares_storage(m), lt.arange(3).t().shape
+        ((3, 2), True, (3,))
+        """
+        if self.ndim > 2:
+            raise ValueError(
+                f"t() transposes a tensor of at most 2 axes, not one of shape {self.shape}: "
+                "use .mT (the last two swapped) or .permute(...)"
+            )
+        if self.ndim < 2:
+            return cast("AbstractTensor", self)
+        return self._views.reverse_axes(cast("AbstractTensor", self))
+
+    def dim(self) -> int:
+        """The number of axes (PyTorch's `dim()`, numpy's `ndim`).
+
+        >>> import lazytensor as lt
+        >>> lt.zeros(2, 3).dim(), lt.tensor(1.0).dim()
+        (2, 0)
+        """
+        return self.ndim
+
     def reshape(
         self, *shape: int | Sequence[int], names: Sequence[str | None] | None = None
     ) -> AbstractTensor:
