@@ -18,7 +18,6 @@ A pass that lasts more than `PROGRESS_AFTER` seconds shows a progress bar on a t
 from __future__ import annotations
 
 import importlib
-import itertools
 import math
 import time
 from collections.abc import Iterator, Sequence
@@ -29,6 +28,7 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from lazytensor.ground.blockplan import block_keys, chunk_edges, chunk_shape
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.numberformat import Values
 
@@ -249,76 +249,6 @@ def _merged_runs(axes: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             runs.append((stride, size))
     return runs
-
-
-def chunk_edges(key: slice, chunk: int | None, size: int) -> list[int] | None:
-    """Where, along a sliced axis of `size`, the positions cross into the next chunk of length `chunk`
-    (positions in the slice, 0 and its length included); None when the axis has no chunks.
-
-    >>> chunk_edges(slice(3, 20, 2), 5, 20)
-    [0, 1, 4, 6, 9]
-    """
-    if chunk is None or chunk <= 1:
-        return None
-    start, _, step = key.indices(size)
-    count = len(range(size)[key])
-    edges = [0]
-    while True:
-        crossing = ((start + edges[-1] * step) // chunk + 1) * chunk  # the next chunk's first position
-        k = -(-(crossing - start) // step)
-        if k >= count:
-            break
-        edges.append(k)
-    edges.append(count)
-    return edges
-
-
-def block_keys(
-    lengths: Sequence[int], edges: Sequence[list[int] | None], target: int
-) -> list[tuple[slice, ...]]:
-    """Boxes tiling a region of `lengths`, cut only at chunk `edges` (any position where an axis has
-    none), holding about `target` elements: the last axes whole while they fit, then as many chunks
-    along the next as fit, one chunk (or one position) along the axes before it.
-
-    >>> block_keys([4, 6], [[0, 2, 4], [0, 3, 6]], 12)
-    [(slice(0, 2, None), slice(0, 6, None)), (slice(2, 4, None), slice(0, 6, None))]
-    """
-    per_axis: list[list[slice]] = []
-    inner = 1
-    for length, cuts in zip(reversed(lengths), reversed(edges), strict=True):
-        if inner * length <= target or length <= 1:
-            per_axis.append([slice(0, length)])
-            inner *= length
-            continue
-        if cuts is None:
-            width = max(1, target // inner)
-            per_axis.append([slice(lo, min(lo + width, length)) for lo in range(0, length, width)])
-        else:
-            per_axis.append(_grouped(cuts, max(1, target // inner)))
-        inner = target + 1  # every axis before this one: one chunk or one position at a time
-    return list(itertools.product(*reversed(per_axis)))
-
-
-def _grouped(cuts: list[int], width: int) -> list[slice]:
-    """Consecutive chunks along one axis, as many as fit in `width` positions (at least one)."""
-    groups: list[slice] = []
-    lo = 0
-    for a, b in itertools.pairwise(cuts):
-        if b - lo > width and a > lo:
-            groups.append(slice(lo, a))
-            lo = a
-    groups.append(slice(lo, cuts[-1]))
-    return groups
-
-
-def chunk_shape(base: Tensor) -> tuple[int, ...] | None:
-    """The chunk shape of an array-like base (a zarr array, a chunked h5py dataset), else None."""
-    chunks = getattr(getattr(base, "array", None), "chunks", None)
-    if not isinstance(chunks, tuple) or len(chunks) != len(base.shape):
-        return None
-    if not all(isinstance(c, int | np.integer) and c > 0 for c in chunks):
-        return None
-    return tuple(int(c) for c in chunks)
 
 
 def is_dask_base(base: Tensor) -> bool:

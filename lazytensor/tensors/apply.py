@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from lazytensor.engine import autograd
+from lazytensor.engine import autograd, streaming
 from lazytensor.engine.autograd import Node, Saved, Watched
 from lazytensor.engine.optable import Op
 from lazytensor.ground import naming
@@ -93,6 +93,10 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
             named = named or base.names_used
         bases.append(base)
     names = _checked_names(entry, operands, params) if named else None  # free when nobody named any
+    if entry.name in streaming.STREAMED and len(bases) == 1 and bases[0] is not None:
+        streamed = _streamed(entry, operands[0], params)  # a base not in memory: reduced block by block
+        if streamed is not None:
+            return streamed if names is None else _named(streamed, names)
     if deferring is not None:  # dask: the operation stays lazy, no gradient; named as in memory
         lazy = deferring.apply_lazily(entry, operands, params)
         return lazy if names is None else _named(lazy, names)  # type: ignore[return-value]
@@ -117,6 +121,18 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     object.__setattr__(result, "plain", False)
     result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
     return result if names is None else _named(result, names)
+
+
+def _streamed(entry: Op, t: AbstractTensor, params: dict[str, Any]) -> StorageTensor | None:
+    """A reduction of a tensor whose base is not in memory, read in chunk-aligned blocks
+    (`engine.streaming`), or None when it does not stream."""
+    if not streaming.streams(entry.name, t):
+        return None
+    try:
+        values = streaming.reduce(entry.name, entry.kernel, t, params)
+    except USER_ERRORS as error:
+        raise error.with_traceback(None) from None
+    return None if values is None else result_of(values, ())
 
 
 def _checked_names(entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> naming.Names | None:
