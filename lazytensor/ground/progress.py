@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TextIO
+from typing import IO
 
 AFTER = 1.0
 """Seconds a pass runs before it says anything."""
@@ -58,7 +58,7 @@ class LogProgress:
         self,
         what: str,
         total: int,
-        stream: TextIO | None = None,
+        stream: IO[str] | None = None,
         after: float | None = None,
         every: float | None = None,
     ) -> None:

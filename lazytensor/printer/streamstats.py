@@ -21,6 +21,7 @@ import importlib
 import math
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import attrs
@@ -28,6 +29,7 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from lazytensor.ground import progress
 from lazytensor.ground.blockplan import block_keys, chunk_edges, chunk_shape
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.numberformat import Values
@@ -37,6 +39,9 @@ BLOCK_ELEMENTS = 1 << 22
 
 PROGRESS_AFTER = 1.0
 """Seconds a pass runs before it shows its progress (on a terminal only)."""
+
+PIECE = 1 << 16
+"""Floats a block's statistics are computed over at a time: small enough to stay in the cache."""
 
 KINDS = "biufc"
 """The dtype kinds that have statistics: bool, integers, floats, complex."""
@@ -67,8 +72,10 @@ class Moments:
 
     @classmethod
     def of(cls, values: Values) -> Moments:
-        """The moments of one block of values (read whole, numpy's way)."""
+        """The moments of one block of values (numpy's way; floats in cache-sized pieces)."""
         kind = values.dtype.kind
+        if kind == "f" and values.size > PIECE:
+            return cls._of_floats(values)
         if kind == "b":
             return cls(kind, size=values.size, true=int(np.count_nonzero(values)))
         zeros = int(np.count_nonzero(values == 0))
@@ -82,6 +89,44 @@ class Moments:
             return cls(kind, size=values.size, zeros=zeros, nans=nans, infs=infs)
         finite = values if finite_count == values.size else values[finite_mask]
         return cls._finite(kind, finite, values.size, zeros=zeros, nans=nans, infs=infs)
+
+    @classmethod
+    def _of_floats(cls, values: Values) -> Moments:
+        """Floats `PIECE` at a time, each piece's passes (range, zeros, mean, squared deviations in
+        float64) over memory still in the cache; a piece whose range is not finite (a NaN, an
+        infinity) is counted numpy's way, by `of`."""
+        flat = np.ravel(values)
+        piece = min(PIECE, flat.size)
+        scratch, equal = np.empty(piece, np.float64), np.empty(piece, np.bool_)
+        finite, zeros, mean, squares = 0, 0, 0.0, 0.0
+        low: Any = None
+        high: Any = None
+        rest = cls(values.dtype.kind)  # the pieces with a NaN or an infinity
+        for start in range(0, flat.size, piece):
+            part = flat[start : start + piece]
+            count = part.size
+            lo, hi = part.min(), part.max()
+            if not (np.isfinite(lo) and np.isfinite(hi)):
+                rest = rest.merge(cls.of(part))
+                continue
+            if lo <= 0 <= hi:
+                zeros += int(np.count_nonzero(np.equal(part, 0, out=equal[:count])))
+            deviation = scratch[:count]
+            np.copyto(deviation, part)
+            part_mean = float(deviation.sum()) / count
+            deviation -= part_mean
+            part_squares = float(np.multiply(deviation, deviation, out=deviation).sum())
+            total = finite + count
+            delta = part_mean - mean
+            mean += delta * (count / total)
+            squares += part_squares + delta * delta * (finite * count / total)
+            finite = total
+            low = lo if low is None else min(low, lo)
+            high = hi if high is None else max(high, hi)
+        if not finite:
+            return rest
+        counted = cls(values.dtype.kind, finite, finite, mean, squares, low, high, zeros=zeros)
+        return counted.merge(rest)
 
     @classmethod
     def _finite(cls, kind: str, finite: Values, size: int, **counts: int) -> Moments:
@@ -260,8 +305,9 @@ def is_dask_base(base: Tensor) -> bool:
 
 
 class PassProgress:
-    """A progress bar on stderr, shown only on a terminal and once the pass has run `PROGRESS_AFTER`
-    seconds (a quick pass prints nothing)."""
+    """A pass's progress on stderr once it has run `PROGRESS_AFTER` seconds (a quick pass prints
+    nothing): a bar on a terminal, else log lines a few seconds apart (`ground.progress`, whose
+    switch turns both off)."""
 
     def __init__(self, total: int, description: str, console: Console | None = None) -> None:
         self.total = total
@@ -270,11 +316,22 @@ class PassProgress:
         self.console = Console(stderr=True) if console is None else console
         self.started = time.monotonic()
         self.bar: Progress | None = None
+        self.log: progress.LogProgress | None = None  # off a terminal: log lines instead of a bar
 
     def advance(self, count: int = 1) -> None:
         self.done += count
+        if self.log is not None:
+            self.log.total = self.total
+            self.log.advance(count)
+            return
         if self.bar is None:
-            if not self.console.is_terminal or time.monotonic() - self.started < PROGRESS_AFTER:
+            if not progress.enabled() or time.monotonic() - self.started < PROGRESS_AFTER:
+                return
+            if not self.console.is_terminal:
+                what = self.description.split(":")[0]
+                self.log = progress.LogProgress(what, self.total, self.console.file, after=0.0)
+                self.log.done = self.done - count
+                self.log.advance(count)
                 return
             self.bar = Progress(
                 TextColumn("{task.description}"),
@@ -291,6 +348,8 @@ class PassProgress:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.stop()
+        if self.log is not None:
+            self.log.close()
 
 
 def progress_console() -> Console:
@@ -321,6 +380,22 @@ def _read(t: Tensor) -> Values:
     return np.asarray(t.numpy())
 
 
+def _read_ahead(tensors: Sequence[Tensor]) -> Iterator[Values]:
+    """Each tensor's values in turn, the next one read on a thread while the caller works on this
+    one (reading a store and computing statistics overlap; two blocks in memory at most)."""
+    if len(tensors) <= 1:
+        yield from (_read(x) for x in tensors)
+        return
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        ahead = pool.submit(_read, tensors[0])
+        for following in tensors[1:]:
+            values = ahead.result()
+            ahead = pool.submit(_read, following)
+            yield values
+            del values
+        yield ahead.result()
+
+
 def _merged(parts: Iterator[Moments], kind: str, total: int, description: str) -> Moments:
     progress = PassProgress(total, description, progress_console())
     merged = Moments(kind)
@@ -341,7 +416,7 @@ def _region_pass(base: Tensor, region: tuple[slice, ...], chunk: int) -> Moments
         chunk_edges(key, None if chunks is None else chunks[a], base.shape[a]) for a, key in enumerate(region)
     ]
     blocks = block_keys(box.shape, edges, chunk)
-    parts = (Moments.of(_read(box[key])) for key in blocks)
+    parts = (Moments.of(values) for values in _read_ahead([box[key] for key in blocks]))
     return _merged(parts, base.dtype.kind, len(blocks), f"stats: {len(blocks):,} blocks")
 
 

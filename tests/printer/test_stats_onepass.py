@@ -365,14 +365,30 @@ def test_blocks_tile_the_region_and_share_no_chunk(data: Any) -> None:
 
 
 @pytest.mark.parametrize("terminal", [True, False])
-def test_a_long_pass_shows_progress_on_a_terminal_only(terminal: bool, monkeypatch: Any) -> None:
+def test_a_long_pass_shows_a_bar_on_a_terminal_and_log_lines_elsewhere(
+    terminal: bool, monkeypatch: Any
+) -> None:
     output = io.StringIO()
     console = Console(file=output, force_terminal=terminal, width=80)
     monkeypatch.setattr(streamstats, "PROGRESS_AFTER", 0.0)
     monkeypatch.setattr(streamstats, "progress_console", lambda: console)
     values = _values(4, (12, 10), specials=False)
     one_pass(lt.from_array(_zarr(values, (3, 10))), chunk=10)
-    assert ("stats: 4 blocks" in output.getvalue()) == terminal
+    shown = output.getvalue()
+    assert ("stats: 4 blocks" in shown) == terminal
+    if not terminal:  # a log line when the pass began to show, one when it ended
+        lines = shown.splitlines()
+        assert lines[0].startswith("lazytensor: stats: 1/4 blocks (25%)")
+        assert lines[-1].startswith("lazytensor: stats: 4/4 blocks (100%)") and lines[-1].endswith("done")
+
+
+def test_a_pass_shows_no_progress_when_it_is_turned_off(monkeypatch: Any) -> None:
+    output = io.StringIO()
+    monkeypatch.setattr(streamstats, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(streamstats, "progress_console", lambda: Console(file=output, force_terminal=True))
+    monkeypatch.setenv("LAZYTENSOR_PROGRESS", "0")
+    one_pass(lt.from_array(_zarr(_values(4, (12, 10), specials=False), (3, 10))), chunk=10)
+    assert output.getvalue() == ""
 
 
 def test_a_long_pass_over_dask_shows_its_blocks_and_the_tasks_of_its_graph(monkeypatch: Any) -> None:
