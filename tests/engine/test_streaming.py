@@ -23,6 +23,7 @@ from typing import Any
 import h5py
 import numpy as np
 import pytest
+import xarray as xr
 import zarr
 from bases_support import Plain
 from hypothesis import given, settings
@@ -34,19 +35,19 @@ from lazytensor.engine import streaming
 from lazytensor.ground import progress
 
 REDUCTIONS = sorted(streaming.STREAMED)
-BASES = ("zarr", "h5py", "getitem")
+BASES = ("zarr", "h5py", "xarray", "getitem", "mmap")
 TESTS = Path(__file__).resolve().parents[1]
 
 
 @contextlib.contextmanager
 def blocks_of(nbytes: int) -> Iterator[None]:
     """Streamed reductions read blocks of at most `nbytes` (unless a chunk is bigger)."""
-    before = streaming.BLOCK_BYTES
-    streaming.BLOCK_BYTES = nbytes
+    before = streaming.BLOCK_BYTES, streaming.MAPPED_BYTES
+    streaming.BLOCK_BYTES, streaming.MAPPED_BYTES = nbytes, 0  # every memory map streams too
     try:
         yield
     finally:
-        streaming.BLOCK_BYTES = before
+        streaming.BLOCK_BYTES, streaming.MAPPED_BYTES = before
 
 
 class CountingStore(MemoryStore):
@@ -75,6 +76,14 @@ def on(kind: str, values: np.ndarray, chunks: tuple[int, ...], folder: Path, sto
         chunked = values.ndim > 0 and values.size > 0
         file.create_dataset("data", data=values, chunks=chunks if chunked else None)
         return lt.from_array(file["data"])
+    if kind == "xarray":
+        path = folder / f"a{len(list(folder.iterdir()))}.nc"
+        xr.DataArray(values, name="data").to_netcdf(path, engine="h5netcdf")
+        return lt.from_array(xr.open_dataarray(path, engine="h5netcdf", cache=False))
+    if kind == "mmap":
+        path = folder / f"a{len(list(folder.iterdir()))}.npy"
+        lt.save(path, lt.tensor(values))
+        return lt.load(path)
     return lt.from_array(Plain(values.copy(), chunks))
 
 
@@ -201,8 +210,11 @@ def test_each_chunk_is_read_at_most_once(name: str, axis: Any, view: str) -> Non
     assert len(store.chunk_reads) == len(set(store.chunk_reads)) > 1
 
 
-def test_in_memory_tensors_keep_their_path() -> None:
+def test_in_memory_tensors_keep_their_path(tmp_path: Path) -> None:
     assert not streaming.streams("sum", lt.zeros(10))
+    assert not streaming.streams("sum", on("mmap", np.zeros(10), (10,), tmp_path))  # a small memory map
+    with blocks_of(64):
+        assert streaming.streams("sum", on("mmap", np.zeros(10), (10,), tmp_path))
     assert not streaming.streams("cumsum", lt.from_array(np.zeros(3)))
     assert streaming.streams("sum", lt.from_array(np.zeros(3)))
 
