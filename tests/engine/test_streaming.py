@@ -285,3 +285,32 @@ def test_memory_stays_far_below_the_array(big_store: Path, name: str, axis: Any)
     assert peak < min(bound, 200e6 / 2), (
         f"{name}(axis={axis}) peaked at {peak / 1e6:.0f} MB of a 200 MB array"
     )
+
+
+class Computed:
+    """An array-like whose values are computed from another's when read (what a computed tensor
+    stands on): `np.exp` of a stored array, in declared chunks, counting the values it computes."""
+
+    def __init__(self, source: np.ndarray, chunks: tuple[int, ...]) -> None:
+        self.source = source
+        self.shape = source.shape
+        self.dtype = source.dtype
+        self.chunks = chunks
+        self.computed = 0
+
+    def __getitem__(self, key: Any) -> np.ndarray:
+        values = np.exp(self.source[key])
+        self.computed += values.size
+        return values
+
+
+@pytest.mark.parametrize("name", ["sum", "std", "argmin", "nanmax"])
+def test_reductions_stream_over_a_computed_array_like(name: str) -> None:
+    source = np.random.default_rng(2).normal(size=(40, 30))
+    computed = Computed(source, (7, 30))
+    t = lt.from_array(computed)
+    with blocks_of(8 * 7 * 30):
+        got = getattr(t.T, name)(axis=1).numpy()
+    expected = numpys(name, np.exp(source).T, {"axis": 1})
+    assert_same(got, expected, source)
+    assert computed.computed == source.size  # every value computed once, a block at a time
