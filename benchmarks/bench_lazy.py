@@ -111,7 +111,7 @@ def table(stores: dict[str, Path], gigabytes: float) -> None:
             goal = f"  [goal {GOALS[expression]}]" if expression in GOALS else ""
             print(
                 f"{kind:6} {expression:24} {m['wall']:7.2f} {m['cpu']:7.2f} {m['peak'] / 1e6:8.0f} "
-                f"{m['start'] / 1e6:8.0f} {m['added'] / 1e6:6.0f}  {ratio}{goal}"
+                f"{m['start'] / 1e6:8.0f} {m['added'] / 1e6:6.0f}  {ratio}{goal}".rstrip()
             )
 
 
