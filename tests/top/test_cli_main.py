@@ -198,7 +198,7 @@ def test_show_s_options_reach_the_printer(grid: Path, tmp_path: Path) -> None:
     status, heat, _ = run("show", str(thirds), "--heatmap")
     assert status == 0 and heat == plain  # a pipe shows no colours
     status, out, _ = run("show", str(thirds), "--precision", "0", "--width", "100000")
-    assert status == 0 and out.endswith("\n0.  1.  1.\n")
+    assert status == 0 and out.endswith("\n3.e-01  7.e-01  1.e+00\n")  # positional would show 1/3 as 0
 
 
 @pytest.mark.parametrize(
