@@ -105,6 +105,9 @@ def _wrap_last_column(line: Text, start: int, width: int | None) -> list[Text]:
         if cut <= 0:  # the first word alone is longer than the column
             word_end = rest.plain.find(" ")
             word_end = rest.cell_len if word_end < 0 else word_end
+            if word_end == 0:  # a space to skip, not a word
+                rest = rest[1:]
+                continue
             pieces.append(shortened_from_left(rest[:word_end], room))
             rest = rest[word_end + 1 :]
             if not rest.plain:

@@ -101,9 +101,9 @@ def test_aligned_rows_pads_columns_by_the_gap_and_wraps_the_last_at_spaces() -> 
     assert _plain(split_at_room, width=12) == ["ab  abcdefgh", "    ij"]
     # never a piece wider than the room: a space just past it is no place to break
     assert _plain([[Text("ab"), Text("abcdefghi jk")]], width=12) == ["ab  …cdefghi", "    jk"]
-    # a one-letter piece is a piece; a leading space with no other within the room stops the wrapping
-    assert _plain([[Text("ab"), Text("a bcdefghijk")]], width=12) == ["ab  a", "    bcdefghijk"]
-    assert _plain([[Text("ab"), Text("abcdefgh  ijklmnopq")]], width=12) == ["ab  abcdefgh", "     ijklmnopq"]
+    # a one-letter piece is a piece; a word too long for the room after it is shortened, spaces skipped
+    assert _plain([[Text("ab"), Text("a bcdefghijk")]], width=12) == ["ab  a", "    …efghijk"]
+    assert _plain([[Text("ab"), Text("abcdefgh  ijklmnopq")]], width=12) == ["ab  abcdefgh", "    …klmnopq"]
     fits = [[Text("ab"), Text("one two")]]
     assert _plain(fits, width=11) == ["ab  one two"]
 
