@@ -381,9 +381,20 @@ def show(path: str, index: str | None, heatmap: bool, precision: int | None, wid
 # -- repl ---------------------------------------------------------------------------------------
 
 
-def open_tensor(path: str) -> lt.AbstractTensor:
-    """A `.npy` file memory-mapped, or a zarr store, as `lt.open` opens them."""
-    return lt.open(path)
+def open_tensor(path: str, writable: bool = False) -> lt.AbstractTensor:
+    """A `.npy` file memory-mapped, or a zarr store, HDF5 or netCDF file, as `lt.open` opens them:
+    read-only, or with `writable` writing through to the file (a `.npy` file mapped for writing)."""
+    mode = "r+" if writable else "r"
+    if os.fspath(path).endswith(".npy"):
+        return lt.load(path, mode=mode)
+    return lt.open(path, mode=mode)
+
+
+def _access_line(writable: bool) -> str:
+    """The banner's word on writes: where they go, or how to ask for them."""
+    if writable:
+        return "writable: a write to a tensor or any view of it reaches the file (.npy files memory-mapped)"
+    return "read-only: `repl --writable FILE` writes through to the file"
 
 
 def repl_names(paths: Sequence[str]) -> list[str]:
@@ -435,28 +446,30 @@ class ReplConsole(InteractiveConsole):
         self.write(error_line(error) + "\n")
 
 
-def _opened(paths: Sequence[str], namespace: dict[str, Any]) -> list[str] | str:
+def _opened(paths: Sequence[str], namespace: dict[str, Any], writable: bool) -> list[str] | str:
     """Open `paths` into `namespace` (as `t` or `t0`, `t1`, ...): the banner's lines, or why not."""
     lines = []
     for name, path in zip(repl_names(paths), paths, strict=True):
         try:
-            namespace[name] = open_tensor(path)
+            namespace[name] = open_tensor(path, writable)
             lines.append(f"{name} = {printable(path)}: {namespace[name].summary()}")
         except Exception as error:  # one line naming the file, never a traceback
             return _open_failure(path, error)
     return lines
 
 
-def repl(paths: Sequence[str]) -> int:
-    """An interactive console with `lt` imported and `paths` opened; 2 with a message on a bad file."""
+def repl(paths: Sequence[str], writable: bool = False) -> int:
+    """An interactive console with `lt` imported and `paths` opened (read-only, or writing through to
+    the files with `writable`); 2 with a message on a bad file."""
     namespace: dict[str, Any] = {"lt": lt, "__name__": "__console__"}
-    opened = _opened(paths, namespace)
+    opened = _opened(paths, namespace, writable)
     if isinstance(opened, str):
         print(f"error: {opened}", file=sys.stderr)
         return USAGE_ERROR
     lines = [
         "lazytensor repl: `lt` is lazytensor; tensors print in colour (NO_COLOR turns it off)",
         *opened,
+        *([_access_line(writable)] if paths else []),
         "t.summary(), t.stats(), t.explain(); Ctrl-D to leave",
     ]
     with contextlib.suppress(ImportError):  # line editing and history where the platform has them
@@ -514,7 +527,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     show_parser.add_argument("--width", type=_width, help=f"characters per line (1 to {MAX_WIDTH:,})")
     repl_parser = commands.add_parser("repl", help="an interactive console: lt imported, files opened as t")
-    repl_parser.add_argument("files", nargs="*", help=".npy files or zarr stores")
+    repl_parser.add_argument("files", nargs="*", help=".npy files, zarr stores, HDF5 or netCDF files")
+    repl_parser.add_argument(
+        "--writable", action="store_true", help="open the files for writing (.npy memory-mapped read-write)"
+    )
     return parser
 
 
@@ -523,7 +539,7 @@ def _run(args: argparse.Namespace) -> int:
         tour()
         return 0
     if args.command == "repl":
-        return repl(args.files)
+        return repl(args.files, args.writable)
     index = args.index
     if isinstance(index, list):  # argparse turns `--index=--` into a list of the strings after '--'
         index = " ".join(index)

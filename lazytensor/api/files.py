@@ -75,8 +75,9 @@ def _os_error(kind: type[OSError], code: int, message: str) -> OSError:
     return error
 
 
-def _open_regular(path: PathLike) -> BinaryIO:
-    """Open `path` for reading if it is a regular file; never blocks on a FIFO or reads a device."""
+def _open_regular(path: PathLike, writable: bool = False) -> BinaryIO:
+    """Open `path` for reading (and writing, when `writable`) if it is a regular file; never blocks on
+    a FIFO or reads a device."""
     name = os.fspath(path)
     try:
         before = os.stat(name)
@@ -88,7 +89,8 @@ def _open_regular(path: PathLike) -> BinaryIO:
         raise ValueError(f"{name}: cannot be opened ({error.strerror or error})") from None
     _require_regular(name, before.st_mode)
     try:  # O_NONBLOCK: should the file turn into a FIFO after the stat, open must not wait
-        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC)
+        access = os.O_RDWR if writable else os.O_RDONLY
+        fd = os.open(name, access | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC)
     except FileNotFoundError:
         raise _os_error(FileNotFoundError, errno.ENOENT, f"{name}: no such file") from None
     except PermissionError:
@@ -101,7 +103,7 @@ def _open_regular(path: PathLike) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
-    return os.fdopen(fd, "rb")
+    return os.fdopen(fd, "r+b" if writable else "rb")
 
 
 def _require_regular(name: str, mode: int) -> None:
@@ -244,15 +246,18 @@ def read_header(file: BinaryIO, name: str, file_size: int) -> NpyHeader:
     return NpyHeader(dtype, shape, bool(fortran_order), data_offset)
 
 
-def _read_array(file: BinaryIO, name: str, header: NpyHeader, mmap: bool) -> np.ndarray[Any, Any]:
-    """The data after the header: a read-only memory map, or an array read into memory."""
+def _read_array(
+    file: BinaryIO, name: str, header: NpyHeader, mmap: bool, mode: Literal["r", "r+"] = "r"
+) -> np.ndarray[Any, Any]:
+    """The data after the header: a memory map (read-only, or writing through to the file with
+    `mode="r+"`), or an array read into memory."""
     order: Literal["C", "F"] = "F" if header.fortran_order else "C"
     count = math.prod(header.shape)
     array: np.ndarray[Any, Any]
     try:
         if mmap and count > 0 and header.dtype.itemsize > 0:
             array = np.memmap(
-                cast(Any, file), dtype=header.dtype, mode="r", offset=header.data_offset,
+                cast(Any, file), dtype=header.dtype, mode=mode, offset=header.data_offset,
                 shape=header.shape, order=order,
             )  # fmt: skip
             return array
@@ -267,8 +272,9 @@ def _read_array(file: BinaryIO, name: str, header: NpyHeader, mmap: bool) -> np.
         raise ValueError(f"{name}: cannot read the array data ({' '.join(str(error).split())})") from None
 
 
-def load(path: PathLike, mmap: bool = True, *, names: Any = None) -> AbstractTensor:
-    """A tensor over a `.npy` file, memory-mapped read-only by default so only what is read is loaded.
+def load(path: PathLike, mmap: bool = True, *, names: Any = None, mode: str = "r") -> AbstractTensor:
+    """A tensor over a `.npy` file, memory-mapped read-only by default so only what is read is loaded;
+    `mode="r+"` maps it for writing, so a write to the tensor or any view of it reaches the file.
 
     A Fortran-ordered file comes back as a transposed view of its row-major storage,
     so nothing is copied either. Anything that is not a well-formed `.npy` array (pickled
@@ -286,12 +292,24 @@ def load(path: PathLike, mmap: bool = True, *, names: Any = None) -> AbstractTen
 
     >>> lt.load(path, names=("row", "col")).names
     ('row', 'col')
+    >>> t = lt.load(path, mode="r+")
+    >>> t[0, 0] = 100
+    >>> lt.load(path).tolist()
+    [[100, 1, 2], [3, 4, 5]]
     """
     name = os.fspath(path)
-    with _open_regular(path) as file:
+    if mode not in ("r", "r+"):
+        raise ValueError(
+            f"load: mode must be 'r' (read-only) or 'r+' (write through to the file), got {mode!r}"
+        )
+    if mode == "r+" and not mmap:
+        raise ValueError(
+            "load: mode='r+' writes through a memory map; with mmap=False writes would not reach the file"
+        )
+    with _open_regular(path, writable=mode == "r+") as file:
         file_size = os.fstat(file.fileno()).st_size
         header = read_header(file, name, file_size)
-        array = _read_array(file, name, header, mmap)
+        array = _read_array(file, name, header, mmap, "r+" if mode == "r+" else "r")
     fortran = array.ndim > 1 and not array.flags.c_contiguous and array.flags.f_contiguous
     row_major = array.T if fortran else array
     base = MappedTensor.over(row_major, name) if isinstance(row_major, np.memmap) else from_numpy(row_major)

@@ -31,7 +31,8 @@ def _map_of(array: Buffer) -> mmap.mmap | None:
 
 
 class MappedTensor(StorageTensor):
-    """A `StorageTensor` over a read-only `numpy.memmap`: each read checks the file's size first.
+    """A `StorageTensor` over a `numpy.memmap` (read-only, or writing through to its file): each read
+    checks the file's size first.
 
     >>> import tempfile, pathlib, numpy as np
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.npy"
@@ -62,6 +63,15 @@ class MappedTensor(StorageTensor):
         MappedTensor._fused_values.prime(t, None)  # a memory map is read afresh: no view kept
         t.check_file()
         return t
+
+    @property
+    def read_only_reason(self) -> str | None:
+        if self.buffer.flags.writeable:
+            return None
+        return (
+            f"cannot write to {self.file_name}: it is memory-mapped read-only; "
+            "lt.load(path, mode='r+') maps it for writing (in the repl: --writable)"
+        )
 
     def check_file(self) -> None:
         """Raise OSError (one line, naming the file) when the file ends before the mapped data does."""

@@ -131,10 +131,20 @@ def matmul(x: Values, y: Values) -> Buffer:
     a, b = np.asarray(x), np.asarray(y)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"matmul: shapes {a.shape} and {b.shape}: a 0-d operand has no matrix axes")
+    inner_a, inner_b = a.shape[-1], b.shape[-2 if b.ndim >= 2 else 0]
+    if inner_a != inner_b:
+        raise ValueError(
+            f"matmul: shapes {a.shape} and {b.shape} are not aligned: the last axis of the first "
+            f"({inner_a}) must match the {'second-to-last' if b.ndim >= 2 else 'only'} axis of the "
+            f"second ({inner_b})"
+        )
     try:
         result: Buffer = np.matmul(a, b)
-    except ValueError as error:
-        raise ValueError(f"matmul: shapes {a.shape} and {b.shape} are not aligned ({error})") from None
+    except ValueError:  # the inner axes match: what is left to fail is the broadcast of the batch axes
+        raise ValueError(
+            f"matmul: shapes {a.shape} and {b.shape}: the batch axes {a.shape[:-2]} and "
+            f"{b.shape[:-2]} do not broadcast"
+        ) from None
     return result
 
 

@@ -93,7 +93,8 @@ def aligned_rows(rows: Sequence[Sequence[Text]], gap: int = 2, width: int | None
 
 def _wrap_last_column(line: Text, start: int, width: int | None) -> list[Text]:
     """`line` as lines of at most `width` cells, breaking its text from `start` on at spaces and
-    indenting what follows to `start`; unchanged when it fits or the column has no room."""
+    indenting what follows to `start`; a word longer than the column (a file's path) is shortened
+    from the left (`…/data/t.nc:temperature`); unchanged when it fits or the column has no room."""
     if width is None or line.cell_len <= width or width - start < 8:
         return [line]
     head, rest = line[:start], line[start:]
@@ -101,12 +102,49 @@ def _wrap_last_column(line: Text, start: int, width: int | None) -> list[Text]:
     pieces: list[Text] = []
     while rest.cell_len > room:
         cut = rest.plain.rfind(" ", 0, room + 1)
-        if cut <= 0:
-            break
+        if cut <= 0:  # the first word alone is longer than the column
+            word_end = rest.plain.find(" ")
+            word_end = rest.cell_len if word_end < 0 else word_end
+            if word_end == 0:  # a space to skip, not a word
+                rest = rest[1:]
+                continue
+            pieces.append(shortened_from_left(rest[:word_end], room))
+            rest = rest[word_end + 1 :]
+            if not rest.plain:
+                break
+            continue
         pieces.append(rest[:cut])
         rest = rest[cut + 1 :]
-    pieces.append(rest)
+    if rest.plain or not pieces:
+        pieces.append(rest)
     return [head + pieces[0], *(Text(" " * start) + piece for piece in pieces[1:])]
+
+
+def shortened_from_left(word: Text, room: int) -> Text:
+    """`word` in at most `room` cells, its start replaced by `…` when it is longer: a path keeps its
+    file name, the part that tells files apart.
+
+    >>> shortened_from_left(Text("/home/me/data/run7/t.nc:temperature"), 20).plain
+    '…n7/t.nc:temperature'
+    """
+    if word.cell_len <= room:
+        return word
+    return Text("…") + word[word.cell_len - (room - 1) :]
+
+
+def shortened_words(text: str, room: int) -> str:
+    """`text` with each word longer than `room` shortened from the left (see `shortened_from_left`).
+
+    >>> shortened_words("zarr array at /a/very/long/path/store.zarr", 12)
+    'zarr array at …/store.zarr'
+    """
+    return " ".join(
+        word if len(word) <= room else "…" + word[len(word) - (room - 1) :] for word in text.split(" ")
+    )
+
+
+TREE_INDENT = 4
+"""The cells each level of rich's `Tree` indents its label by."""
 
 
 def split_layers(layers: Sequence[T], edge: int = EDGE_LAYERS) -> tuple[Sequence[T], Sequence[T], int]:
@@ -147,12 +185,15 @@ def layer_names(layer: Tensor) -> AxisNames | None:
     return names_of(layer)
 
 
-def _layer_label(layer: Tensor) -> Text:
+def _layer_label(layer: Tensor, room: int | None = None) -> Text:
+    """A layer's line in the tree; with `room`, a word of its description longer than that (a path)
+    is shortened from the left so that it fits the tree's column."""
+    description = printable(layer.describe())
     return Text.assemble(
         (printable(layer.layer_name), LABEL),
         f" {shape_text(layer.shape, layer_names(layer))}",
         (" · ", DIM),
-        printable(layer.describe()),
+        description if room is None else shortened_words(description, max(room, 16)),
         "\n",
         (layout_text(layer), DIM),
     )
@@ -179,12 +220,15 @@ class Explanation:
     tensor: Tensor
     position: Shape | None = None
 
-    def _tree(self) -> Iterator[Any]:
+    def _tree(self, width: int | None = None) -> Iterator[Any]:
         top, bottom, omitted = split_layers(self.tensor.layers)
-        labels = [_layer_label(layer) for layer in top]
-        if omitted:
-            labels.append(more_layers(omitted))
-        labels += [_layer_label(layer) for layer in bottom]
+        layers: list[Tensor | None] = [*top, *([None] if omitted else []), *bottom]
+        labels = [
+            more_layers(omitted)
+            if layer is None
+            else _layer_label(layer, None if width is None else width - TREE_INDENT * depth)
+            for depth, layer in enumerate(layers)
+        ]
         root = node = Tree(labels[0], guide_style=DIM)
         for label in labels[1:]:
             node = node.add(label)
@@ -244,7 +288,7 @@ class Explanation:
     def renderables(self, width: int | None = None) -> Iterator[Any]:
         """The tree, or the trace with its table wrapped to `width` (the console's, when rendered)."""
         if self.position is None:
-            return self._tree()
+            return self._tree(width)
         return self._trace(self.position, width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Any]:

@@ -59,14 +59,16 @@ Line = Text | Rule
 
 @attrs.frozen
 class Block:
-    """Lines of text that stay together, and the width of the widest."""
+    """Lines of text that stay together, and the width of the widest; a block that `ends_row` (the
+    `… N more` marker) is the last of its row, so the slices after it start the next."""
 
     lines: tuple[Text, ...]
     width: int
+    ends_row: bool = False
 
     @classmethod
-    def of(cls, lines: Sequence[Text]) -> Block:
-        return cls(tuple(lines), max((line.cell_len for line in lines), default=0))
+    def of(cls, lines: Sequence[Text], ends_row: bool = False) -> Block:
+        return cls(tuple(lines), max((line.cell_len for line in lines), default=0), ends_row)
 
 
 @attrs.frozen
@@ -297,7 +299,7 @@ class SliceGrid:
         blocks: list[Block] = []
         for outer in group:
             if blocks and axis.omitted and outer[-1] == axis.head:
-                blocks.append(Block.of([Text(f"… {axis.omitted:,} more", style=DIM)]))
+                blocks.append(Block.of([Text(f"… {axis.omitted:,} more", style=DIM)], ends_row=True))
             blocks.append(self._block(outer, columns))
         return Panels(tuple(blocks))
 
@@ -314,7 +316,7 @@ class SliceGrid:
         rows: list[list[Block]] = []
         used = 0
         for block in blocks:
-            if rows and used + len(BLOCK_GAP) + block.width <= self.width:
+            if rows and not rows[-1][-1].ends_row and used + len(BLOCK_GAP) + block.width <= self.width:
                 rows[-1].append(block)
                 used += len(BLOCK_GAP) + block.width
             else:

@@ -1,9 +1,13 @@
-"""Turning the shown values into text cells: one number format for the whole print.
+"""Turning the shown values into text cells: one number format for each 2-D slice.
 
-The format is decided once, over every value that will be shown, with numpy's
+The format is decided for each slice over the values it shows, close to numpy's
 rules: in positional notation at most `precision` digits after the point
 (`floatmode="maxprec"`, so 0.30000000000000004 shows as 0.3), the points aligned,
-scientific notation when the magnitudes call for it. A scientific mantissa is
+scientific notation only when positional would hide a value or show digits the
+dtype does not have: a nonzero value that would round to zero, or one past the
+dtype's digits. numpy also goes scientific when the largest value is more than
+1000 times the smallest; the printer does not, so one small value among normal
+data, or `arange(5040.0)`, stays positional. A scientific mantissa is
 either exactly the stored value or shows all `precision` digits, trailing zeros
 kept (`3.0000e+06`, as PyTorch): distinct values never look equal and exact.
 Integers are never scientific. Each cell also gets a kind (negative, zero, NaN, inf) so
@@ -46,7 +50,7 @@ class FloatFormat:
     ['  1. ', '  2.5', '-10. ']
     >>> FloatFormat.decide(np.array([1e-5, 1.0]), PrintOptions()).format(1e-5)
     '1.e-05'
-    >>> values = np.array([1.0, 2999997.0])
+    >>> values = np.array([1.0, 2999997.0], dtype=np.float32)
     >>> [FloatFormat.decide(values, PrintOptions()).format(v) for v in values]
     ['1.0000e+00', '3.0000e+06']
     """
@@ -66,7 +70,7 @@ class FloatFormat:
         """The format numpy would choose for `values` (a float array of any shape) with the options'
         `precision` and `sci_mode`."""
         finite = values[np.isfinite(values)].ravel()  # in its own dtype: a float32 0.1 is exactly "1.e-01"
-        scientific = _wants_scientific(finite) if options.sci_mode is None else options.sci_mode
+        scientific = _wants_scientific(finite, options) if options.sci_mode is None else options.sci_mode
         if finite.size == 0:
             fmt = cls(scientific, options.precision, 0, ".", 0, 0, -1, sign)
         elif scientific:
@@ -160,12 +164,17 @@ def _fraction(scientific: str) -> str:
     return mantissa.partition(".")[2]
 
 
-def _wants_scientific(finite: Values) -> bool:
-    """numpy's rule, in the values' own dtype: huge values, tiny values, or a spread of more than 1000
-    between them; huge is from 10**8, or from 10 to the digits the dtype holds when fewer (float32 1e6,
-    float16 1e3, since numpy 2.3).
+def _wants_scientific(finite: Values, options: PrintOptions) -> bool:
+    """Whether positional notation would hide a value or show digits the dtype does not have: a
+    nonzero magnitude that rounds to zero at the options' `precision` digits after the point, or one
+    from 10**8 (or from 10 to the digits the dtype holds when fewer: float32 1e6, float16 1e3, as
+    numpy 2.3).
+    Unlike numpy, a spread of more than 1000 between the values is no reason by itself.
 
-    >>> _wants_scientific(np.array([1e6])), _wants_scientific(np.array([1e6], dtype=np.float32))
+    >>> options, float32 = PrintOptions(), np.array([1e6], dtype=np.float32)
+    >>> _wants_scientific(np.array([1e6]), options), _wants_scientific(float32, options)
+    (False, True)
+    >>> _wants_scientific(np.array([0.002, 3.0]), options), _wants_scientific(np.array([2e-5, 3.0]), options)
     (False, True)
     """
     magnitudes = np.abs(finite[finite != 0])
@@ -173,8 +182,7 @@ def _wants_scientific(finite: Values) -> bool:
         return False
     largest, smallest = magnitudes.max(), magnitudes.min()  # compared in their dtype, as numpy does
     huge = 10.0 ** min(8, np.finfo(finite.dtype).precision)
-    with np.errstate(over="ignore"):
-        return bool(largest >= huge or smallest < 1e-4 or largest / smallest > 1000.0)
+    return bool(largest >= huge or smallest < 10.0**-options.precision)
 
 
 def _non_finite(x: float, sign: bool) -> str:
@@ -285,6 +293,17 @@ def _unicode_texts(values: Values) -> Values:
 
 
 def _float_texts(values: Values, options: PrintOptions) -> Values:
+    """Each 2-D slice in the format its own values call for, so one slice of tiny or huge values
+    leaves the others positional."""
+    if values.ndim <= 2:
+        return _float_slice_texts(values, options)
+    texts = np.empty(values.shape, dtype=object)
+    for outer in np.ndindex(values.shape[:-2]):
+        texts[outer] = _float_slice_texts(values[outer], options)
+    return texts
+
+
+def _float_slice_texts(values: Values, options: PrintOptions) -> Values:
     fmt = FloatFormat.decide(values, options)
     texts = np.empty(values.shape, dtype=object)
     if fmt.scientific:

@@ -108,12 +108,38 @@ def test_refusals_say_what_is_wrong_in_full(
         call()
 
 
-def test_matmul_names_both_shapes_and_numpy_s_reason_when_they_do_not_align() -> None:
+@pytest.mark.parametrize(
+    ("left", "right", "message"),
+    [
+        (
+            (2, 3),
+            (2, 3),
+            "are not aligned: the last axis of the first (3) must match the second-to-last axis of "
+            "the second (2)",
+        ),
+        (
+            (3,),
+            (2,),
+            "are not aligned: the last axis of the first (3) must match the only axis of the second (2)",
+        ),
+        (
+            (4, 3),
+            (5, 2, 7),
+            "are not aligned: the last axis of the first (3) must match the second-to-last axis of "
+            "the second (2)",
+        ),
+        ((2, 2, 3), (3, 3, 4), ": the batch axes (2,) and (3,) do not broadcast"),
+    ],
+)
+def test_matmul_names_both_shapes_and_the_axes_that_do_not_fit_where_numpy_would_refuse(
+    left: tuple[int, ...], right: tuple[int, ...], message: str
+) -> None:
+    """In lazytensor's words (numpy's ends in its gufunc signature), where numpy raises ValueError too."""
+    with pytest.raises(ValueError):
+        np.ones(left) @ np.ones(right)
     with pytest.raises(ValueError) as raised:
-        lt.ones(2, 3) @ lt.ones(2, 3)
-    with pytest.raises(ValueError) as numpy_s:
-        np.ones((2, 3)) @ np.ones((2, 3))
-    assert str(raised.value) == f"matmul: shapes (2, 3) and (2, 3) are not aligned ({numpy_s.value})"
+        lt.ones(left) @ lt.ones(right)
+    assert str(raised.value) == f"matmul: shapes {left} and {right} {message}".replace(" :", ":")
     assert raised.value.__cause__ is None and raised.value.__suppress_context__
 
 

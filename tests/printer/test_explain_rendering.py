@@ -94,16 +94,16 @@ def test_aligned_rows_pads_columns_by_the_gap_and_wraps_the_last_at_spaces() -> 
     assert _plain(long, width=12) == ["ab  one two", "    three", "    four", "    five"]
     # a column narrower than 8 cells is not worth wrapping into: the line stays whole
     assert _plain(long, width=11) == ["ab  one two three four five"]
-    # a word longer than the room is left whole, not cut
+    # a word longer than the room (a path) is shortened from the left: its end tells files apart
     word = [[Text("ab"), Text("abcdefghijkl mn")]]
-    assert _plain(word, width=12) == ["ab  abcdefghijkl mn"]
+    assert _plain(word, width=12) == ["ab  …fghijkl", "    mn"]
     split_at_room = [[Text("ab"), Text("abcdefgh ij")]]
     assert _plain(split_at_room, width=12) == ["ab  abcdefgh", "    ij"]
     # never a piece wider than the room: a space just past it is no place to break
-    assert _plain([[Text("ab"), Text("abcdefghi jk")]], width=12) == ["ab  abcdefghi jk"]
-    # a one-letter piece is a piece; a leading space with no other within the room stops the wrapping
-    assert _plain([[Text("ab"), Text("a bcdefghijk")]], width=12) == ["ab  a", "    bcdefghijk"]
-    assert _plain([[Text("ab"), Text("abcdefgh  ijklmnopq")]], width=12) == ["ab  abcdefgh", "     ijklmnopq"]
+    assert _plain([[Text("ab"), Text("abcdefghi jk")]], width=12) == ["ab  …cdefghi", "    jk"]
+    # a one-letter piece is a piece; a word too long for the room after it is shortened, spaces skipped
+    assert _plain([[Text("ab"), Text("a bcdefghijk")]], width=12) == ["ab  a", "    …efghijk"]
+    assert _plain([[Text("ab"), Text("abcdefgh  ijklmnopq")]], width=12) == ["ab  abcdefgh", "    …klmnopq"]
     fits = [[Text("ab"), Text("one two")]]
     assert _plain(fits, width=11) == ["ab  one two"]
 
@@ -216,3 +216,26 @@ def test_without_a_width_a_named_position_stays_on_one_line() -> None:
     assert "\n" not in position_line and len(position_line) > 200
     assert position_line.startswith("position (axis_with_a_long_name_0=1, ")
     assert " of a tensor of shape (axis_with_a_long_name_0 2, " in position_line
+
+
+@pytest.mark.parametrize("position", [(1, 0, 1), None])
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_explain_fits_the_width_with_a_long_path_shortened_from_the_left(
+    tmp_path: Any, position: Any, width: int
+) -> None:
+    """A file's path longer than the parameters column keeps its end (the file and variable names)
+    and loses its start to `…`, instead of running past the console or landing at column 0."""
+    folder = tmp_path.joinpath(*["a_rather_long_directory_name"] * 6)
+    folder.mkdir(parents=True)
+    np.save(folder / "temperatures_2024.npy", np.arange(24.0).reshape(2, 3, 4))
+    t = lt.from_array(np.load(folder / "temperatures_2024.npy", mmap_mode="r"))
+    zarr = pytest.importorskip("zarr")
+    store = zarr.create_array(str(folder / "temperatures_2024.zarr"), shape=(2, 3, 4), dtype="f8")
+    t = lt.from_array(store).T[1:, ::-1]
+    with lt.printoptions(linewidth=width):
+        text = str(t.explain(position))
+    lines = text.splitlines()
+    assert all(len(line) <= width for line in lines), text
+    assert any(line.rstrip().endswith("temperatures_2024.zarr") for line in lines), text
+    assert "…" in text
+    assert not any(line.startswith(("ectory", "name", "_")) for line in lines)

@@ -43,8 +43,9 @@ def visible_text(fragment: str) -> str:
 
 
 def _values(text: str) -> list[str]:
-    """The non-blank lines after the header, rules as one character (their width follows the lines)."""
-    lines = text.split("\n")
+    """The non-blank lines after the header, rules as one character (their width follows the lines),
+    without the trailing blanks a notebook's panel keeps and a terminal's line drops."""
+    lines = [line.rstrip() for line in text.split("\n")]
     body = lines[lines.index("") + 1 :]
     return [
         line[0] if line and set(line) == {line[0]} and line[0] in "─═━" else line for line in body if line

@@ -1,7 +1,9 @@
 """The number format of a print against numpy's own: every cell is the text `np.array2string` writes
 for the same values (`floatmode="maxprec"`), except that a scientific mantissa which is not the stored
-value shows all `precision` digits (numpy's `floatmode="fixed"`); and each cell's kind and heat are
-numpy's masks and numpy's arithmetic on the same values.
+value shows all `precision` digits (numpy's `floatmode="fixed"`), and that a spread of more than 1000
+between the values is no reason for scientific notation (numpy's `suppress_small=True` when the printer
+stays positional; scientific only for a value past the dtype's digits or one that would round to zero);
+and each cell's kind and heat are numpy's masks and numpy's arithmetic on the same values.
 
 Reaches into `lazytensor.printer.numberformat`: each cell's text, kind and heat are checked against
 `np.array2string` value by value.
@@ -9,6 +11,7 @@ Reaches into `lazytensor.printer.numberformat`: each cell's text, kind and heat 
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any
 
@@ -16,6 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from numpy._core import arrayprint
 
 import lazytensor as lt
 from lazytensor.printer.numberformat import (
@@ -33,7 +37,23 @@ FLOATS = (np.float16, np.float32, np.float64)
 COMPLEX = (np.complex64, np.complex128)
 
 
-def _numpy_cells(values: np.ndarray, precision: int, floatmode: str, sign: str = "-") -> list[str]:
+class _Scientific(arrayprint.FloatingFormat):
+    """numpy's float format with scientific notation asked for, as the printer asks where numpy would
+    not (a value that positional notation would show as zero at the precision)."""
+
+    def fillFormat(self, data: np.ndarray) -> None:
+        self.exp_format = True
+        super().fillFormat(data)
+
+
+def _numpy_cells(
+    values: np.ndarray, precision: int, floatmode: str, sign: str = "-", scientific: bool = False
+) -> list[str]:
+    """numpy's cells for `values`: positional unless a value is past the dtype's digits (numpy's
+    `suppress_small=True`), or scientific when asked."""
+    if scientific:
+        fmt = _Scientific(values, precision, floatmode, False, sign, legacy=sys.maxsize)
+        return [fmt(x) for x in values]
     text = np.array2string(
         values,
         precision=precision,
@@ -42,7 +62,7 @@ def _numpy_cells(values: np.ndarray, precision: int, floatmode: str, sign: str =
         separator="|",
         max_line_width=10**9,
         threshold=10**9,
-        suppress_small=False,
+        suppress_small=True,
     )
     return text[1:-1].split("|")
 
@@ -52,12 +72,23 @@ def _reads_back(text: str, value: Any) -> bool:
         return bool(type(value)(text.strip()) == value)
 
 
+def printer_goes_scientific(values: np.ndarray, precision: int) -> bool:
+    """The printer's rule, written out: a finite magnitude past the dtype's digits (numpy's `huge`), or a
+    nonzero one under 10**-precision, which positional notation would show as zero."""
+    magnitudes = np.abs(values[np.isfinite(values) & (values != 0)])
+    if magnitudes.size == 0:
+        return False
+    huge = 10.0 ** min(8, np.finfo(values.dtype).precision)
+    return bool(magnitudes.max() >= huge or magnitudes.min() < 10.0**-precision)
+
+
 def numpy_float_cells(values: np.ndarray, precision: int, sign: str = "-") -> list[str]:
     """numpy's cells; in scientific notation with a mantissa that is not exact, every digit shown."""
-    cells = _numpy_cells(values, precision, "maxprec", sign)
+    scientific = printer_goes_scientific(values, precision)
+    cells = _numpy_cells(values, precision, "maxprec", sign, scientific)
     finite = [(cell, value) for cell, value in zip(cells, values, strict=True) if np.isfinite(value)]
     if any("e" in cell for cell in cells) and not all(_reads_back(cell, value) for cell, value in finite):
-        return _numpy_cells(values, precision, "fixed", sign)
+        return _numpy_cells(values, precision, "fixed", sign, scientific)
     return cells
 
 
@@ -161,13 +192,14 @@ def test_tiny_is_compared_in_the_dtype_as_numpy_does() -> None:
 
 
 def test_a_spread_beyond_float16_is_no_overflow() -> None:
-    """999 / 0.0001 overflows float16, where numpy compares it too: inf, and no warning."""
+    """999 / 0.0001 overflows float16 (numpy compares the spread, and goes scientific); the printer does
+    not ask for the spread: positional, and no warning."""
     values = np.array([999.0, 1e-4], dtype=np.float16)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cells = [str(text) for text in format_values(values, DEFAULTS).texts]
     assert cells == numpy_float_cells(values, 4)
-    assert "e" in cells[0]
+    assert cells == ["999.    ", "  0.0001"]
 
 
 @pytest.mark.parametrize("precision", [0, 2, 4])

@@ -70,6 +70,7 @@ def _callables() -> Iterator[tuple[str, Callable[..., Any]]]:
                 yield qualified, value
                 for member_name, member in vars(value).items():
                     function = member.__func__ if isinstance(member, classmethod | staticmethod) else member
+                    function = inspect.unwrap(function) if hasattr(function, "__wrapped__") else function
                     if inspect.isfunction(function) and member_name != "__init__":
                         yield f"{qualified}.{member_name}", function
 

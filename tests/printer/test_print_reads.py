@@ -75,7 +75,7 @@ def test_a_summarised_tensor_in_a_table_reads_its_edge_items_once(reads: list[st
     with lt.printoptions(threshold=100, edgeitems=2):
         text = _in_table(t)
     assert reads == ["read_flat"]  # the edge items only, in one request
-    assert "1.599e+03" in text and "…" in text
+    assert "1599." in text and "…" in text
 
 
 def test_a_tensor_print_measured_and_drawn_reads_once(reads: list[str]) -> None:

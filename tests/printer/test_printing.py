@@ -41,6 +41,20 @@ def _with_specials() -> lt.AbstractTensor:
     return t
 
 
+def _normal_with_one_small_value() -> lt.StorageTensor:
+    """Standard-normal data with one value near 0.002: numpy goes scientific (a spread over 1000)."""
+    values = np.random.default_rng(0).standard_normal((2, 2, 3, 4))
+    values[0, 0, 0, 0] = 0.0021
+    return lt.tensor(values)
+
+
+def _one_slice_tiny() -> lt.StorageTensor:
+    """One 2-D slice of values around 1e-6 beside slices of ordinary ones: only it is scientific."""
+    values = np.arange(24.0).reshape(2, 3, 4) / 7
+    values[1] *= 1e-6
+    return lt.tensor(values)
+
+
 CASES: dict[str, tuple[Callable[[], lt.AbstractTensor], dict[str, Any]]] = {
     "0d_int": (lambda: lt.tensor(7), {}),
     "0d_float_view": (lambda: lt.tensor([1.5, -2.25])[1, ...], {}),
@@ -76,7 +90,10 @@ CASES: dict[str, tuple[Callable[[], lt.AbstractTensor], dict[str, Any]]] = {
     "3d_maxlines_30": (lambda: lt.arange(240).reshape(20, 3, 4), {"maxlines": 30}),
     "2d_taller_than_the_screen": (lambda: lt.arange(900).reshape(300, 3), {}),
     "3d_rows_taller_than_maxlines": (lambda: lt.arange(900).reshape(3, 100, 3), {"maxlines": 30}),
-    "scientific_exact_or_full": (lambda: lt.tensor([0.0, 1.0, 2999997.0, 2999998.0]), {}),
+    "scientific_exact_or_full": (lambda: lt.tensor([0.0, 1.0, 2999997.0, 2999998.0], dtype="float32"), {}),
+    "positional_despite_spread": (lambda: lt.tensor([0.0, 1.0, 2999997.0, 2999998.0]), {}),
+    "one_small_value_among_normal_data": (_normal_with_one_small_value, {}),
+    "a_slice_of_tiny_values_goes_scientific_alone": (_one_slice_tiny, {}),
     "datetime_ns_and_nat": (
         lambda: lt.tensor(np.array(["2024-01-01", "NaT", "2024-02-29T12:30"], dtype="datetime64[ns]")),
         {},

@@ -198,7 +198,7 @@ def test_show_s_options_reach_the_printer(grid: Path, tmp_path: Path) -> None:
     status, heat, _ = run("show", str(thirds), "--heatmap")
     assert status == 0 and heat == plain  # a pipe shows no colours
     status, out, _ = run("show", str(thirds), "--precision", "0", "--width", "100000")
-    assert status == 0 and out.endswith("\n0.  1.  1.\n")
+    assert status == 0 and out.endswith("\n3.e-01  7.e-01  1.e+00\n")  # positional would show 1/3 as 0
 
 
 @pytest.mark.parametrize(
@@ -372,8 +372,9 @@ def test_help_names_the_program_and_its_commands(monkeypatch: pytest.MonkeyPatch
     }
     status, out, _ = run("repl", "--help")
     assert _help_entries(out) == {
-        "files": ".npy files or zarr stores",
+        "files": ".npy files, zarr stores, HDF5 or netCDF files",
         "-h, --help": "show this help message and exit",
+        "--writable": "open the files for writing (.npy memory-mapped read-write)",
     }
 
 
@@ -411,9 +412,10 @@ def test_a_closed_pipe_ends_quietly(grid: Path, monkeypatch: pytest.MonkeyPatch,
 def test_the_repl_banner_names_each_file(grid: Path, line: Path) -> None:
     status, out, err = run("repl", str(grid))
     assert status == 0
-    assert err.splitlines()[:3] == [
+    assert err.splitlines()[:4] == [
         "lazytensor repl: `lt` is lazytensor; tensors print in colour (NO_COLOR turns it off)",
         f"t = {grid}: tensor (2, 3) int64 n=6 x∈[0, 5] μ=2.5 σ=1.708",
+        "read-only: `repl --writable FILE` writes through to the file",
         "t.summary(), t.stats(), t.explain(); Ctrl-D to leave",
     ]
     status, out, err = run("repl", str(grid), str(line), stdin="t1.tolist()\n")
@@ -424,6 +426,25 @@ def test_the_repl_banner_names_each_file(grid: Path, line: Path) -> None:
     ]
     status, out, err = run("repl")
     assert status == 0 and err.splitlines()[1] == "t.summary(), t.stats(), t.explain(); Ctrl-D to leave"
+
+
+def test_the_repl_writes_to_a_npy_file_only_when_asked(grid: Path) -> None:
+    """Read-only by default, and the refusal says how; `--writable` maps the file for writing, and a
+    write through a view reaches it; the banner says which."""
+    before = np.load(grid)
+    status, _, err = run("repl", str(grid), stdin="t[0, 0] = 7\n")
+    assert status == 0
+    assert (
+        f"ValueError: cannot write to {grid}: it is memory-mapped read-only; "
+        "lt.load(path, mode='r+') maps it for writing (in the repl: --writable)"
+    ) in err.splitlines()
+    np.testing.assert_array_equal(np.load(grid), before)
+    status, _, err = run("repl", "--writable", str(grid), stdin="t.T[::-1][0, 1] = 70\n")
+    assert status == 0, err
+    assert err.splitlines()[2].startswith("writable: a write to a tensor or any view of it reaches the file")
+    expected = before.copy()
+    expected.T[::-1][0, 1] = 70
+    np.testing.assert_array_equal(np.load(grid), expected)
 
 
 def test_the_repl_refuses_a_bad_file_in_one_line(grid: Path, tmp_path: Path) -> None:

@@ -3,13 +3,76 @@ through the protocol alone (`lazytensor.ground.protocol.Tensor`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any, cast
+import inspect
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
 from lazytensor import printer
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer import explain
 from lazytensor.tensors.surface.primitives import Surface
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class BoundMethod(Generic[P, R]):
+    """A display method bound to its tensor, whose repr is one line (`<bound method explain of tensor
+    (3, 4) float64>`): `t.explain` typed without parentheses names the tensor, never prints it all, as
+    numpy's and PyTorch's methods do."""
+
+    __slots__ = ("__func__", "__self__")
+
+    def __init__(self, function: Callable[Concatenate[Any, P], R], tensor: Any) -> None:
+        self.__func__ = function
+        self.__self__ = tensor
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        return self.__func__(self.__self__, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        tensor = cast(Tensor, self.__self__)
+        shape = "(" + ", ".join(str(n) for n in tensor.shape) + ("," if len(tensor.shape) == 1 else "") + ")"
+        return f"<bound method {self.__func__.__name__} of tensor {shape} {tensor.dtype}>"
+
+    @property
+    def __doc__(self) -> str | None:  # type: ignore[override]
+        return self.__func__.__doc__
+
+    @property
+    def __name__(self) -> str:
+        return self.__func__.__name__
+
+    @property
+    def __wrapped__(self) -> Callable[Concatenate[Any, P], R]:
+        return self.__func__
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """The signature without `self`, for `help()`, IPython's `?` and tab completion."""
+        signature = inspect.signature(self.__func__)
+        return signature.replace(parameters=list(signature.parameters.values())[1:])
+
+
+class one_line_repr(Generic[P, R]):
+    """Make a method's bound form a `BoundMethod`, whose repr is one line."""
+
+    def __init__(self, function: Callable[Concatenate[Any, P], R]) -> None:
+        self.function = function
+        self.__doc__ = function.__doc__  # for doctest, help() and the docs site, as a function's own
+        self.__module__ = function.__module__
+        self.__name__ = function.__name__
+        self.__qualname__ = function.__qualname__
+        self.__wrapped__ = function
+
+    @overload
+    def __get__(self, tensor: None, owner: type) -> Callable[Concatenate[Any, P], R]: ...
+    @overload
+    def __get__(self, tensor: object, owner: type) -> BoundMethod[P, R]: ...
+    def __get__(self, tensor: object | None, owner: type) -> Any:
+        if tensor is None:
+            return self.function
+        return BoundMethod(self.function, tensor)
 
 
 class Display(Surface):
@@ -45,15 +108,18 @@ class Display(Surface):
         """IPython's prompt: the print, in colour on a terminal (`repr()` stays plain)."""
         printer.tensor_pretty(cast(Tensor, self), p, cycle)
 
-    def summary(self, **options: Any) -> printer.SummaryLine:
+    @one_line_repr
+    def summary(self, /, **options: Any) -> printer.SummaryLine:
         """One line: shape, dtype, count, range, mean, std, NaN/inf counts, the layers in short."""
         return printer.summary(cast(Tensor, self), **options)
 
-    def stats(self, **options: Any) -> printer.StatsReport:
+    @one_line_repr
+    def stats(self, /, **options: Any) -> printer.StatsReport:
         """The statistics of every value, computed now (the print skips them for big or mapped tensors)."""
         return printer.stats(cast(Tensor, self), **options)
 
-    def print(self, dims: Sequence[int | None] | None = None, **options: Any) -> None:
+    @one_line_repr
+    def print(self, /, dims: Sequence[int | None] | None = None, **options: Any) -> None:
         """Print this tensor, or the slice `dims` (None = all of an axis, int = fixed), with options.
 
         >>> import lazytensor as lt
@@ -62,7 +128,8 @@ class Display(Surface):
         """
         printer.tprint(cast(Tensor, self), dims, **options)
 
-    def explain(self, position: Sequence[int] | int | None = None) -> explain.Explanation:
+    @one_line_repr
+    def explain(self, /, position: Sequence[int] | int | None = None) -> explain.Explanation:
         """The layer tree (class, parameters, shape, layout), or the trace of `position` down to storage.
 
         >>> import lazytensor as lt

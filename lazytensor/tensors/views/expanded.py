@@ -41,9 +41,9 @@ class ExpandedTensor(View):
             raise ValueError(f"cannot expand tensor of shape {below} to {shape}")
         for axis, (size, old) in enumerate(zip(shape[lead:], below, strict=True)):
             if old not in (1, size):
+                why = "cannot shrink to 1" if size == 1 else f"which is neither 1 nor {size}"
                 raise ValueError(
-                    f"cannot expand tensor of shape {below} to {shape}: axis {axis} has size "
-                    f"{old}, which is neither 1 nor {size}"
+                    f"cannot expand tensor of shape {below} to {shape}: axis {axis} has size {old}, {why}"
                 )
 
     @property

@@ -3,9 +3,12 @@ and IPython's `_repr_pretty_` shows an ellipsis for a cycle, as every other prin
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
+import numpy as np
 import pytest
+from bases_support import Plain
 
 import lazytensor as lt
 
@@ -47,3 +50,23 @@ def test_a_tensor_at_the_prompt_is_its_print_or_an_ellipsis_for_a_cycle(
     t._repr_pretty_(pretty, True)
     t._repr_pretty_(pretty, False)
     assert pretty.texts == ["…", repr(t)]
+
+
+@pytest.mark.parametrize("name", ["explain", "stats", "summary", "print"])
+def test_a_display_method_typed_without_parentheses_is_one_line(name: str) -> None:
+    """`t.explain` at the prompt names the tensor in one line (as numpy's and PyTorch's methods do),
+    never the whole print inside the bound method's repr; the method still calls and documents."""
+    t = lt.arange(24.0).reshape(2, 3, 4)
+    method = getattr(t, name)
+    assert repr(method) == f"<bound method {name} of tensor (2, 3, 4) float64>"
+    assert repr(getattr(lt.arange(3), name)) == f"<bound method {name} of tensor (3,) int64>"
+    assert method.__doc__ == getattr(lt.StorageTensor, name).__doc__
+    assert "self" not in inspect.signature(method).parameters
+    assert method.__self__ is t
+
+
+def test_a_bound_display_method_reads_nothing_for_its_repr() -> None:
+    array = Plain(np.arange(12.0).reshape(3, 4))
+    t = lt.from_array(array)
+    assert repr(t.T.explain) == "<bound method explain of tensor (4, 3) float64>"
+    assert array.requests == 0

@@ -137,6 +137,7 @@ def test_reshaped_tensor_needs_the_same_number_of_elements(
         ),
         ((2, 4), r"axis 1 has size 3, which is neither 1 nor 4"),
         ((5, 2, 2), r"axis 1 has size 3, which is neither 1 nor 2"),
+        ((2, 1), r"to \(2, 1\): axis 1 has size 3, cannot shrink to 1$"),
         ((3,), r"cannot expand tensor of shape \(2, 3\) to \(3,\)"),
         ((-1, 2, 3), r"cannot expand tensor of shape \(2, 3\) to \(-1, 2, 3\)"),
     ],
