@@ -506,14 +506,16 @@ def _check_folder(target: str) -> None:
     folder = os.path.dirname(target) or "."
     if not os.path.isdir(folder):
         return  # the open of the temporary file says what is wrong
-    with contextlib.suppress(OSError):
-        if os.statvfs(folder).f_flag & os.ST_RDONLY:
-            raise _os_error(
-                OSError,
-                errno.EROFS,
-                f"{shown(target)}: cannot be saved (its folder {shown(folder)} is on a read-only file "
-                "system)",
-            )
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    if read_only:
+        raise _os_error(
+            OSError,
+            errno.EROFS,
+            f"{shown(target)}: cannot be saved (its folder {shown(folder)} is on a read-only file system)",
+        )
     if not os.access(folder, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids):
         raise _os_error(
             PermissionError,
@@ -999,7 +1001,7 @@ def _zarr_array(name: str, key: str | None, mode: str) -> Any:
         raise
     except Exception as error:  # zarr's own errors vary between versions: one line naming the path
         raise ValueError(
-            f"{shown(name)}: not a .npy file nor a zarr array ({' '.join(str(error).split())})"
+            f"{shown(name)}: not a .npy file nor a zarr array ({shown(' '.join(str(error).split()))})"
         ) from None
 
 

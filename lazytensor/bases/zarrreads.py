@@ -134,7 +134,7 @@ def reading(array: Any, request: Any, action: str = "read") -> Iterator[None]:
         raise
     except Exception as error:
         key = _failing_key(array, request)
-        detail = " ".join(str(error).split()) or type(error).__name__
+        detail = shown(" ".join(str(error).split())) or type(error).__name__
         if len(detail) > 200:
             detail = detail[:200] + "…"
         where = f"{_where(array)}: key {key}" if key is not None else _where(array)

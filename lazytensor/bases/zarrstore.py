@@ -370,7 +370,7 @@ def open_array(path: str, mode: str, inside: str | None = None) -> Any:
         )
         if key is None:
             raise
-        detail = " ".join(str(error).split()) or type(error).__name__
+        detail = shown(" ".join(str(error).split())) or type(error).__name__
         detail = detail if len(detail) <= 200 else detail[:200] + "…"
         raise StoreError(
             f"{shown(path)}: key {key}: not an array zarr can open ({type(error).__name__}: {detail})"
