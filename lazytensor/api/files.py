@@ -664,6 +664,9 @@ def _save_zarr(target: str, t: AbstractTensor) -> None:
             if os.path.lexists(old):
                 os.rename(old, target)
             raise
+    except BaseException:
+        zarrstore.settle()  # zarr's own thread may still be writing chunks of the interrupted write
+        raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
         os.close(fd)

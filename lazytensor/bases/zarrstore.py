@@ -233,6 +233,12 @@ def _settle() -> None:
         importlib.import_module("zarr.core.sync").sync(_others_done())
 
 
+def settle() -> None:
+    """Wait (at most SETTLE_SECONDS) for the requests zarr's event loop still runs, such as the chunk
+    writes of a save interrupted in the middle of one, so that what they write can then be removed."""
+    _settle()
+
+
 @functools.cache
 def _settle_at_exit() -> None:
     atexit.register(_settle)

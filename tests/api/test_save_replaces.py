@@ -12,6 +12,9 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -275,3 +278,42 @@ def test_a_save_to_zarr_reads_blocks_of_whole_chunks(tmp_path: Path, monkeypatch
     for region in source.reads:
         for piece, chunk, length in zip(region, chunks, values.shape, strict=True):
             assert piece.start % chunk == 0 and (piece.stop % chunk == 0 or piece.stop == length)
+
+
+CHILD = """
+import sys, time
+import numpy as np
+import lazytensor as lt
+import lazytensor.api.files as ltio
+
+ltio.BLOCK_BYTES = 1 << 14
+
+
+class Slow:
+    shape, dtype = (1024, 512), np.dtype("f8")
+
+    def __getitem__(self, key):
+        print("read", flush=True)
+        time.sleep(0.05)
+        return np.ones(self.shape)[key]
+
+
+lt.save(sys.argv[1], lt.from_array(Slow()))
+"""
+
+
+@pytest.mark.parametrize("suffix", [".zarr", ".npy"])
+def test_ctrl_c_during_a_save_keeps_the_old_and_leaves_nothing(tmp_path: Path, suffix: str) -> None:
+    target = tmp_path / f"x{suffix}"
+    lt.save(target, lt.arange(3))
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    for _ in range(3):  # a few blocks written
+        assert child.stdout.readline() == "read\n"
+    child.send_signal(signal.SIGINT)
+    _, errors = child.communicate(timeout=60)
+    assert child.returncode != 0 and "KeyboardInterrupt" in errors
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+    assert lt.open(target).tolist() == [0, 1, 2]
