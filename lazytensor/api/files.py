@@ -413,7 +413,7 @@ def _write_failure(target: str, error: OSError, size: int) -> OSError:
 SAVE_MAX_BYTES = 16 << 30
 """The most bytes `save` writes unless asked for more (`max_bytes=`): a result larger than this
 (`lt.ones(1).expand(10**10)` is 80 GB) is refused before anything is written."""
-BLOCK_BYTES = 64 << 20
+BLOCK_BYTES = 16 << 20
 """About how many bytes of the tensor `save` reads at once: it writes block by block, so a result
 larger than memory (a lazy expression over a store) can be saved."""
 
@@ -472,7 +472,7 @@ def save(path: PathLike, t: AbstractTensor, *, max_bytes: int | None = None) -> 
             sink = _Sink(fd)
             _write_npy_header(sink, t.shape, t.dtype)
             for region in _c_order_blocks(t.shape, t.dtype.itemsize):
-                sink.write(np.ascontiguousarray(_block(t, region)).tobytes())
+                sink.write(_bytes_of(_block(t, region)))
             os.fsync(fd)
         except OSError as error:
             raise _write_failure(target, error, math.prod(t.shape) * t.dtype.itemsize) from None
@@ -620,6 +620,12 @@ def _chunk_blocks(shape: tuple[int, ...], chunks: tuple[int, ...], itemsize: int
             break
     for corner in np.ndindex(*(-(-n // b) for n, b in zip(shape, block, strict=True))):
         yield tuple(slice(i * b, min((i + 1) * b, n)) for i, b, n in zip(corner, block, shape, strict=True))
+
+
+def _bytes_of(values: np.ndarray[Any, Any]) -> Any:
+    """The bytes of `values` in C order, without a copy when they are contiguous already."""
+    values = np.ascontiguousarray(values)
+    return values.reshape(-1).view(np.uint8) if values.dtype.itemsize else b""
 
 
 def _block(t: AbstractTensor, region: Region) -> np.ndarray[Any, Any]:
