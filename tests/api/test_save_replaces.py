@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import lazytensor as lt
 import lazytensor.api.files as ltio
@@ -317,3 +319,26 @@ def test_ctrl_c_during_a_save_keeps_the_old_and_leaves_nothing(tmp_path: Path, s
     assert child.returncode != 0 and "KeyboardInterrupt" in errors
     assert [p.name for p in tmp_path.iterdir()] == [target.name]
     assert lt.open(target).tolist() == [0, 1, 2]
+
+
+shapes = st.lists(st.integers(0, 6), max_size=4).map(tuple)
+
+
+@given(shape=shapes, itemsize=st.sampled_from([0, 1, 8]), budget=st.integers(1, 400))
+def test_c_order_blocks_are_the_array_in_c_order(shape: tuple[int, ...], itemsize: int, budget: int) -> None:
+    values = np.arange(int(np.prod(shape))).reshape(shape)
+    blocks = [values[region].reshape(-1) for region in ltio._c_order_blocks(shape, itemsize, budget)]
+    joined = np.concatenate(blocks) if blocks else np.zeros(0, dtype=values.dtype)
+    assert joined.tolist() == values.reshape(-1).tolist()
+    assert all(block.size * max(itemsize, 1) <= budget or block.size == 1 for block in blocks)
+
+
+@given(data=st.data(), shape=shapes)
+def test_chunk_blocks_tile_the_array_with_whole_chunks(data: st.DataObject, shape: tuple[int, ...]) -> None:
+    chunks = tuple(data.draw(st.integers(1, max(n, 1))) for n in shape)
+    seen = np.zeros(shape, dtype=int)
+    for region in ltio._chunk_blocks(shape, chunks, 8):
+        seen[region] += 1
+        for piece, chunk, length in zip(region, chunks, shape, strict=True):
+            assert piece.start % chunk == 0 and (piece.stop % chunk == 0 or piece.stop == length)
+    assert (seen == 1).all()
