@@ -829,7 +829,7 @@ def _empty_work_folder(target: str, work: str) -> None:
     into `work` and moved the old one to `work + ".old"`: those go the same way."""
     legacy = work + ".old"
     for moved in (os.path.join(work, "old"), legacy):
-        if os.path.lexists(moved) and not os.path.lexists(target):
+        if os.path.lexists(moved) and not os.path.lexists(target) and _ours(moved, "old"):
             os.rename(moved, target)  # the user's store, moved aside by a save killed midway
     if _zarr_node(work) == "array" and _not_a_zarr_array(work) is None:
         leftovers = [entry for entry in os.listdir(work)]  # an earlier lazytensor's store: all ours

@@ -342,3 +342,11 @@ def test_chunk_blocks_tile_the_array_with_whole_chunks(data: st.DataObject, shap
         for piece, chunk, length in zip(region, chunks, shape, strict=True):
             assert piece.start % chunk == 0 and (piece.stop % chunk == 0 or piece.stop == length)
     assert (seen == 1).all()
+
+
+def test_a_file_at_the_old_hidden_name_that_no_save_wrote_is_left_alone(tmp_path: Path) -> None:
+    legacy = tmp_path / (hidden("x.zarr") + ".old")  # where an earlier lazytensor moved the old store
+    legacy.write_text("mine")
+    lt.save(tmp_path / "x.zarr", lt.arange(2))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([legacy.name, "x.zarr"])
+    assert legacy.read_text() == "mine" and lt.open(tmp_path / "x.zarr").tolist() == [0, 1]
