@@ -468,14 +468,15 @@ def save(path: PathLike, t: AbstractTensor, *, max_bytes: int | None = None) -> 
     replaced = _check_npy_target(target)
     temporary, fd = _open_temporary(target)
     try:
-        try:
-            sink = _Sink(fd)
+        sink = _Sink(fd)
+        with _writing(target, t):
             _write_npy_header(sink, t.shape, t.dtype)
-            for region in _c_order_blocks(t.shape, t.dtype.itemsize):
-                sink.write(_bytes_of(_block(t, region)))
+        for region in _c_order_blocks(t.shape, t.dtype.itemsize):
+            values = _block(t, region)  # a failed read raises as the tensor raised it
+            with _writing(target, t):
+                sink.write(_bytes_of(values))
+        with _writing(target, t):
             os.fsync(fd)
-        except OSError as error:
-            raise _write_failure(target, error, math.prod(t.shape) * t.dtype.itemsize) from None
         if replaced:  # keep the permissions of the file being replaced
             os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
         os.replace(temporary, target)
@@ -485,6 +486,15 @@ def save(path: PathLike, t: AbstractTensor, *, max_bytes: int | None = None) -> 
         raise
     finally:
         os.close(fd)
+
+
+@contextlib.contextmanager
+def _writing(target: str, t: AbstractTensor) -> Iterator[None]:
+    """A failed write of `t` to `target` as one line naming the target (a full disk said in words)."""
+    try:
+        yield
+    except OSError as error:
+        raise _write_failure(target, error, math.prod(t.shape) * t.dtype.itemsize) from None
 
 
 def _check_size(label: str, t: AbstractTensor, limit: int) -> None:
@@ -656,12 +666,12 @@ def _save_zarr(target: str, t: AbstractTensor) -> None:
     try:
         new, old = os.path.join(work, "new"), os.path.join(work, "old")
         names = t.names if naming.is_named(t.names) else None
-        try:
+        with _writing(target, t):
             store = zarr.create_array(new, shape=t.shape, dtype=t.dtype, dimension_names=names, zarr_format=3)
-            for region in _chunk_blocks(t.shape, tuple(store.chunks), t.dtype.itemsize):
-                store[region] = _block(t, region)
-        except OSError as error:
-            raise _write_failure(target, error, math.prod(t.shape) * t.dtype.itemsize) from None
+        for region in _chunk_blocks(t.shape, tuple(store.chunks), t.dtype.itemsize):
+            values = _block(t, region)  # a failed read raises as the tensor raised it
+            with _writing(target, t):
+                store[region] = values
         if _replaceable(target):  # (asked again: it may have changed meanwhile)
             os.rename(target, old)
         try:
