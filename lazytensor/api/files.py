@@ -432,7 +432,9 @@ def save(path: PathLike, t: AbstractTensor, *, max_bytes: int | None = None) -> 
     `t` is read and written block by block (about `BLOCK_BYTES` at a time), never whole, so a
     result larger than memory can be saved. A result larger than `max_bytes` (by default
     `lazytensor.api.files.SAVE_MAX_BYTES`, 16 GiB) is refused before anything is written:
-    pass a larger `max_bytes` to write it.
+    pass a larger `max_bytes` to write it. A `.npy` file its device has no room for is refused
+    up front too (OSError, ENOSPC); a full disk during a write (zarr compresses: its size is not
+    known before) is the same one line.
 
     >>> import tempfile, pathlib, lazytensor as lt
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.npy"
@@ -466,6 +468,7 @@ def save(path: PathLike, t: AbstractTensor, *, max_bytes: int | None = None) -> 
         return
     target = _target(path)
     replaced = _check_npy_target(target)
+    _check_space(target, math.prod(t.shape) * t.dtype.itemsize)
     temporary, fd = _open_temporary(target)
     try:
         sink = _Sink(fd)
@@ -532,6 +535,22 @@ def _check_folder(target: str) -> None:
             errno.EACCES,
             f"{shown(target)}: permission denied (the folder {shown(folder)} is not writable; lt.save "
             "writes a new file there, then renames it over the old one)",
+        )
+
+
+def _check_space(target: str, size: int) -> None:
+    """Refuse, before writing, a `.npy` file of `size` bytes of data that its folder's device has no
+    room for (the new file is written while the old one is still there)."""
+    try:
+        device = os.statvfs(os.path.dirname(target) or ".")
+    except OSError:
+        return  # the open of the temporary file says what is wrong
+    free = device.f_bavail * device.f_frsize
+    if size > free:
+        raise _os_error(
+            OSError,
+            errno.ENOSPC,
+            f"{shown(target)}: no space left on the device (saving {size:,} bytes; {free:,} are free)",
         )
 
 

@@ -351,3 +351,20 @@ def test_a_file_at_the_old_hidden_name_that_no_save_wrote_is_left_alone(tmp_path
     lt.save(tmp_path / "x.zarr", lt.arange(2))
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([legacy.name, "x.zarr"])
     assert legacy.read_text() == "mine" and lt.open(tmp_path / "x.zarr").tolist() == [0, 1]
+
+
+def test_a_npy_file_the_device_has_no_room_for_is_refused_before_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "t.npy"
+    real = os.statvfs(tmp_path)
+    full = os.statvfs_result((*real[:4], 2, *real[5:]))  # two blocks free for the user
+    monkeypatch.setattr(os, "statvfs", lambda path: full)
+    size = 10**6 * 8
+    with pytest.raises(OSError) as caught:
+        lt.save(target, lt.ones(1).expand(10**6))
+    assert caught.value.errno == errno.ENOSPC
+    assert str(caught.value) == (
+        f"{target}: no space left on the device (saving {size:,} bytes; {2 * real.f_frsize:,} are free)"
+    )
+    assert list(tmp_path.iterdir()) == []
