@@ -17,13 +17,14 @@ import fcntl
 import hashlib
 import importlib.util
 import io
+import json
 import math
 import os
 import re
 import shutil
 import stat
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, Literal, TypeVar, cast
 
 import attrs
@@ -33,6 +34,7 @@ from lazytensor.api.creation import from_numpy
 from lazytensor.bases import zarrstore
 from lazytensor.bases.arraylike import ArrayBase, XarrayBackend, require
 from lazytensor.bases.memmap import MappedTensor
+from lazytensor.bases.zarrstore import shown
 from lazytensor.ground import naming
 from lazytensor.tensors.tensor import AbstractTensor
 from lazytensor.tensors.views import TransposedTensor
@@ -78,9 +80,9 @@ def _os_error(kind: type[OSError], code: int, message: str) -> OSError:
 def _open_regular(path: PathLike, writable: bool = False) -> BinaryIO:
     """Open `path` for reading (and writing, when `writable`) if it is a regular file; never blocks on
     a FIFO or reads a device."""
-    name = os.fspath(path)
+    name = shown(path)
     try:
-        before = os.stat(name)
+        before = os.stat(path)
     except FileNotFoundError:
         raise _os_error(FileNotFoundError, errno.ENOENT, f"{name}: no such file") from None
     except PermissionError:
@@ -90,7 +92,7 @@ def _open_regular(path: PathLike, writable: bool = False) -> BinaryIO:
     _require_regular(name, before.st_mode)
     try:  # O_NONBLOCK: should the file turn into a FIFO after the stat, open must not wait
         access = os.O_RDWR if writable else os.O_RDONLY
-        fd = os.open(name, access | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC)
+        fd = os.open(path, access | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC)
     except FileNotFoundError:
         raise _os_error(FileNotFoundError, errno.ENOENT, f"{name}: no such file") from None
     except PermissionError:
@@ -262,7 +264,7 @@ def _read_array(
             )  # fmt: skip
             return array
         if header.dtype.itemsize == 0:  # no data to read: numpy copying nothing element by element is slow
-            return np.empty(header.shape, dtype=header.dtype, order=order)
+            return np.ndarray(header.shape, dtype=header.dtype, order=order)  # keeps |S0 (np.empty makes |S1)
         file.seek(header.data_offset)
         data = _read_exactly(file, count * header.dtype.itemsize)
         flat = np.frombuffer(data, dtype=header.dtype, count=count).copy()
@@ -297,7 +299,7 @@ def load(path: PathLike, mmap: bool = True, *, names: Any = None, mode: str = "r
     >>> lt.load(path).tolist()
     [[100, 1, 2], [3, 4, 5]]
     """
-    name = os.fspath(path)
+    name = shown(path)
     if mode not in ("r", "r+"):
         raise ValueError(
             f"load: mode must be 'r' (read-only) or 'r+' (write through to the file), got {mode!r}"
@@ -372,17 +374,17 @@ def _open_temporary(target: str) -> tuple[str, int]:
         try:
             fd = os.open(path, flags, 0o666)
         except PermissionError:
-            raise _os_error(PermissionError, errno.EACCES, f"{target}: permission denied") from None
+            raise _os_error(PermissionError, errno.EACCES, f"{shown(target)}: permission denied") from None
         except OSError as error:
             raise _os_error(
-                type(error), error.errno or errno.EIO, f"{target}: cannot be saved ({error.strerror})"
+                type(error), error.errno or errno.EIO, f"{shown(target)}: cannot be saved ({error.strerror})"
             ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             raise _os_error(
-                BlockingIOError, errno.EAGAIN, f"{target}: another save to this file is in progress"
+                BlockingIOError, errno.EAGAIN, f"{shown(target)}: another save to this file is in progress"
             ) from None
         try:  # the save we waited for may have renamed this very file to the target meanwhile
             current = os.stat(path, follow_symlinks=False)
@@ -392,7 +394,9 @@ def _open_temporary(target: str) -> tuple[str, int]:
             os.ftruncate(fd, 0)
             return path, fd
         os.close(fd)
-    raise _os_error(BlockingIOError, errno.EAGAIN, f"{target}: another save to this file is in progress")
+    raise _os_error(
+        BlockingIOError, errno.EAGAIN, f"{shown(target)}: another save to this file is in progress"
+    )
 
 
 class _Sink:
@@ -414,22 +418,41 @@ def _write_failure(target: str, error: OSError, size: int) -> OSError:
     """One line naming the target for a failed write; a full disk said in words."""
     if error.errno == errno.ENOSPC:
         return _os_error(
-            OSError, errno.ENOSPC, f"{target}: no space left on the device (saving {size:,} bytes)"
+            OSError, errno.ENOSPC, f"{shown(target)}: no space left on the device (saving {size:,} bytes)"
         )
     if error.errno == errno.EDQUOT:
-        return _os_error(OSError, errno.EDQUOT, f"{target}: disk quota exceeded (saving {size:,} bytes)")
+        return _os_error(
+            OSError, errno.EDQUOT, f"{shown(target)}: disk quota exceeded (saving {size:,} bytes)"
+        )
     detail = error.strerror or " ".join(str(error).split())
-    return _os_error(type(error), error.errno or errno.EIO, f"{target}: cannot be saved ({detail})")
+    return _os_error(type(error), error.errno or errno.EIO, f"{shown(target)}: cannot be saved ({detail})")
 
 
-def save(path: PathLike, t: AbstractTensor) -> None:
+SAVE_MAX_BYTES = 16 << 30
+"""The most bytes `save` writes unless asked for more (`max_bytes=`): a result larger than this
+(`lt.ones(1).expand(10**10)` is 80 GB) is refused before anything is written."""
+BLOCK_BYTES = 16 << 20
+"""About how many bytes of the tensor `save` reads at once: it writes block by block, so a result
+larger than memory (a lazy expression over a store) can be saved."""
+
+
+def save(path: PathLike, t: AbstractTensor, *, max_bytes: int | None = None) -> None:
     """Write `t` to a `.npy` file atomically: a temporary file beside it, then one rename.
 
     A failed save leaves the old file as it was, and saving onto the file `t` is memory-mapped
     from works: the map keeps reading the old file while the new one is written. As `np.save`,
-    it refuses a file its owner made read-only (PermissionError). The temporary file has one
-    name per target (`.NAME.lt-save`), so a save killed midway leaves at most that file, which
-    the next save reuses. Object tensors cannot be saved (that would need pickle).
+    it refuses a file its owner made read-only (PermissionError); the folder must be writable
+    too, for the new file. The temporary file has one name per target (`.NAME.lt-save`): a save
+    killed midway leaves at most that file, which the next save reuses; a failed or
+    interrupted (Ctrl-C) save leaves nothing. Object tensors cannot be saved (that would need
+    pickle).
+
+    `t` is read and written block by block (about `BLOCK_BYTES` at a time), never whole, so a
+    result larger than memory can be saved. A result larger than `max_bytes` (by default
+    `lazytensor.api.files.SAVE_MAX_BYTES`, 16 GiB) is refused before anything is written:
+    pass a larger `max_bytes` to write it. A `.npy` file its device has no room for is refused
+    up front too (OSError, ENOSPC); a full disk during a write (zarr compresses: its size is not
+    known before) is the same one line.
 
     >>> import tempfile, pathlib, lazytensor as lt
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.npy"
@@ -437,34 +460,44 @@ def save(path: PathLike, t: AbstractTensor) -> None:
     >>> lt.save(path, lt.load(path) * 2)
     >>> lt.load(path).tolist()
     [0, 2, 4, 6]
+    >>> lt.save(path, lt.ones(1).expand(10**10))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: .../t.npy: the tensor holds 80,000,000,000 bytes (74.5 GiB), ... max_bytes=80_000_000_000)
 
     A path ending in `.zarr` is written as a zarr v3 array instead, whose `dimension_names` are
-    the tensor's names (a `.npy` file has nowhere to keep them).
+    the tensor's names (a `.npy` file has nowhere to keep them), in blocks of whole chunks.
 
     >>> store = pathlib.Path(tempfile.mkdtemp()) / "t.zarr"
     >>> lt.save(store, lt.zeros(2, 3, names=("trial", "time")))
     >>> lt.open(store).names
     ('trial', 'time')
+
+    A store is replaced only when it is a zarr array (its metadata and chunk files, nothing
+    else; or a `.npy` file): a folder holding other files is an IsADirectoryError, as is a zarr
+    group; a symbolic link, or a file of any other kind, is a FileExistsError. Nothing is ever
+    written through a link, and nothing `save` did not write is deleted.
     """
+    name = os.fspath(path)
     if t.dtype.hasobject:
-        raise ValueError(f"cannot save a tensor of dtype object to {os.fspath(path)} without pickle")
-    if os.fspath(path).endswith(ZARR_SUFFIX):
-        _save_zarr(os.path.realpath(os.fspath(path)), t)
+        raise ValueError(f"cannot save a tensor of dtype object to {shown(name)} without pickle")
+    _check_size(shown(name), t, SAVE_MAX_BYTES if max_bytes is None else max_bytes)
+    if name.endswith(ZARR_SUFFIX):
+        _save_zarr(os.path.abspath(name), t)  # never resolved: a link at the name is not followed
         return
-    array = t.numpy()  # evaluated first: an error here leaves no file behind
-    if not array.flags.c_contiguous:  # (np.ascontiguousarray alone would make a 0-d array (1,))
-        array = np.ascontiguousarray(array)
     target = _target(path)
-    replaced = os.path.isfile(target)
-    if replaced and not os.access(target, os.W_OK, effective_ids=os.access in os.supports_effective_ids):
-        raise _os_error(PermissionError, errno.EACCES, f"{target}: permission denied (the file is read-only)")
+    replaced = _check_npy_target(target)
+    _check_space(target, math.prod(t.shape) * t.dtype.itemsize)
     temporary, fd = _open_temporary(target)
     try:
-        try:
-            np.lib.format.write_array(cast(Any, _Sink(fd)), array, allow_pickle=False)
+        sink = _Sink(fd)
+        with _writing(target, t):
+            _write_npy_header(sink, t.shape, t.dtype)
+        for region in _c_order_blocks(t.shape, t.dtype.itemsize):
+            values = _block(t, region)  # a failed read raises as the tensor raised it
+            with _writing(target, t):
+                sink.write(_bytes_of(values))
+        with _writing(target, t):
             os.fsync(fd)
-        except OSError as error:
-            raise _write_failure(target, error, array.nbytes) from None
         if replaced:  # keep the permissions of the file being replaced
             os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
         os.replace(temporary, target)
@@ -476,32 +509,408 @@ def save(path: PathLike, t: AbstractTensor) -> None:
         os.close(fd)
 
 
+@contextlib.contextmanager
+def _writing(target: str, t: AbstractTensor) -> Iterator[None]:
+    """A failed write of `t` to `target` as one line naming the target (a full disk said in words)."""
+    try:
+        yield
+    except OSError as error:
+        raise _write_failure(target, error, math.prod(t.shape) * t.dtype.itemsize) from None
+
+
+def _check_size(label: str, t: AbstractTensor, limit: int) -> None:
+    """Refuse, before anything is written, a tensor of more than `limit` bytes."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise TypeError(f"save: max_bytes must be a number of bytes (an int >= 0), not {limit!r}")
+    size = math.prod(t.shape) * t.dtype.itemsize
+    if size <= limit:
+        return
+    raise ValueError(
+        f"{label}: the tensor holds {size:,} bytes ({size / (1 << 30):,.1f} GiB), more than lt.save "
+        f"writes unless asked ({limit:,}); to write it, pass lt.save(path, t, max_bytes={size:_})"
+    )
+
+
+def _check_folder(target: str) -> None:
+    """PermissionError naming the folder `target` would be saved in when it is not writable (a
+    save writes a new file beside the old one, then renames it)."""
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        return  # the open of the temporary file says what is wrong
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    if read_only:
+        raise _os_error(
+            OSError,
+            errno.EROFS,
+            f"{shown(target)}: cannot be saved (its folder {shown(folder)} is on a read-only file system)",
+        )
+    if not os.access(folder, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids):
+        raise _os_error(
+            PermissionError,
+            errno.EACCES,
+            f"{shown(target)}: permission denied (the folder {shown(folder)} is not writable; lt.save "
+            "writes a new file there, then renames it over the old one)",
+        )
+
+
+def _check_space(target: str, size: int) -> None:
+    """Refuse, before writing, a `.npy` file of `size` bytes of data that its folder's device has no
+    room for (the new file is written while the old one is still there)."""
+    try:
+        device = os.statvfs(os.path.dirname(target) or ".")
+    except OSError:
+        return  # the open of the temporary file says what is wrong
+    free = device.f_bavail * device.f_frsize
+    if size > free:
+        raise _os_error(
+            OSError,
+            errno.ENOSPC,
+            f"{shown(target)}: no space left on the device (saving {size:,} bytes; {free:,} are free)",
+        )
+
+
+def _check_npy_target(target: str) -> bool:
+    """Whether a `.npy` save replaces a file at `target`; refuses a folder, a file of another kind
+    (a FIFO, a device), an unwritable folder and a read-only file, as `np.save` refuses them."""
+    _check_folder(target)
+    try:
+        info = os.stat(target)
+    except OSError:
+        return False  # nothing there (or nothing reachable): the open of the temporary file says why
+    if stat.S_ISDIR(info.st_mode):
+        raise _os_error(IsADirectoryError, errno.EISDIR, f"{shown(target)}: is a directory, not a .npy file")
+    if not stat.S_ISREG(info.st_mode):
+        kind = FILE_KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
+        raise _os_error(
+            FileExistsError, errno.EEXIST, f"{shown(target)}: is {kind}; lt.save replaces only a regular file"
+        )
+    if not os.access(target, os.W_OK, effective_ids=os.access in os.supports_effective_ids):
+        raise _os_error(
+            PermissionError, errno.EACCES, f"{shown(target)}: permission denied (the file is read-only)"
+        )
+    return True
+
+
+def _write_npy_header(sink: _Sink, shape: tuple[int, ...], dtype: np.dtype[Any]) -> None:
+    """The `.npy` header `np.save` writes for an array of `shape` and `dtype` (C order)."""
+    header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": shape}
+    write = _numpy_header_writer()
+    if write is not None:
+        write(sink, header, None)
+        return
+    try:
+        np.lib.format.write_array_header_1_0(cast(Any, sink), header)
+    except ValueError:  # a header past 64 KiB
+        np.lib.format.write_array_header_2_0(cast(Any, sink), header)
+
+
+def _numpy_header_writer() -> Callable[..., Any] | None:
+    """numpy's own header writer, which picks the format version as `np.save` does (1.0, else 2.0,
+    else 3.0 for names beyond latin-1); private, so looked up where numpy has kept it."""
+    for module in ("numpy.lib._format_impl", "numpy.lib.format"):
+        with contextlib.suppress(ImportError):
+            write = getattr(importlib.import_module(module), "_write_array_header", None)
+            if write is not None:
+                return cast(Callable[..., Any], write)
+    return None
+
+
+Region = tuple[int | slice, ...]
+
+
+def _c_order_blocks(shape: tuple[int, ...], itemsize: int, budget: int | None = None) -> Iterator[Region]:
+    """Regions of `shape` of about `budget` bytes whose values, one after another, are the array in C
+    order: runs of the last axes whole, cut along one axis.
+
+    >>> list(_c_order_blocks((2, 3), 8, budget=24))
+    [(slice(0, 1, None), slice(0, 3, None)), (slice(1, 2, None), slice(0, 3, None))]
+    >>> list(_c_order_blocks((2, 6), 8, budget=24))
+    [(0, slice(0, 3, None)), (0, slice(3, 6, None)), (1, slice(0, 3, None)), (1, slice(3, 6, None))]
+    """
+    budget = BLOCK_BYTES if budget is None else budget
+    if 0 in shape:
+        return
+    whole = len(shape)  # the axes from `whole` on are whole in every block
+    inner = max(itemsize, 1)
+    while whole > 0 and inner * shape[whole - 1] <= budget:
+        whole -= 1
+        inner *= shape[whole]
+    if whole == 0:
+        yield tuple(slice(0, n) for n in shape)
+        return
+    axis = whole - 1
+    step = max(1, budget // inner)
+    rest = tuple(slice(0, n) for n in shape[whole:])
+    for lead in np.ndindex(*shape[:axis]):
+        for start in range(0, shape[axis], step):
+            yield (*lead, slice(start, min(start + step, shape[axis])), *rest)
+
+
+def _chunk_blocks(shape: tuple[int, ...], chunks: tuple[int, ...], itemsize: int) -> Iterator[Region]:
+    """Regions of `shape` made of whole chunks (cut at the array's end), of about BLOCK_BYTES: the
+    chunks grown along the last axes first.
+
+    >>> list(_chunk_blocks((4, 4), (2, 2), 8))
+    [(slice(0, 4, None), slice(0, 4, None))]
+    """
+    if 0 in shape:
+        return
+    block = list(chunks)
+    for axis in range(len(shape) - 1, -1, -1):
+        others = math.prod(block) // max(block[axis], 1) * max(itemsize, 1)
+        fit = max(1, BLOCK_BYTES // max(others * chunks[axis], 1))
+        block[axis] = min(shape[axis], chunks[axis] * fit) if chunks[axis] else shape[axis]
+        if block[axis] < shape[axis]:
+            break
+    for corner in np.ndindex(*(-(-n // b) for n, b in zip(shape, block, strict=True))):
+        yield tuple(slice(i * b, min((i + 1) * b, n)) for i, b, n in zip(corner, block, shape, strict=True))
+
+
+def _bytes_of(values: np.ndarray[Any, Any]) -> Any:
+    """The bytes of `values` in C order, without a copy when they are contiguous already."""
+    values = np.ascontiguousarray(values)
+    return values.reshape(-1).view(np.uint8) if values.dtype.itemsize else b""
+
+
+def _block(t: AbstractTensor, region: Region) -> np.ndarray[Any, Any]:
+    """The values of `t` at `region`, read through a view (a computed tensor computes just them)."""
+    values = t[region] if region else t
+    if isinstance(values, AbstractTensor):
+        return np.asarray(values.numpy())
+    return np.asarray(values, dtype=t.dtype)
+
+
 ZARR_SUFFIX = ".zarr"
 """`save` writes a path ending in this as a zarr v3 array (with the tensor's names)."""
+ZARR_METADATA = ("zarr.json", ".zarray", ".zattrs")
+ZARR_CHUNK_KEY = re.compile(r"(c|\d+)([./]\d+)*|c")
+"""The names of a zarr array's chunk (or shard) files under its folder: v3's `c/0/1` (or `c.0.1`),
+v2's `0.1` (or `0/1`)."""
+MAX_SCAN_ENTRIES = 1_000_000
 
 
 def _save_zarr(target: str, t: AbstractTensor) -> None:
-    """Write `t` as a zarr v3 array at `target`: into a temporary store beside it first, which then
-    takes the target's place, so a failed save leaves the old store as it was."""
+    """Write `t` as a zarr v3 array at `target`: into a folder beside it first, which then takes the
+    target's place, so a failed save leaves the old store as it was, and the old store is deleted
+    only when it is a zarr array (or a `.npy` file)."""
     zarr = require("zarr", "zarr")
-    array = t.numpy()  # evaluated first: an error here leaves no store behind
-    directory, base = os.path.split(target)
-    temporary = os.path.join(directory, temporary_name(base, _name_limit(directory)))
-    old = temporary + ".old"
-    for leftover in (temporary, old):  # a killed save's
-        shutil.rmtree(leftover, ignore_errors=True)
-    names = t.names if naming.is_named(t.names) else None
+    _check_folder(target)
+    _replaceable(target)  # refused before anything is written
+    work, fd = _claim_work_folder(target)
     try:
-        store = zarr.create_array(
-            temporary, shape=array.shape, dtype=array.dtype, dimension_names=names, zarr_format=3
-        )
-        store[...] = array
-        if os.path.exists(target):
-            os.replace(target, old)
-        os.replace(temporary, target)
+        new, old = os.path.join(work, "new"), os.path.join(work, "old")
+        names = t.names if naming.is_named(t.names) else None
+        with _writing(target, t):
+            store = zarr.create_array(new, shape=t.shape, dtype=t.dtype, dimension_names=names, zarr_format=3)
+        for region in _chunk_blocks(t.shape, tuple(store.chunks), t.dtype.itemsize):
+            values = _block(t, region)  # a failed read raises as the tensor raised it
+            with _writing(target, t):
+                store[region] = values
+        if _replaceable(target):  # (asked again: it may have changed meanwhile)
+            os.rename(target, old)
+        try:
+            os.rename(new, target)
+        except BaseException:
+            if os.path.lexists(old):
+                os.rename(old, target)
+            raise
+    except BaseException:
+        zarrstore.settle()  # zarr's own thread may still be writing chunks of the interrupted write
+        raise
     finally:
-        shutil.rmtree(temporary, ignore_errors=True)
-        shutil.rmtree(old, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+        os.close(fd)
+
+
+def _replaceable(target: str) -> bool:
+    """Whether there is something at `target` that a zarr save may replace (a zarr array, a `.npy`
+    file); False when there is nothing; one line saying what is there and why not otherwise."""
+    label = shown(target)
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return False
+    if stat.S_ISLNK(info.st_mode):
+        raise _os_error(
+            FileExistsError,
+            errno.EEXIST,
+            f"{label}: is a symbolic link (to {shown(os.readlink(target))}); lt.save never writes through "
+            "a link: save to the path it points to, or remove the link",
+        )
+    if stat.S_ISDIR(info.st_mode):
+        problem = _not_a_zarr_array(target)
+        if problem is None:
+            return True
+        raise _os_error(
+            IsADirectoryError,
+            errno.EISDIR,
+            f"{label}: is a directory that is not a zarr array ({problem}); lt.save replaces only a zarr "
+            "array: remove it or save elsewhere",
+        )
+    if stat.S_ISREG(info.st_mode) and _starts_with(target, MAGIC):
+        return True
+    kind = FILE_KINDS.get(stat.S_IFMT(info.st_mode), "a file that is not a .npy file")
+    raise _os_error(
+        FileExistsError,
+        errno.EEXIST,
+        f"{label}: is {kind}; lt.save replaces only a zarr array or a .npy file: remove it or save elsewhere",
+    )
+
+
+def _starts_with(path: str, prefix: bytes) -> bool:
+    try:
+        with _open_regular(path) as file:
+            return _read_exactly(file, len(prefix)) == prefix
+    except (OSError, ValueError):
+        return False
+
+
+def _not_a_zarr_array(folder: str) -> str | None:
+    """None when `folder` holds a zarr array and nothing else (its metadata documents and chunk
+    files); else what it holds instead, in a few words."""
+    kind = _zarr_node(folder)
+    if kind != "array":
+        return kind
+    seen = 0
+    stack = [""]
+    while stack:
+        inside = stack.pop()
+        try:
+            entries = list(os.scandir(os.path.join(folder, inside)))
+        except OSError as error:
+            return f"{shown(inside or '.')} cannot be listed ({error.strerror or error})"
+        for entry in entries:
+            seen += 1
+            if seen > MAX_SCAN_ENTRIES:
+                return f"more than {MAX_SCAN_ENTRIES:,} files"
+            relative = f"{inside}/{entry.name}" if inside else entry.name
+            if entry.is_symlink():
+                return f"it holds a symbolic link, {shown(relative)}"
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(relative)
+            elif not (
+                entry.is_file(follow_symlinks=False)
+                and ((not inside and entry.name in ZARR_METADATA) or ZARR_CHUNK_KEY.fullmatch(relative))
+            ):
+                return f"it holds {shown(relative)}"
+    return None
+
+
+def _zarr_node(folder: str) -> str:
+    """ "array" for the folder of a zarr array (v3 or v2), else what it is in a few words."""
+    for document, v2_kind in (("zarr.json", None), (".zarray", "array"), (".zgroup", "a zarr group")):
+        path = os.path.join(folder, document)
+        if not os.path.lexists(path):
+            continue
+        if v2_kind is not None:
+            return v2_kind
+        try:
+            with _open_regular(path) as file:
+                node = json.loads(_read_exactly(file, zarrstore.MAX_METADATA_BYTES)).get("node_type")
+        except (OSError, ValueError, AttributeError):
+            return "its zarr.json cannot be read"
+        return (
+            "array"
+            if node == "array"
+            else "a zarr group"
+            if node == "group"
+            else "its zarr.json is no array's"
+        )
+    return "no zarr.json or .zarray in it"
+
+
+def _claim_work_folder(target: str) -> tuple[str, int]:
+    """The folder beside `target` a zarr save writes in (`.NAME.lt-save`), made (or a killed save's
+    reused once it is emptied of what that save wrote) and locked; another save of the same target
+    still running is a BlockingIOError."""
+    directory, base = os.path.split(target)
+    work = os.path.join(directory, temporary_name(base, _name_limit(directory)))
+    label = shown(target)
+    for _ in range(3):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(work)
+        try:
+            fd = os.open(work, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+        except FileNotFoundError:
+            continue  # a save that just finished removed it
+        except OSError as error:
+            if error.errno in (errno.ENOTDIR, errno.ELOOP):
+                raise _os_error(
+                    FileExistsError,
+                    errno.EEXIST,
+                    f"{label}: {shown(work)} is in the way (lt.save makes a folder there): remove it",
+                ) from None
+            raise _os_error(
+                type(error), error.errno or errno.EIO, f"{label}: cannot be saved ({error.strerror})"
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise _os_error(
+                BlockingIOError, errno.EAGAIN, f"{label}: another save to this store is in progress"
+            ) from None
+        try:
+            current = os.stat(work, follow_symlinks=False)
+        except FileNotFoundError:
+            current = None
+        if current is None or not os.path.samestat(current, os.fstat(fd)):
+            os.close(fd)
+            continue
+        try:
+            _empty_work_folder(target, work)
+        except BaseException:
+            os.close(fd)
+            raise
+        return work, fd
+    raise _os_error(BlockingIOError, errno.EAGAIN, f"{label}: another save to this store is in progress")
+
+
+def _empty_work_folder(target: str, work: str) -> None:
+    """Empty a killed save's folder `work`: the old store back at `target` when the save died between
+    its two renames, and what it wrote (a partly written zarr array, the replaced store) deleted;
+    anything else there is refused, never deleted. An earlier lazytensor wrote its store straight
+    into `work` and moved the old one to `work + ".old"`: those go the same way."""
+    legacy = work + ".old"
+    for moved in (os.path.join(work, "old"), legacy):
+        if os.path.lexists(moved) and not os.path.lexists(target) and _ours(moved, "old"):
+            os.rename(moved, target)  # the user's store, moved aside by a save killed midway
+    if _zarr_node(work) == "array" and _not_a_zarr_array(work) is None:
+        leftovers = [entry for entry in os.listdir(work)]  # an earlier lazytensor's store: all ours
+    else:
+        leftovers = [entry for entry in os.listdir(work) if _ours(os.path.join(work, entry), entry)]
+        others = sorted(set(os.listdir(work)) - set(leftovers))
+        if others:
+            raise _os_error(
+                FileExistsError,
+                errno.EEXIST,
+                f"{shown(target)}: {shown(work)} holds {shown(others[0])}, which lt.save did not write: "
+                "remove it",
+            )
+    for entry in leftovers:
+        _remove(os.path.join(work, entry))
+    if os.path.lexists(legacy) and _ours(legacy, "old"):
+        _remove(legacy)
+
+
+def _ours(path: str, entry: str) -> bool:
+    """Whether `path`, the entry `entry` of a save's folder, is what a save writes there: the new
+    store (a zarr array, perhaps partly written or empty) or the old one (a zarr array, a `.npy` file)."""
+    if entry not in ("new", "old") or os.path.islink(path):
+        return False
+    if os.path.isdir(path):
+        return not os.listdir(path) or _not_a_zarr_array(path) is None
+    return entry == "old" and os.path.isfile(path) and _starts_with(path, MAGIC)
+
+
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)
 
 
 # -- array-like bases: zarr, dask, h5py -------------------------------------------------------------
@@ -579,30 +988,46 @@ def open(
     dimension labels or scales, netCDF dimensions); a `.npy` file keeps none.
     """
     name = os.fspath(path)
+    label = shown(name)  # for messages: control characters escaped
     if _URL.match(name):
         raise ValueError(
-            f"{name}: lt.open opens local paths only; open a URL with zarr or xarray "
-            f"(zarr.open_array({name!r}, mode='r')) and pass the array to lt.from_array"
+            f"{label}: lt.open opens local paths only; open a URL with zarr or xarray "
+            f"(zarr.open_array({shown(repr(name))}, mode='r')) and pass the array to lt.from_array"
         )
     if mode not in OPEN_MODES:
         raise ValueError(
-            f"{name}: lt.open never creates or truncates, and mode={mode!r} would; pass mode='r' "
+            f"{label}: lt.open never creates or truncates, and mode={mode!r} would; pass mode='r' "
             "(read-only) or mode='r+' (read and write the existing array); to make a new store, "
             "create it with zarr or h5py and pass the array to lt.from_array"
         )
     if name.endswith(".npy"):
         if key is not None:
-            raise ValueError(f"{name}: a .npy file holds one array, so there is no {key!r} in it")
+            raise ValueError(f"{label}: a .npy file holds one array, so there is no {key!r} in it")
         return load(name, names=names)
     if not os.path.exists(name):
         raise FileNotFoundError(errno.ENOENT, "no .npy file, HDF5 or netCDF file or zarr store here", name)
     suffix = os.path.splitext(name)[1].lower()
     if suffix in HDF5_SUFFIXES:
-        return named_base(_array_base(name, _hdf5_dataset(name, key, mode)), None, names)
+        return named_base(_array_base(label, _hdf5_dataset(name, key, mode)), None, names)
     if suffix in NETCDF_SUFFIXES:
         variable = _netcdf_variable(name, key)  # its own refusals name the file already
-        return _named_error(name, lambda: from_array(variable, names=names))
-    return named_base(_array_base(name, _zarr_array(name, key, mode)), None, names)
+        return _named_error(label, lambda: from_array(variable, names=names))
+    if not os.path.isdir(name):
+        raise ValueError(_not_openable(label, suffix))
+    return named_base(_array_base(label, _zarr_array(name, key, mode)), None, names)
+
+
+def _not_openable(label: str, suffix: str) -> str:
+    """Why the file `label`, which is not a folder (a zarr store), cannot be opened."""
+    if suffix == ".npz":
+        return (
+            f"{label}: an .npz archive holds several arrays, which lt.open does not read: load one with "
+            "numpy (np.load(path)[name]) and pass it to lt.tensor, or save each as .npy"
+        )
+    return (
+        f"{label}: not a .npy (by its name), HDF5 or netCDF file (by its suffix: "
+        f"{', '.join(HDF5_SUFFIXES + NETCDF_SUFFIXES)}) nor a zarr store (a folder)"
+    )
 
 
 _T = TypeVar("_T")
@@ -632,7 +1057,7 @@ def _zarr_array(name: str, key: str | None, mode: str) -> Any:
         raise
     except Exception as error:  # zarr's own errors vary between versions: one line naming the path
         raise ValueError(
-            f"{name}: not a .npy file nor a zarr array ({' '.join(str(error).split())})"
+            f"{shown(name)}: not a .npy file nor a zarr array ({shown(' '.join(str(error).split()))})"
         ) from None
 
 
@@ -642,7 +1067,7 @@ def _hdf5_dataset(name: str, key: str | None, mode: str) -> Any:
     try:
         file = h5py.File(name, mode)
     except OSError as error:
-        raise ValueError(f"{name}: not an HDF5 file ({' '.join(str(error).split())})") from None
+        raise ValueError(f"{shown(name)}: not an HDF5 file ({' '.join(str(error).split())})") from None
     datasets: list[str] = []
     file.visititems(lambda path, item: datasets.append(path) if isinstance(item, h5py.Dataset) else None)
     try:
@@ -658,13 +1083,13 @@ def _netcdf_variable(name: str, key: str | None) -> Any:
     engines = [engine for engine in NETCDF_ENGINES if importlib.util.find_spec(engine) is not None]
     if not engines:
         raise ImportError(
-            f"{name}: reading netCDF needs xarray's h5netcdf (or netCDF4) backend: from a lazytensor "
+            f"{shown(name)}: reading netCDF needs xarray's h5netcdf (or netCDF4) backend: from a lazytensor "
             "checkout, pip install -e '.[xarray]'"
         )
     try:
         dataset = xr.open_dataset(name, engine=engines[0], cache=False)
     except Exception as error:  # the backend's own errors: one line naming the file
-        raise ValueError(f"{name}: not a netCDF file ({' '.join(str(error).split())})") from None
+        raise ValueError(f"{shown(name)}: not a netCDF file ({' '.join(str(error).split())})") from None
     return dataset[_one_name(name, key, [str(v) for v in dataset.data_vars], "variable")]
 
 
@@ -674,7 +1099,8 @@ def _one_name(name: str, key: str | None, names: list[str], what: str) -> str:
         return names[0]
     if key is not None and key.strip("/") in names:
         return key.strip("/")
-    listed = ", ".join(names) if names else f"no {what}s"
+    listed = shown(", ".join(names)) if names else f"no {what}s"
+    name = shown(name)
     if key is None:
         raise ValueError(f"{name} holds {len(names)} {what}s ({listed}): name one, lt.open(path, key)")
     raise KeyError(f"{name} has no {what} {key!r}; it has {listed}")

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor.bases.zarrstore import shown
 from lazytensor.ground.layout import Layout
 from lazytensor.tensors.tensor import Buffer, StorageTensor
 
@@ -58,7 +59,7 @@ class MappedTensor(StorageTensor):
         t.__dict__.update(
             buffer=array.reshape(-1),
             _shape=array.shape,
-            file_name=name or getattr(array, "filename", None) or "the memory-mapped file",
+            file_name=shown(name or getattr(array, "filename", None) or "the memory-mapped file"),
         )
         MappedTensor._fused_values.prime(t, None)  # a memory map is read afresh: no view kept
         t.check_file()

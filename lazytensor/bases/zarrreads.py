@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from lazytensor.bases.zarrstore import StoreError
+from lazytensor.bases.zarrstore import StoreError, shown
 
 MAX_NAMED_CHUNKS = 16
 """After a failed read, at most this many chunks are read one by one to name the one that fails."""
@@ -72,7 +72,7 @@ def _where(array: Any) -> str:
     root = getattr(store, "root", None)
     name = str(root) if root is not None else str(getattr(array, "store_path", "") or "the zarr store")
     path = getattr(array, "path", "")
-    return f"{name}/{path}" if path else name
+    return shown(f"{name}/{path}" if path else name)
 
 
 def _chunk_coords(array: Any, request: Any) -> list[tuple[int, ...]]:
@@ -134,7 +134,7 @@ def reading(array: Any, request: Any, action: str = "read") -> Iterator[None]:
         raise
     except Exception as error:
         key = _failing_key(array, request)
-        detail = " ".join(str(error).split()) or type(error).__name__
+        detail = shown(" ".join(str(error).split())) or type(error).__name__
         if len(detail) > 200:
             detail = detail[:200] + "…"
         where = f"{_where(array)}: key {key}" if key is not None else _where(array)

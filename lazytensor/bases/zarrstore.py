@@ -52,6 +52,17 @@ class StoreError(ValueError):
     """A store that cannot be read as a zarr array: the one-line message names the store and key."""
 
 
+def shown(path: Any) -> str:
+    """`path` as an error message shows it: control characters (a newline, a terminal escape) and
+    bytes that are not text escaped, so the message stays one line and prints only text.
+
+    >>> print(shown("runs/a\\nb.zarr"))
+    runs/a\\nb.zarr
+    """
+    text = os.fsdecode(os.fspath(path)) if isinstance(path, bytes | os.PathLike) else str(path)
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def _is_metadata(key: str) -> bool:
     return key.rsplit("/", 1)[-1] in METADATA_NAMES
 
@@ -151,7 +162,7 @@ def read_key(root: str, key: str, byte_range: Any, limits: Limits) -> bytes | No
     """The bytes of `key` under `root` (None when there is none), refusing what is not a regular
     file and anything larger than the key can need."""
     path = os.path.join(root, key)
-    where = f"{root}: key {key}"
+    where = f"{shown(root)}: key {shown(key)}"
     try:
         mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):
@@ -220,6 +231,12 @@ def _settle() -> None:
     the process exits: else Python prints "Task was destroyed but it is pending!" for each."""
     with contextlib.suppress(Exception):
         importlib.import_module("zarr.core.sync").sync(_others_done())
+
+
+def settle() -> None:
+    """Wait (at most SETTLE_SECONDS) for the requests zarr's event loop still runs, such as the chunk
+    writes of a save interrupted in the middle of one, so that what they write can then be removed."""
+    _settle()
 
 
 @functools.cache
@@ -359,12 +376,12 @@ def open_array(path: str, mode: str, inside: str | None = None) -> Any:
         )
         if key is None:
             raise
-        detail = " ".join(str(error).split()) or type(error).__name__
+        detail = shown(" ".join(str(error).split())) or type(error).__name__
         detail = detail if len(detail) <= 200 else detail[:200] + "…"
         raise StoreError(
-            f"{path}: key {key}: not an array zarr can open ({type(error).__name__}: {detail})"
+            f"{shown(path)}: key {key}: not an array zarr can open ({type(error).__name__}: {detail})"
         ) from None
-    refuse_empty_chunks(array, path)
+    refuse_empty_chunks(array, shown(path))
     fit_limits(array)
     return array
 
@@ -418,7 +435,7 @@ def guarded(array: Any) -> Any:
     """
     store: Any = getattr(array, "store", None)
     if hasattr(array, "store_path") and hasattr(array, "chunks"):  # any zarr array, wherever it is
-        refuse_empty_chunks(array, str(array.store_path))
+        refuse_empty_chunks(array, shown(str(array.store_path)))
     if type(store).__name__ != "LocalStore" or type(store).__module__.split(".")[0] != "zarr":
         return array
     zarr = importlib.import_module("zarr")

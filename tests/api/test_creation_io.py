@@ -165,11 +165,10 @@ def test_a_failed_save_leaves_the_old_file_and_no_temporary(
     np.save(path, np.arange(5))
     before = path.read_bytes()
 
-    def fail_midway(file: object, array: np.ndarray, allow_pickle: bool = False) -> None:
-        file.write(b"\x93NUMPY partial")  # type: ignore[attr-defined]
+    def fail_after_writing(fd: int) -> None:  # the data written, the disk full on the flush
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(np.lib.format, "write_array", fail_midway)
+    monkeypatch.setattr(os, "fsync", fail_after_writing)
     with pytest.raises(OSError, match=r"t\.npy: no space left on the device"):
         lt.save(path, lt.arange(1000))
     assert path.read_bytes() == before
