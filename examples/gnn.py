@@ -46,6 +46,7 @@ import gcn
 import graphs
 
 IntArray = npt.NDArray[np.intp]
+FloatArray = npt.NDArray[np.floating[Any]]
 FLOAT = np.float32
 """The dtype of every parameter (the tests of the numpy references set float64)."""
 
@@ -451,19 +452,62 @@ def train(
 # -------------------------------------------------------------------------------- explaining a node
 
 
-def explain_node(model: Model, data: Data, node: int, console: Console) -> None:
-    """Where `node`'s messages came from in the last layer, with the attention weights for GAT."""
+LAST_LAYER = {
+    "gcn": "conv2 (GCNConv): messages weighted by Â = D^-1/2 (A + I) D^-1/2",
+    "gat": "conv2 (GATConv, 1 head): messages weighted by head 0's attention",
+    "sage": "conv2 (SAGEConv): the mean of the in-neighbours, beside the node's own row",
+    "sgc": "conv (SGConv): Â applied twice, weights of Â's last step",
+    "appnp": "prop (APPNP): z ← 0.9 Â z + 0.1 h, weights of 0.9 Â",
+}
+"""Which layer sends the messages `--explain-node` shows, and what weighs them, for each model."""
+
+
+def _predictions(model: Model, data: Data) -> tuple[IntArray, FloatArray]:
+    """Each node's predicted class and its probability, in evaluation mode."""
+    model.eval()
+    with lt.no_grad():
+        nodes = np.arange(data.graph.num_nodes)
+        logits = (model(nodes) if isinstance(model, SAGE) else model(data.x, data.edge_index)).numpy()
+    shifted = np.exp(logits - logits.max(1, keepdims=True))
+    probabilities = shifted / shifted.sum(1, keepdims=True)
+    return logits.argmax(1), probabilities.max(1)
+
+
+def _last_layer_messages(model: Model, data: Data) -> tuple[nn.Edges, lt.AbstractTensor | None, list[str]]:
+    """The last layer's edges, the weight each message carries (None where all count alike) and the
+    weights' column names."""
     if isinstance(model, GAT):
-        model.eval()
         with lt.no_grad():
             _, (edges, attention) = model(data.x, data.edge_index, return_attention_weights=True)
-        console.print(edges.explain_node(node, attention))
-        into = edges.into(node)
-        weights = edges.label(attention)
-        if len(into):
-            console.print(weights.explain((int(into[0]), 0)))
-        return
-    console.print(nn.add_self_loops(data.edge_index).explain_node(node))
+        return edges, attention, ["head 0"]
+    if isinstance(model, SAGE):
+        return data.edge_index, None, []
+    scale = 1.0 - APPNP_ALPHA if isinstance(model, APPNP) else 1.0
+    propagation = nn.gcn_norm(data.edge_index, scale=scale)
+    return propagation.edges, propagation.weight, ["Â weight"]
+
+
+def explain_node(model: Model, data: Data, node: int, console: Console, verbose: bool = False) -> None:
+    """Why `node` got its class: the class predicted (and the true one), the last layer that sent it
+    messages and what weighed them, and each message's source with its classes; with `verbose`, the
+    trace of the first message's weight down to storage."""
+    graph, node = data.graph, node % data.graph.num_nodes
+    predicted, confidence = _predictions(model, data)
+    kind = next(name for name in MODELS if type(model).__name__.lower() == name)
+    console.print(
+        f"node {node}: predicted class {predicted[node]} (p = {confidence[node]:.2f}), "
+        f"true class {graph.labels[node]}",
+        highlight=False,
+    )
+    console.print(f"last layer {LAST_LAYER[kind]}", highlight=False)
+    edges, weights, names = _last_layer_messages(model, data)
+    sources = {"true class": graph.labels, "predicted": predicted}
+    console.print(edges.explain_node(node, weights, weight_names=names, sources=sources))
+    into = edges.into(node)
+    agree = int((predicted[edges.src[into]] == predicted[node]).sum())
+    console.print(f"{agree} of {len(into)} messages come from nodes predicted as class {predicted[node]}")
+    if verbose and weights is not None and len(into):
+        console.print(edges.label(weights).explain((int(into[0]), *([0] * (weights.ndim - 1)))))
 
 
 # ----------------------------------------------------------------------------- features in a store
@@ -543,7 +587,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="sage: neighbours sampled per layer, or 'all'",
     )
     parser.add_argument(
-        "--explain-node", type=int, help="print where this node's last-layer messages came from"
+        "--explain-node",
+        type=int,
+        help="print this node's prediction and where its last-layer messages came from",
+    )
+    parser.add_argument(
+        "--verbose", action="store_true", help="with --explain-node: trace a message's weight down to storage"
     )
     parser.add_argument(
         "--features-zarr",
@@ -623,7 +672,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = {"model": args.model, **gcn.summary(graph, epochs, runs)}
     gcn.report(console, args, result, f"{args.model.upper()} with lazytensor")
     if args.explain_node is not None and model is not None:
-        explain_node(model, Data.of(graph), args.explain_node, console)
+        explain_node(model, Data.of(graph), args.explain_node, console, args.verbose)
     return 0
 
 

@@ -10,7 +10,7 @@ so gradients come from theirs.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -162,13 +162,40 @@ class Edges:
         """The softmax of edge scores among the edges that share a target (see `edge_softmax`)."""
         return _edge_softmax(scores, self.dst, self.num_nodes, self._into_targets)
 
-    def explain_node(self, node: int, weights: AbstractTensor | None = None, limit: int = 20) -> NodeMessages:
+    def explain_node(
+        self,
+        node: int,
+        weights: AbstractTensor | None = None,
+        limit: int = 20,
+        *,
+        weight_names: Sequence[str] | None = None,
+        sources: Mapping[str, Any] | None = None,
+    ) -> NodeMessages:
         """Where `node`'s messages come from: its incoming edges and, given per-edge `weights`
-        (attention, say), the weight of each (one column per trailing position)."""
+        (attention, say), the weight of each (one column per trailing position, headed by
+        `weight_names`, such as `["head 0", "head 1"]`); `sources` adds a column per entry, the
+        entry's value for each message's source node (their classes, say).
+
+        >>> import lazytensor as lt
+        >>> edges = Edges([0, 2], [1, 1], num_nodes=3)
+        >>> print(edges.explain_node(1, lt.tensor([0.25, 0.75]), weight_names=["attention"],
+        ...                          sources={"class": ["a", "b", "c"]}))
+        node 1 receives 2 messages
+        edge  from → to  class  attention
+           0  0 → 1      a         0.2500
+           1  2 → 1      c         0.7500
+        """
         checked = self._node(node)
         if weights is not None and (weights.ndim == 0 or weights.shape[0] != self.count):
             raise ValueError(f"weights of shape {weights.shape} do not give one row per edge of {self.count}")
-        return NodeMessages(self, checked, weights, limit)
+        columns = {name: np.asarray(values) for name, values in (sources or {}).items()}
+        for name, values in columns.items():
+            if values.shape[:1] != (self.num_nodes,):
+                raise ValueError(
+                    f"sources[{name!r}] of shape {values.shape} does not give one value per node of "
+                    f"{self.num_nodes}"
+                )
+        return NodeMessages(self, checked, weights, limit, tuple(weight_names or ()), columns)
 
 
 def edge_softmax(scores: AbstractTensor, dst: Any, num_nodes: int) -> StorageTensor:
@@ -285,6 +312,8 @@ class NodeMessages:
     node: int
     weights: AbstractTensor | None
     limit: int
+    weight_names: tuple[str, ...] = ()
+    sources: Mapping[str, Any] = attrs.Factory(dict)
 
     def __str__(self) -> str:
         return render_plain(self, line_width(current_options()))
@@ -297,15 +326,23 @@ class NodeMessages:
         table = Table(box=None, show_edge=False, pad_edge=False, header_style=DIM)
         table.add_column("edge", justify="right")
         table.add_column("from → to")
+        for name in self.sources:
+            table.add_column(printable(name))
         weights = None if self.weights is None else self.weights.numpy()
         columns = 0 if weights is None else int(np.prod(weights.shape[1:], dtype=np.intp))
         for column in range(columns):
-            table.add_column(f"weight {column}" if columns > 1 else "weight", justify="right")
+            table.add_column(self._weight_name(column, columns), justify="right")
         for k in incoming[: self.limit]:
             cells = [f"{self.edges.src[k]} → {self.edges.dst[k]}"]
+            cells += [printable(str(values[self.edges.src[k]])) for values in self.sources.values()]
             if weights is not None:
                 cells += [f"{w:.4f}" for w in weights[k].reshape(-1)]
             table.add_row(str(k), *cells)
         yield table
         if len(incoming) > self.limit:
             yield Text(f"… {len(incoming) - self.limit:,} more edges", style=DIM)
+
+    def _weight_name(self, column: int, columns: int) -> str:
+        if column < len(self.weight_names):
+            return printable(self.weight_names[column])
+        return f"weight {column}" if columns > 1 else "weight"

@@ -40,21 +40,35 @@ def test_every_model_learns_the_karate_club(model: str, tmp_path: Path) -> None:
 
 
 def test_the_cli_prints_a_table_and_explains_a_node_with_attention_weights() -> None:
+    """The node's predicted and true class, the layer and head the weights come from, each message's
+    source with its classes; the storage trace only with --verbose."""
     done = run_cli("--model", "gat", "--epochs", "3", "--explain-node", "0")
     assert done.returncode == 0, done.stderr
     assert "GAT with lazytensor" in done.stdout and "test accuracy" in done.stdout
     lines = done.stdout.splitlines()
     start = lines.index("node 0 receives 17 messages")  # 16 friends and its self loop
-    assert lines[start + 1].split() == ["edge", "from", "→", "to", "weight"]
-    weights = [float(line.split()[-1]) for line in lines[start + 2 : start + 19]]
-    assert sum(weights) == pytest.approx(1.0, abs=1e-3)  # one head: the softmax over node 0's edges
-    assert any("Edges" in line and "edge 0: 0 → 0, weight" in line for line in lines[start + 19 :])
+    assert lines[start - 2].startswith("node 0: predicted class ")
+    assert lines[start - 2].endswith(f"true class {graphs.karate().labels[0]}")
+    assert lines[start - 1] == "last layer conv2 (GATConv, 1 head): messages weighted by head 0's attention"
+    assert lines[start + 1].split() == ["edge", "from", "→", "to", "true", "class", "predicted", "head", "0"]
+    rows = [line.split() for line in lines[start + 2 : start + 19]]
+    assert sum(float(row[-1]) for row in rows) == pytest.approx(1.0, abs=1e-3)  # a softmax over the edges
+    predicted = int(lines[start - 2].split()[4])
+    agreeing = sum(int(row[-2]) == predicted for row in rows)
+    assert lines[start + 19] == f"{agreeing} of 17 messages come from nodes predicted as class {predicted}"
+    assert not any("Storage" in line or "strides" in line for line in lines[start:])
+    verbose = run_cli("--model", "gat", "--epochs", "3", "--quiet", "--explain-node", "0", "--verbose")
+    assert any("Edges" in line and "edge 0: 0 → 0, weight" in line for line in verbose.stdout.splitlines())
 
 
 def test_explaining_a_node_without_attention_lists_its_edges() -> None:
     done = run_cli("--model", "sgc", "--epochs", "2", "--quiet", "--explain-node", "-1")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0] == "node 33 receives 18 messages"
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("node 33: predicted class ")
+    assert lines[1] == "last layer conv (SGConv): Â applied twice, weights of Â's last step"
+    assert lines[2] == "node 33 receives 18 messages"
+    assert lines[3].split()[-2:] == ["Â", "weight"]
 
 
 @pytest.mark.parametrize(
