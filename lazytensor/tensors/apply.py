@@ -16,6 +16,7 @@ import numpy as np
 from lazytensor.engine import autograd
 from lazytensor.engine.autograd import Node, Saved, Watched
 from lazytensor.engine.optable import Op
+from lazytensor.ground import coords as coordinates
 from lazytensor.ground import naming
 from lazytensor.ground.positions import Shape
 from lazytensor.kernels import threads
@@ -95,7 +96,7 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     names = _checked_names(entry, operands, params) if named else None  # free when nobody named any
     if deferring is not None:  # dask: the operation stays lazy, no gradient; named as in memory
         lazy = deferring.apply_lazily(entry, operands, params)
-        return lazy if names is None else _named(lazy, names)  # type: ignore[return-value]
+        return lazy if names is None else _named(lazy, names, entry, operands, params)  # type: ignore[return-value]
     values: list[Any] = []
     for x, base in zip(operands, bases, strict=True):
         if base is None:
@@ -108,7 +109,7 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     try:  # free unless raised: a kernel's error is about the operands, so it ends at the caller's door
         if not needs:
             unrecorded = _unrecorded(entry, operands, bases, inputs, params)
-            return unrecorded if names is None else _named(unrecorded, names)
+            return unrecorded if names is None else _named(unrecorded, names, entry, operands, params)
         result = result_of(entry.kernel(*inputs, **params), inputs)
     except USER_ERRORS as error:
         raise error.with_traceback(None) from None
@@ -116,7 +117,7 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     result.grad_state.requires_grad = True
     object.__setattr__(result, "plain", False)
     result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
-    return result if names is None else _named(result, names)
+    return result if names is None else _named(result, names, entry, operands, params)
 
 
 def _checked_names(entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> naming.Names | None:
@@ -124,6 +125,8 @@ def _checked_names(entry: Op, operands: tuple[Any, ...], params: dict[str, Any])
     work (a mismatch is the user's error, shown from their line), or None for an unnamed result."""
     try:
         names = naming.result_names(entry.shapes, operands, params, entry.name)
+        if names is not None and entry.shapes == "broadcast":  # mismatched labels refused before any work
+            coordinates.broadcast_checked([coordinates.operand(x) for x in operands])
     except ValueError as error:
         raise error.with_traceback(None) from None
     return names if names is not None and naming.is_named(names) else None
@@ -132,11 +135,15 @@ def _checked_names(entry: Op, operands: tuple[Any, ...], params: dict[str, Any])
 _Result = TypeVar("_Result", bound="AbstractTensor")
 
 
-def _named(result: _Result, names: naming.Names) -> _Result:
-    """A new result (a base: in memory, or dask's lazy one) named, when its axes are the ones the
-    rule named (an operation of its own shape, say a kernel that squeezes, is left unnamed)."""
+def _named(
+    result: _Result, names: naming.Names, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]
+) -> _Result:
+    """A new result (a base: in memory, or dask's lazy one) named and labelled, when its axes are the
+    ones the rule named (an operation of its own shape, say a kernel that squeezes, is left unnamed)."""
     if len(names) == result.ndim and result.base is result:
         naming.name_base(result, names)
+        labels = coordinates.result_coords(entry.shapes, operands, params, entry.name, result.shape)
+        coordinates.label_base(result, labels)
     return result
 
 
