@@ -134,3 +134,9 @@ def test_assign_coords_is_a_view_that_writes_through_and_pickles() -> None:
     assert again.coords["station"].tolist() == ["rome", "oslo"]
     assert lt.tensor(view).coords["station"].tolist() == ["rome", "oslo"]
     assert not view.coords["station"].flags.writeable
+
+
+def test_a_copy_keeps_the_coordinates_as_it_keeps_the_names() -> None:
+    t = lt.zeros(2, names=("station",), coords={"station": ["rome", "oslo"]}, requires_grad=True)
+    assert t[::-1].clone().coords["station"].tolist() == ["oslo", "rome"]
+    assert t.detach().coords["station"].tolist() == ["rome", "oslo"]
