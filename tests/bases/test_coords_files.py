@@ -8,6 +8,7 @@ left behind.
 
 from __future__ import annotations
 
+import pickle
 import warnings
 from pathlib import Path
 
@@ -74,3 +75,13 @@ def test_a_coordinate_longer_than_the_limit_is_left_behind(monkeypatch: pytest.M
     monkeypatch.setattr(coordinates, "COORD_LIMIT", 3)
     t = lt.from_array(_temperatures())
     assert set(t.coords) == {"station", "level"}
+
+
+def test_a_netcdf_backed_tensor_pickles_with_its_coordinates(tmp_path: Path) -> None:
+    da = _temperatures()
+    path = tmp_path / "t.nc"
+    da.to_dataset().to_netcdf(path, engine="h5netcdf")
+    view = lt.open(path).sel(station=["oslo", "rome"])
+    again = pickle.loads(pickle.dumps(view))
+    np.testing.assert_array_equal(again.coords["station"], ["oslo", "rome"])
+    np.testing.assert_array_equal(again.coords["time"], da.coords["time"].values)
