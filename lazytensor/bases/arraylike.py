@@ -618,7 +618,7 @@ class ArrayBase(BaseTensor):
         path) and the names the base was given; nothing cached (a dask twin, chunk limits) is kept."""
         make, arguments = self.backend.reopening(self.array)
         names = self.names if self.names_used else None
-        labels = self.axis_coords if self.names_used else None
+        labels = self.axis_coords if self.coords_used else None
         return (_unpickled_base, (make, arguments, names, labels))
 
     # -- the tensor protocol
@@ -865,7 +865,9 @@ def _unpickled_base(make: Any, arguments: tuple[Any, ...], names: Any, labels: A
     if names is not None:
         naming.name_base(base, names)
         naming.mark_named(base)
+    if labels is not None:  # labelled, by the file or by a view over it
         coordinates.label_base(base, labels)
+        coordinates.mark_labelled(base)
     return base
 
 

@@ -236,24 +236,25 @@ def result_coords(
     operands agree by `broadcast`; an operation that keeps the shape keeps its first operand's; a
     reduction drops the reduced axes'; `cat` keeps those of the axes it does not join, `stack` gives
     its new axis none, `matmul` keeps the batch axes', the rows' and the columns'; the rest none."""
-    if not any(has_any(operand(x)[2]) for x in operands):
+    given = [operand(x) for x in operands]
+    if not any(has_any(coords) for _, _, coords in given):
         return none(len(out))
     if shapes == "broadcast":
-        return broadcast([operand(x) for x in operands], out)
+        return broadcast(given, out)
     if shapes == "join":
         dim = params.get("axis", params.get("dim", 0))
         if not isinstance(dim, int):
             return none(len(out))
         if op == "stack":
-            kept = broadcast([operand(x) for x in operands], tuple(np.delete(np.array(out, dtype=int), dim)))
+            kept = broadcast(given, tuple(np.delete(np.array(out, dtype=int), dim)))
             axis = dim % len(out)
             return (*kept[:axis], None, *kept[axis:])
-        found = list(broadcast([_without(operand(x), dim) for x in operands], out))
+        found = list(broadcast([_without(found, dim) for found in given], out))
         found[dim % len(out)] = None
         return tuple(found)
-    first = operand(operands[0]) if operands else ((), (), ())
+    first = given[0] if given else ((), (), ())
     if op == "matmul" and len(operands) == 2:
-        return _matmul(first, operand(operands[1]), out)
+        return _matmul(first, given[1], out)
     if shapes == "same" and first[1] == out:
         return first[2]
     if shapes == "reduce":
@@ -557,7 +558,7 @@ def own_coords(t: Any) -> Coords:
     """The coordinates of one layer, those below it already derived (`once.stacked` walks the stack
     from the bottom up): a view's by its rule (`coords_of`), a base nobody labelled none."""
     below = getattr(t, "wrapped", None)
-    if below is None or not t.base.names_used:
+    if below is None or not t.base.coords_used:
         return none(len(t.shape))
     found: Coords = t.coords_of(below.axis_coords)
     return found
@@ -569,3 +570,10 @@ def label_base(base: Any, coords: Coords | None) -> None:
     if coords is None or not has_any(coords):
         return
     type(base).axis_coords.prime(base, tuple(coords))
+    mark_labelled(base)
+
+
+def mark_labelled(base: Any) -> None:
+    """Flag `base` as one that something over it labels: from then on views and operations over it
+    derive and check coordinates (a base's flag is False until then, a class attribute)."""
+    object.__setattr__(base, "coords_used", True)  # a flag on a frozen class, set as attrs does

@@ -75,7 +75,7 @@ def coords_of(t: Tensor) -> Coords | None:
     >>> coords_of(lt.zeros(2, names=("x",), coords={"x": [5, 7]}))
     (array([5, 7]),)
     """
-    if not t.base.names_used:
+    if not getattr(t.base, "coords_used", False):
         return None
     found: Coords = getattr(t, "axis_coords", None) or ()
     return found if coordinates.has_any(found) else None

@@ -33,6 +33,10 @@ class Naming(Surface):
     """On a base: whether any tensor over it may have a name (it was named, or something over it was
     renamed). False for almost every base, and then views and operations skip names altogether."""
 
+    coords_used = False
+    """On a base: whether any tensor over it may have a coordinate (it was labelled, or something over
+    it was): False for almost every base, and then views and operations skip coordinates."""
+
     @stacked
     def names(self) -> naming.Names:
         """The name of each axis, None where it has none (all None when nobody named any).
@@ -111,7 +115,7 @@ class Naming(Surface):
         >>> t.coords, t[::-1].coords["station"].tolist()
         ({'station': array(['rome', 'oslo'], dtype='<U4')}, ['oslo', 'rome'])
         """
-        if not self.base.names_used:
+        if not self.base.coords_used:
             return {}
         return {
             name: coord
@@ -134,6 +138,8 @@ class Naming(Surface):
             found = coordinates.checked(given, self.names, self.shape, self.axis_coords)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
+        if coordinates.has_any(found):
+            coordinates.mark_labelled(self.base)
         return self._views.assign_coords(cast("AbstractTensor", self), found)
 
     def sel(

@@ -41,6 +41,8 @@ class LabelledTensor(View):
         for name, size, coord in zip(names, shape, labels, strict=True):
             if coord is not None:
                 coords.coord_array(coord, name or "", size)
+        if coords.has_any(labels):  # views and operations over the base derive coordinates from now on
+            coords.mark_labelled(self.base)
 
     @stacked
     def shape(self) -> Shape:
