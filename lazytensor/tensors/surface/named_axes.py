@@ -162,6 +162,11 @@ class Naming(Surface):
         """
         key: list[Any] = [slice(None)] * self.ndim
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
+            twice = [name for name in by_name if name in (indexers or {})]
+            if twice:
+                raise TypeError(
+                    f"sel: axis {naming.shown_name(twice[0])!r} is given twice: in the dict and as a keyword"
+                )
             chosen = {**(indexers or {}), **by_name}
             shape = naming.NamedShape(self.shape, self.names)
             labels = self.axis_coords

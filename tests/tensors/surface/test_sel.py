@@ -137,6 +137,8 @@ def test_a_missing_label_is_one_line_naming_the_axis_the_label_and_the_nearest()
         t.sel(time=1)
     with pytest.raises(KeyError, match="has no coordinate"):
         lt.zeros(2, names=("x",)).sel(x=0)
+    with pytest.raises(TypeError, match="sel: axis 'level' is given twice"):
+        t.sel({"level": 850}, level=500)
     with pytest.raises(ValueError, match="method must be None or 'nearest'"):
         t.sel(level=850, method="pad")
 
