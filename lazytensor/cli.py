@@ -353,10 +353,23 @@ def _index_view(t: lt.AbstractTensor, index: str) -> lt.AbstractTensor:
     return view
 
 
+LABELLED_SUFFIXES = (".nc", ".nc4", ".cdf", ".h5", ".hdf5", ".zarr")
+"""The files `show` opens read-only with `lt.open` (their names and coordinates printed), not as `.npy`."""
+
+
+def _shown_file(path: str) -> lt.AbstractTensor:
+    """The tensor `show` prints: a netCDF, HDF5 file or zarr store opened read-only (with its axes'
+    names and labels), else a `.npy` file memory-mapped."""
+    if os.path.splitext(path.rstrip("/"))[1].lower() in LABELLED_SUFFIXES:
+        return lt.open(path, mode="r")
+    return lt.load(path)
+
+
 def show(path: str, index: str | None, heatmap: bool, precision: int | None, width: int | None) -> int:
-    """Print a `.npy` file, or the slice `index` of it; 0 on success, 2 with a message on bad input."""
+    """Print a `.npy` file (or a netCDF, HDF5 file or zarr store), or the slice `index` of it; 0 on
+    success, 2 with a message on bad input."""
     try:
-        t = lt.load(path)
+        t = _shown_file(path)
     except Exception as error:  # one line naming the file and what is wrong with it, never a traceback
         print(f"error: {_open_failure(path, error)}", file=sys.stderr)
         return USAGE_ERROR

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lazytensor.ground import arguments, keywords, naming
+from lazytensor.ground import coords as labels
 from lazytensor.tensors.tensor import AbstractTensor, StorageTensor, values_of
 
 
@@ -39,17 +40,28 @@ def _leaf(array: npt.NDArray[Any], requires_grad: bool) -> StorageTensor:
     return StorageTensor.from_array(array).requires_grad_(requires_grad)
 
 
-def _named(t: StorageTensor, names: Any) -> StorageTensor:
-    """`t`, a new base, with its axes named (`names` None: left unnamed)."""
+def _named(t: StorageTensor, names: Any, coords: Any = None) -> StorageTensor:
+    """`t`, a new base, with its axes named (`names` None: left unnamed) and labelled by `coords` (a
+    dict of axis name to labels, for named axes)."""
     naming.name_base(t, names)
+    if coords is not None:
+        if not t.names_used:
+            raise ValueError(f"coords label named axes: name the axes of shape {t.shape} with names= first")
+        labels.label_base(t, labels.checked(coords, t.names, t.shape))
     return t
 
 
 def tensor(
-    data: Any, dtype: npt.DTypeLike | None = None, requires_grad: bool = False, *, names: Any = None
+    data: Any,
+    dtype: npt.DTypeLike | None = None,
+    requires_grad: bool = False,
+    *,
+    names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """A new tensor holding a copy of `data`: nested lists, a scalar, a numpy array or a torch tensor;
-    `names` names its axes (a tensor's own names are copied with it when `names` is not given).
+    `names` names its axes and `coords` labels them (a tensor's own names and coordinates are copied
+    with it when `names` is not given).
 
     >>> tensor([[1, 2], [3, 4]]).shape
     (2, 2)
@@ -63,13 +75,14 @@ def tensor(
     if isinstance(data, AbstractTensor):
         if names is None and data.base.names_used:
             names = data.names
+            coords = data.coords if coords is None and data.coords else coords
         data = data.numpy()
     array = _from_torch(data)
     if array is None:
         array = np.array(data, dtype=dtype, copy=True, order="C")
     elif dtype is not None:
         array = array.astype(dtype)
-    return _named(_leaf(array, requires_grad), names)
+    return _named(_leaf(array, requires_grad), names, coords)
 
 
 def from_numpy(array: npt.NDArray[Any]) -> StorageTensor:
@@ -92,6 +105,7 @@ def zeros(
     device: Any = None,
     requires_grad: bool = False,
     names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """A tensor of zeros; the shape as ints (PyTorch) or one tuple (numpy, the array API).
 
@@ -102,7 +116,7 @@ def zeros(
     """
     keywords.device("zeros", device)
     chosen = arguments.dtype("zeros", dtype)
-    return _named(_leaf(np.zeros(_shape_of(shape, "zeros"), dtype=chosen), requires_grad), names)
+    return _named(_leaf(np.zeros(_shape_of(shape, "zeros"), dtype=chosen), requires_grad), names, coords)
 
 
 def ones(
@@ -111,6 +125,7 @@ def ones(
     device: Any = None,
     requires_grad: bool = False,
     names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """A tensor of ones; the shape as ints or one tuple.
 
@@ -119,7 +134,7 @@ def ones(
     """
     keywords.device("ones", device)
     chosen = arguments.dtype("ones", dtype)
-    return _named(_leaf(np.ones(_shape_of(shape, "ones"), dtype=chosen), requires_grad), names)
+    return _named(_leaf(np.ones(_shape_of(shape, "ones"), dtype=chosen), requires_grad), names, coords)
 
 
 def empty(
@@ -129,6 +144,7 @@ def empty(
     device: Any = None,
     requires_grad: bool = False,
     names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """A tensor whose values are whatever the new memory held (numpy's `empty`: write before reading);
     the shape as one int, a tuple (numpy's and the array API's `shape=`), or several ints.
@@ -138,7 +154,9 @@ def empty(
     """
     keywords.device("empty", device)
     chosen = arguments.dtype("empty", dtype)
-    return _named(_leaf(np.empty(_shape_of((shape, *more), "empty"), dtype=chosen), requires_grad), names)
+    return _named(
+        _leaf(np.empty(_shape_of((shape, *more), "empty"), dtype=chosen), requires_grad), names, coords
+    )
 
 
 def full(
@@ -149,6 +167,7 @@ def full(
     requires_grad: bool = False,
     *,
     names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """A tensor with every element `fill_value` (its dtype by numpy's rule unless `dtype` is given).
 
@@ -158,7 +177,7 @@ def full(
     keywords.device("full", device)
     chosen = arguments.dtype("full", dtype)
     return _named(
-        _leaf(_filled("full", _shape_of((shape,), "full"), fill_value, chosen), requires_grad), names
+        _leaf(_filled("full", _shape_of((shape,), "full"), fill_value, chosen), requires_grad), names, coords
     )
 
 
@@ -258,6 +277,7 @@ def arange(
     device: Any = None,
     *,
     names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """Evenly spaced values in `[start, stop)`, as numpy's `arange`; one bound alone is the stop,
     counted from 0 by `step`.
@@ -281,11 +301,15 @@ def arange(
             f"arange: start {start}, stop {stop}, step {step} make {length} values, more than an axis "
             f"numpy can index ({arguments.LONGEST_AXIS})"
         )
-    return _named(StorageTensor.from_array(np.arange(start, stop, step, dtype=chosen)), names)
+    return _named(StorageTensor.from_array(np.arange(start, stop, step, dtype=chosen)), names, coords)
 
 
 def trandom(
-    *shape: int | tuple[int, ...], seed: int | None = None, requires_grad: bool = False, names: Any = None
+    *shape: int | tuple[int, ...],
+    seed: int | None = None,
+    requires_grad: bool = False,
+    names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """Uniform random values in [-1, 1); the same `seed` gives the same values.
 
@@ -293,7 +317,9 @@ def trandom(
     (2, 2)
     """
     rng = np.random.default_rng(seed)
-    return _named(_leaf(rng.uniform(-1.0, 1.0, size=_shape_of(shape, "trandom")), requires_grad), names)
+    return _named(
+        _leaf(rng.uniform(-1.0, 1.0, size=_shape_of(shape, "trandom")), requires_grad), names, coords
+    )
 
 
 def linspace(

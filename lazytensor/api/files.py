@@ -35,6 +35,7 @@ from lazytensor.bases import zarrstore
 from lazytensor.bases.arraylike import ArrayBase, XarrayBackend, require
 from lazytensor.bases.memmap import MappedTensor
 from lazytensor.bases.zarrstore import shown
+from lazytensor.ground import coords as coordinates
 from lazytensor.ground import naming
 from lazytensor.tensors.tensor import AbstractTensor
 from lazytensor.tensors.views import TransposedTensor
@@ -934,12 +935,71 @@ def from_array(array: Any, *, names: Any = None) -> AbstractTensor:
     >>> t.T[::2, 1:].tolist(), t.base.layer_name, t.names
     ([[4, 8], [6, 10]], 'Numpy', ('row', 'col'))
     """
-    if XarrayBackend.accepts(array) and array.chunks is not None:
-        return named_base(ArrayBase(array.data), array.dims, names)
+    if XarrayBackend.accepts(array):
+        base = (
+            named_base(ArrayBase(array.data), array.dims, names)
+            if array.chunks is not None
+            else named_base(ArrayBase(zarrstore.guarded(array)), None, names)
+        )
+        return labelled(base, xarray_coords(array))
     if hasattr(array, "data_vars") and not hasattr(array, "shape"):  # an xarray Dataset
         held = ", ".join(str(name) for name in array.data_vars)
         raise TypeError(f"a Dataset holds several arrays ({held}): pass one, lt.from_array(ds[name])")
     return named_base(ArrayBase(zarrstore.guarded(array)), None, names)  # local zarr: through a safe store
+
+
+def xarray_coords(array: Any) -> dict[str, Any]:
+    """A DataArray's 1-D dimension coordinates by dimension name, read whole (each no longer than
+    `coords.COORD_LIMIT`; a longer one is left behind)."""
+    found: dict[str, Any] = {}
+    for dim in array.dims:
+        coord = array.coords.get(dim)
+        if coord is not None and coord.dims == (dim,) and coord.size <= coordinates.COORD_LIMIT:
+            found[str(dim)] = coord.values
+    return found
+
+
+def labelled(base: ArrayBase, found: dict[str, Any]) -> ArrayBase:
+    """`base` (named) labelled by the coordinates `found` by axis name, those that fit its axes."""
+    if found and base.names_used:
+        coordinates.label_base(base, coordinates.from_file(found, base.names, base.shape))
+    return base
+
+
+def _zarr_coords(name: str, key: str | None, base: ArrayBase) -> dict[str, Any]:
+    """The coordinate arrays xarray writes beside a variable in a zarr group: the 1-D arrays named as
+    the variable's axes, each of its axis' length (no longer than `coords.COORD_LIMIT`)."""
+    if not base.names_used or key is None:
+        return {}
+    parent = key.strip("/").rpartition("/")[0]
+    found: dict[str, Any] = {}
+    for axis_name, size in zip(base.names, base.shape, strict=True):
+        if (
+            axis_name is None
+            or axis_name == key.strip("/").rpartition("/")[2]
+            or size > coordinates.COORD_LIMIT
+        ):
+            continue
+        try:
+            array = zarrstore.open_array(name, "r", inside=f"{parent}/{axis_name}" if parent else axis_name)
+        except Exception:  # no such array, or not one zarr opens: no coordinate
+            continue
+        if getattr(array, "shape", None) == (size,):
+            found[axis_name] = _decoded(array)
+    return found
+
+
+def _decoded(array: Any) -> Any:
+    """A zarr coordinate array's labels, with xarray's CF time encoding decoded when it has one."""
+    values = array[...]
+    units = dict(getattr(array, "attrs", {})).get("units")
+    if isinstance(units, str) and " since " in units:
+        xr = require("xarray", "xarray")
+        variable = xr.Variable(
+            ("t",), values, {"units": units, "calendar": array.attrs.get("calendar", "standard")}
+        )
+        return xr.conventions.decode_cf_variable("t", variable).values
+    return values
 
 
 def named_base(base: ArrayBase, kept: Any, names: Any) -> ArrayBase:
@@ -1014,7 +1074,8 @@ def open(
         return _named_error(label, lambda: from_array(variable, names=names))
     if not os.path.isdir(name):
         raise ValueError(_not_openable(label, suffix))
-    return named_base(_array_base(label, _zarr_array(name, key, mode)), None, names)
+    base = named_base(_array_base(label, _zarr_array(name, key, mode)), None, names)
+    return labelled(base, _zarr_coords(name, key, base))
 
 
 def _not_openable(label: str, suffix: str) -> str:

@@ -96,6 +96,7 @@ def zeros(
     device: Any = None,
     requires_grad: bool = False,
     names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """A tensor of zeros (float64 unless `dtype`); the shape as one int, a tuple, or several ints.
 
@@ -108,7 +109,7 @@ def zeros(
     check_device(device)
     dtype = np.float64 if dtype is None else dtype
     sizes = arguments.shape("zeros", (shape, *more))
-    return creation.zeros(sizes, dtype=dtype, requires_grad=requires_grad, names=names)
+    return creation.zeros(sizes, dtype=dtype, requires_grad=requires_grad, names=names, coords=coords)
 
 
 def ones(
@@ -118,6 +119,7 @@ def ones(
     device: Any = None,
     requires_grad: bool = False,
     names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """A tensor of ones (float64 unless `dtype`); the shape as one int, a tuple, or several ints.
 
@@ -128,7 +130,7 @@ def ones(
     check_device(device)
     dtype = np.float64 if dtype is None else dtype
     sizes = arguments.shape("ones", (shape, *more))
-    return creation.ones(sizes, dtype=dtype, requires_grad=requires_grad, names=names)
+    return creation.ones(sizes, dtype=dtype, requires_grad=requires_grad, names=names, coords=coords)
 
 
 def full(
@@ -139,6 +141,7 @@ def full(
     device: Any = None,
     requires_grad: bool = False,
     names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """A tensor with every element `fill_value` (its dtype from the value unless `dtype`).
 
@@ -148,7 +151,9 @@ def full(
     """
     check_device(device)
     sizes = arguments.shape("full", (shape,))
-    return creation.full(sizes, fill_value, dtype=dtype, requires_grad=requires_grad, names=names)
+    return creation.full(
+        sizes, fill_value, dtype=dtype, requires_grad=requires_grad, names=names, coords=coords
+    )
 
 
 def arange(
@@ -160,6 +165,7 @@ def arange(
     *,
     device: Any = None,
     names: Any = None,
+    coords: Any = None,
 ) -> StorageTensor:
     """Evenly spaced values in `[start, stop)` (`[0, start)` with one bound), as numpy's `arange`.
 
@@ -168,7 +174,7 @@ def arange(
     ([0, 3, 6, 9], [1.0, 1.5])
     """
     check_device(device)
-    return creation.arange(start, stop, step, dtype, names=names)
+    return creation.arange(start, stop, step, dtype, names=names, coords=coords)
 
 
 def eye(

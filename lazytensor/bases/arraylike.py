@@ -38,6 +38,7 @@ from lazytensor.bases.writelock import serialised
 from lazytensor.engine import autograd, chunkforms
 from lazytensor.engine.chunkforms import NoChunkedForm
 from lazytensor.engine.optable import Op
+from lazytensor.ground import coords as coordinates
 from lazytensor.ground import naming
 from lazytensor.ground.layout import Layout
 from lazytensor.ground.once import once
@@ -617,7 +618,8 @@ class ArrayBase(BaseTensor):
         path) and the names the base was given; nothing cached (a dask twin, chunk limits) is kept."""
         make, arguments = self.backend.reopening(self.array)
         names = self.names if self.names_used else None
-        return (_unpickled_base, (make, arguments, names))
+        labels = self.axis_coords if self.coords_used else None
+        return (_unpickled_base, (make, arguments, names, labels))
 
     # -- the tensor protocol
 
@@ -855,13 +857,17 @@ def _itself(array: Any) -> Any:
     return array
 
 
-def _unpickled_base(make: Any, arguments: tuple[Any, ...], names: Any) -> ArrayBase:
-    """The base `ArrayBase.__reduce__` took apart: over `make(*arguments)`, named as it was (a base
-    some view over it renamed keeps the flag that says so, so the views print their names)."""
+def _unpickled_base(make: Any, arguments: tuple[Any, ...], names: Any, labels: Any = None) -> ArrayBase:
+    """The base `ArrayBase.__reduce__` took apart: over `make(*arguments)`, named and labelled as it
+    was (a base some view over it renamed keeps the flag that says so, so the views print their
+    names; a pickle made before coordinates has no `labels`)."""
     base = ArrayBase(make(*arguments))
     if names is not None:
         naming.name_base(base, names)
         naming.mark_named(base)
+    if labels is not None:  # labelled, by the file or by a view over it
+        coordinates.label_base(base, labels)
+        coordinates.mark_labelled(base)
     return base
 
 

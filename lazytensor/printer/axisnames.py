@@ -12,11 +12,14 @@ Names are user text: each is cut to a bounded length (`naming.shown_name`: a 10 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
+from lazytensor.ground import coords as coordinates
+from lazytensor.ground.coords import Coords
 from lazytensor.ground.naming import shown_name
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.escapes import printable
@@ -63,6 +66,60 @@ def names_of(t: Tensor) -> AxisNames | None:
     return given_names(t.names)
 
 
+def coords_of(t: Tensor) -> Coords | None:
+    """The coordinates of `t`'s axes, or None when no axis has one (asked only of a named tensor).
+
+    >>> import lazytensor as lt
+    >>> coords_of(lt.zeros(2, names=("x",))) is None
+    True
+    >>> coords_of(lt.zeros(2, names=("x",), coords={"x": [5, 7]}))
+    (array([5, 7]),)
+    """
+    if not getattr(t.base, "coords_used", False):
+        return None
+    found: Coords = getattr(t, "axis_coords", None) or ()
+    return found if coordinates.has_any(found) else None
+
+
+def label_at(coord: Any, index: int) -> str:
+    """The label at `index` of a coordinate as printed: dates in their shortest exact form, long ones
+    cut like long names, control characters escaped.
+
+    >>> import numpy as np
+    >>> label_at(np.array(["2024-01-02", "2024-01-03"], dtype="M8[ns]"), 1), label_at(np.array([850.0]), 0)
+    ('2024-01-03', '850')
+    """
+    return printable(coordinates.label_text(coord, index))
+
+
+def span_text(coord: Any) -> str:
+    """A coordinate's first and last labels, `rome…lima` (one label alone, none for an empty axis).
+
+    >>> import numpy as np
+    >>> span_text(np.array(["rome", "oslo", "lima"])), span_text(np.array([850])), span_text(np.array([]))
+    ('rome…lima', '850', '')
+    """
+    if not len(coord):
+        return ""
+    if len(coord) == 1:
+        return label_at(coord, 0)
+    return f"{label_at(coord, 0)}…{label_at(coord, len(coord) - 1)}"
+
+
+def coords_entries(names: Sequence[str | None], coords: Coords) -> list[str]:
+    """The header's entries of the axes that have coordinates: `station rome…lima`.
+
+    >>> import numpy as np
+    >>> coords_entries(("station", None), (np.array(["rome", "lima"]), None))
+    ['station rome…lima']
+    """
+    return [
+        f"{name_text(name)} {span_text(coord)}".rstrip()
+        for name, coord in zip(names, coords, strict=True)
+        if name is not None and coord is not None
+    ]
+
+
 def kept_names(names: AxisNames | None, fixed: Sequence[int | None]) -> AxisNames | None:
     """The names left when the axes with an index in `fixed` are dropped (an int index drops its name).
 
@@ -94,6 +151,19 @@ def position_text(position: Sequence[int], names: AxisNames | None) -> str:
     if names is None:
         return str(position)
     return "(" + ", ".join(position_entries(position, names)) + ")"
+
+
+def labelled_entry(name: str | None, coord: Any, index: int) -> str:
+    """One fixed axis of a label or position: `station=rome` when the axis has a coordinate, else as
+    `entry`: `station=1`, or `1` unnamed.
+
+    >>> import numpy as np
+    >>> labelled_entry("station", np.array(["rome", "oslo"]), 1), labelled_entry("station", None, 1)
+    ('station=oslo', 'station=1')
+    """
+    if name is None or coord is None:
+        return entry(name, str(index))
+    return entry(name, label_at(coord, index))
 
 
 def entry(name: str | None, text: str) -> str:
@@ -158,9 +228,13 @@ def shape_entries(shape: Sequence[int], names: AxisNames) -> list[str]:
     ]
 
 
-def position_entries(position: Sequence[int], names: AxisNames) -> list[str]:
-    """The entries of a named position: `time=2` for a named axis, the index alone for an unnamed one."""
-    return [entry(name, str(index)) for name, index in zip(names, position, strict=True)]
+def position_entries(position: Sequence[int], names: AxisNames, coords: Coords | None = None) -> list[str]:
+    """The entries of a named position: `time=2` for a named axis (`station=rome` for one with a
+    coordinate), the index alone for an unnamed one."""
+    labels = coordinates.none(len(names)) if coords is None else coords
+    return [
+        labelled_entry(name, coord, index) for name, index, coord in zip(names, position, labels, strict=True)
+    ]
 
 
 def wrapped(

@@ -28,6 +28,7 @@ from lazytensor.ground.positions import Shape, normalize_position
 from lazytensor.ground.protocol import Tensor, Wrapper
 from lazytensor.printer.axisnames import (
     AxisNames,
+    coords_of,
     names_of,
     one_line_or_two,
     position_entries,
@@ -253,7 +254,8 @@ class Explanation:
             shape = self.tensor.shape
             return [Text.assemble("position ", (str(position), LABEL), f" of a tensor of shape {shape}")]
         room = width if width is not None else 10**9
-        where = wrapped("position ", position_entries(position, names), "()", LABEL, room)
+        labels = coords_of(self.tensor)
+        where = wrapped("position ", position_entries(position, names, labels), "()", LABEL, room)
         of = wrapped("of a tensor of shape ", shape_entries(self.tensor.shape, names), "()", None, room)
         return one_line_or_two(where, of, room)
 

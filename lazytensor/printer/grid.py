@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import attrs
 import numpy as np
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Span, Text
 
@@ -204,19 +205,31 @@ class SliceGrid:
 
     def _drawn_block(self, outer: tuple[int, ...], columns: Columns) -> Block:
         rows = self.selection.axes[-2]
-        lines = self._label_lines(outer) if self._labelled() else []
+        lines = self._label_lines(outer, self._values_width(columns)) if self._labelled() else []
         for r in range(rows.head + rows.tail):
             if rows.omitted and r == rows.head:
                 lines.append(self._skipped_row(columns))
             lines.append(self._row((*outer, r), columns))
         return Block.of(lines)
 
-    def _label_lines(self, outer: tuple[int, ...]) -> list[Text]:
-        """The label of one slice: one line, or with names, as many as the width needs."""
+    def _label_lines(self, outer: tuple[int, ...], room: int) -> list[Text]:
+        """The label of one slice: one line, or with names, as many as the width needs; with the first
+        and last labels of its rows and columns when the label still fits in one line over the
+        values (`room` cells), so coordinates never widen a slice."""
         if self.selection.names is None:
             return [Text(self.selection.label(outer), style=LABEL)]
+        if self.selection.coords is not None:
+            spanned = wrap_entries(self.selection.label_entries(outer, spans=True), self.width)
+            if len(spanned) == 1 and cell_len(spanned[0]) <= room:
+                return [Text(spanned[0], style=LABEL)]
         entries = self.selection.label_entries(outer)
         return [Text(line, style=LABEL) for line in wrap_entries(entries, self.width)]
+
+    def _values_width(self, columns: Columns) -> int:
+        """The cells a slice's rows of values take."""
+        count = len(columns.positions)
+        gap = 0 if columns.gap is None else 1 + len(COLUMN_GAP)
+        return count * self.painter.cells.width + max(count - 1, 0) * len(COLUMN_GAP) + gap
 
     def _row(self, position: tuple[int, ...], columns: Columns) -> Text:
         row = TextBuilder()

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from lazytensor.ground.buffers import is_memory_mapped
 from lazytensor.ground.protocol import Tensor
-from lazytensor.printer.axisnames import one_line_or_two, shape_entries, shape_text, wrapped
+from lazytensor.printer.axisnames import coords_entries, one_line_or_two, shape_entries, shape_text, wrapped
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
@@ -250,6 +250,23 @@ def _shape_lines(selection: Selection, width: int) -> list[Text]:
     return wrapped("shape ", shape_entries(selection.sub.shape, names), "()", SHAPE, width)
 
 
+def _coords_lines(selection: Selection, dot: Text, width: int) -> list[Text]:
+    """`coords station rome…lima · time 2024-01-01…2024-01-04`: the first and last labels of each
+    shown axis that has a coordinate; nothing when none has."""
+    names = selection.sub_names
+    if selection.coords is None or names is None:
+        return []
+    entries = coords_entries(names, selection.sub_coords)
+    if not entries:
+        return []
+    parts = [Text(item, style=LABEL) for item in entries]
+    parts[0] = Text.assemble(("coords ", DIM), parts[0])
+    lines = pack_parts(parts, dot, width)
+    for line in lines:  # an entry wider than the console (two long labels) is cut at its edge
+        line.truncate(width, overflow="ellipsis")
+    return lines
+
+
 def header(selection: Selection, shown: Values, options: PrintOptions, width: int) -> Header:
     """The lines above the values: which slice, shape and dtype, layers, statistics."""
     t, sub = selection.tensor, selection.sub
@@ -269,6 +286,7 @@ def header(selection: Selection, shown: Values, options: PrintOptions, width: in
     if kind is not None:
         parts.append(Text(kind, style=WARN))
     top += pack_parts(parts, dot, width)
+    top += _coords_lines(selection, dot, width)
     chain = _chain_lines(t, dot, width) if len(t.layers) > 1 else []
     plan = statistics_plan(selection, options)
     if plan.compute:

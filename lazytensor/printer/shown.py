@@ -13,9 +13,21 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
+from lazytensor.ground.coords import Coords
 from lazytensor.ground.positions import normalize_index, numel
 from lazytensor.ground.protocol import Tensor
-from lazytensor.printer.axisnames import COLUMNS, ROWS, AxisNames, entry, grid_entry, kept_names, names_of
+from lazytensor.printer.axisnames import (
+    COLUMNS,
+    ROWS,
+    AxisNames,
+    coords_of,
+    entry,
+    grid_entry,
+    kept_names,
+    labelled_entry,
+    names_of,
+    span_text,
+)
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import PrintOptions
 
@@ -64,13 +76,24 @@ def _shown_axis(axis: int, size: int, summarise: bool, edge: int) -> ShownAxis:
 @attrs.frozen
 class Selection:
     """The tensor, the fixed indices of `dims`, the view they leave, what of it is shown, and the
-    tensor's axis names (None when no axis is named)."""
+    tensor's axis names (None when no axis is named) and coordinates (None when no axis has one)."""
 
     tensor: Tensor
     fixed: tuple[int | None, ...]
     sub: Tensor
     axes: tuple[ShownAxis, ...]
     names: AxisNames | None = None
+    coords: Coords | None = None
+
+    @property
+    def labels(self) -> Coords:
+        """The coordinate of each axis of the tensor (None where it has none)."""
+        return (None,) * len(self.fixed) if self.coords is None else self.coords
+
+    @property
+    def sub_coords(self) -> Coords:
+        """The coordinates of the shown view's axes: the tensor's, less those of the fixed axes."""
+        return tuple(coord for coord, index in zip(self.labels, self.fixed, strict=True) if index is None)
 
     @property
     def summarised(self) -> bool:
@@ -94,26 +117,27 @@ class Selection:
         """
         return "[" + ", ".join(self.label_entries(outer)) + "]"
 
-    def label_entries(self, outer: Sequence[int]) -> list[str]:
-        """The entries of `label(outer)`, one per axis of the original tensor."""
+    def label_entries(self, outer: Sequence[int], spans: bool = False) -> list[str]:
+        """The entries of `label(outer)`, one per axis of the original tensor; with `spans`, the axes
+        of the rows and columns followed by their first and last labels (`time↓ 2024-01-01…2024-01-04`)."""
         if self.names is not None:
-            return self._named_entries(outer, self.names)
+            return self._named_entries(outer, self.names, spans)
         entries = [str(index) if index is not None else ":" for index in self.fixed]
         for axis, shown_position in zip(self.axes, outer, strict=False):
             entries[axis.axis] = str(axis.indices[shown_position])
         return entries
 
-    def _named_entries(self, outer: Sequence[int], names: AxisNames) -> list[str]:
-        entries = [
-            entry(name, ":" if index is None else str(index))
-            for name, index in zip(names, self.fixed, strict=True)
-        ]
+    def _named_entries(self, outer: Sequence[int], names: AxisNames, spans: bool) -> list[str]:
+        labels = self.labels
+        entries = self.slice_entries(names)
         for axis, shown_position in zip(self.axes, outer, strict=False):
-            entries[axis.axis] = entry(names[axis.axis], str(axis.indices[shown_position]))
-        if len(self.axes) >= 2:  # the rows and the columns of the 2-D slice
-            rows, columns = self.axes[-2].axis, self.axes[-1].axis
-            entries[rows] = grid_entry(names[rows], ROWS)
-            entries[columns] = grid_entry(names[columns], COLUMNS)
+            at = axis.axis
+            entries[at] = labelled_entry(names[at], labels[at], axis.indices[shown_position])
+        if len(self.axes) >= 2:  # the rows and the columns of the 2-D slice, with their first and last labels
+            for grid_axis, arrow in ((self.axes[-2].axis, ROWS), (self.axes[-1].axis, COLUMNS)):
+                coord = labels[grid_axis]
+                span = "" if coord is None or names[grid_axis] is None or not spans else span_text(coord)
+                entries[grid_axis] = grid_entry(names[grid_axis], arrow) + (f" {span}" if span else "")
         return entries
 
     def slice_text(self) -> str:
@@ -123,10 +147,11 @@ class Selection:
         return "[" + ", ".join(self.slice_entries(self.names)) + "]"
 
     def slice_entries(self, names: AxisNames) -> list[str]:
-        """The entries of the named `slice_text`: `trial=1` for a fixed axis, `time=:` for a kept one."""
+        """The entries of the named `slice_text`: `trial=1` for a fixed axis (`station=rome` when it
+        has a coordinate), `time=:` for a kept one."""
         return [
-            entry(name, ":" if index is None else str(index))
-            for name, index in zip(names, self.fixed, strict=True)
+            entry(name, ":") if index is None else labelled_entry(name, coord, index)
+            for name, index, coord in zip(names, self.fixed, self.labels, strict=True)
         ]
 
 
@@ -184,7 +209,8 @@ def select_shown(t: Tensor, dims: DimsSpec, options: PrintOptions) -> Selection:
     axes = tuple(
         _shown_axis(axis, size, summarise, edge) for axis, size in zip(free_axes, sub.shape, strict=True)
     )
-    return Selection(t, fixed, sub, axes, names_of(t))
+    names = names_of(t)
+    return Selection(t, fixed, sub, axes, names, None if names is None else coords_of(t))
 
 
 def read_shown(selection: Selection) -> Values:

@@ -16,6 +16,7 @@ import numpy as np
 from lazytensor.engine import autograd, streaming
 from lazytensor.engine.autograd import Node, Saved, Watched
 from lazytensor.engine.optable import Op
+from lazytensor.ground import coords as coordinates
 from lazytensor.ground import naming
 from lazytensor.ground.positions import Shape
 from lazytensor.kernels import threads
@@ -80,7 +81,7 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
             if type(out) is np.ndarray:  # a new C array (not a 0-d result, which is a scalar)
                 return StorageTensor._trusted(out)
     bases: list[BaseTensor | None] = []  # each operand's base; None for one that is not a tensor
-    named = False
+    named = labelled = False
     deferring: BaseTensor | None = None
     for x in operands:
         tensor = TENSOR_TYPES.get(type(x))  # `is_tensor_type`'s cache, read inline: the hottest line
@@ -91,15 +92,17 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
             if deferring is None and base.defers_operations:
                 deferring = base
             named = named or base.names_used
+            labelled = labelled or base.coords_used
         bases.append(base)
-    names = _checked_names(entry, operands, params) if named else None  # free when nobody named any
+    how = (entry, operands, params) if labelled else None  # what `_named` labels the result by
+    names = _checked_names(entry, operands, params, labelled) if named else None  # free when nobody named
     if entry.name in streaming.STREAMED and len(bases) == 1 and bases[0] is not None:
         streamed = _streamed(entry, operands[0], params)  # a base not in memory: reduced block by block
         if streamed is not None:
-            return streamed if names is None else _named(streamed, names)
+            return streamed if names is None else _named(streamed, names, how)
     if deferring is not None:  # dask: the operation stays lazy, no gradient; named as in memory
         lazy = deferring.apply_lazily(entry, operands, params)
-        return lazy if names is None else _named(lazy, names)  # type: ignore[return-value]
+        return lazy if names is None else _named(lazy, names, how)  # type: ignore[return-value]
     values: list[Any] = []
     for x, base in zip(operands, bases, strict=True):
         if base is None:
@@ -112,7 +115,7 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     try:  # free unless raised: a kernel's error is about the operands, so it ends at the caller's door
         if not needs:
             unrecorded = _unrecorded(entry, operands, bases, inputs, params)
-            return unrecorded if names is None else _named(unrecorded, names)
+            return unrecorded if names is None else _named(unrecorded, names, how)
         result = result_of(entry.kernel(*inputs, **params), inputs)
     except USER_ERRORS as error:
         raise error.with_traceback(None) from None
@@ -120,7 +123,7 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     result.grad_state.requires_grad = True
     object.__setattr__(result, "plain", False)
     result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
-    return result if names is None else _named(result, names)
+    return result if names is None else _named(result, names, how)
 
 
 def _streamed(entry: Op, t: AbstractTensor, params: dict[str, Any]) -> StorageTensor | None:
@@ -135,11 +138,16 @@ def _streamed(entry: Op, t: AbstractTensor, params: dict[str, Any]) -> StorageTe
     return None if values is None else result_of(values, ())
 
 
-def _checked_names(entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> naming.Names | None:
+def _checked_names(
+    entry: Op, operands: tuple[Any, ...], params: dict[str, Any], labelled: bool
+) -> naming.Names | None:
     """The names of the result of `entry` on operands some of which are named, checked before any
-    work (a mismatch is the user's error, shown from their line), or None for an unnamed result."""
+    work (a mismatch is the user's error, shown from their line), or None for an unnamed result;
+    with `labelled` operands, their coordinates checked too."""
     try:
         names = naming.result_names(entry.shapes, operands, params, entry.name)
+        if labelled and names is not None and entry.shapes == "broadcast":  # mismatched labels: refused
+            coordinates.broadcast_checked([coordinates.operand(x) for x in operands])
     except ValueError as error:
         raise error.with_traceback(None) from None
     return names if names is not None and naming.is_named(names) else None
@@ -148,11 +156,18 @@ def _checked_names(entry: Op, operands: tuple[Any, ...], params: dict[str, Any])
 _Result = TypeVar("_Result", bound="AbstractTensor")
 
 
-def _named(result: _Result, names: naming.Names) -> _Result:
-    """A new result (a base: in memory, or dask's lazy one) named, when its axes are the ones the
-    rule named (an operation of its own shape, say a kernel that squeezes, is left unnamed)."""
+def _named(
+    result: _Result, names: naming.Names, labelled: tuple[Op, tuple[Any, ...], dict[str, Any]] | None
+) -> _Result:
+    """A new result (a base: in memory, or dask's lazy one) named, and labelled when `labelled` gives
+    the operation and its operands, when its axes are the ones the rule named (an operation of its
+    own shape, say a kernel that squeezes, is left unnamed)."""
     if len(names) == result.ndim and result.base is result:
         naming.name_base(result, names)
+        if labelled is not None:
+            entry, operands, params = labelled
+            labels = coordinates.result_coords(entry.shapes, operands, params, entry.name, result.shape)
+            coordinates.label_base(result, labels)
     return result
 
 

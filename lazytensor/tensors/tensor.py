@@ -30,6 +30,7 @@ import lazytensor.tensors.evaluate as evaluate
 from lazytensor.engine import autograd, optable
 from lazytensor.engine.autograd import Node, Version
 from lazytensor.engine.optable import Op
+from lazytensor.ground import coords as coordinates
 from lazytensor.ground import keywords, naming
 from lazytensor.ground.buffers import check_fits, is_memory_mapped
 from lazytensor.ground.dtypes import as_dtype
@@ -323,8 +324,9 @@ class AbstractTensor(
         """A new storage tensor holding a copy of the values."""
         check_fits(self.numel(), self.dtype.itemsize, f"a copy of shape {self.shape}")
         copied = StorageTensor.from_array(evaluate.read_copy(self))
-        if self.base.names_used:  # a copy keeps the names, as PyTorch's clone
+        if self.base.names_used:  # a copy keeps the names (and coordinates), as PyTorch's clone
             naming.name_base(copied, self.names)
+            coordinates.label_base(copied, self.axis_coords)
         return copied
 
     def astype(self, dtype: npt.DTypeLike, *, copy: bool = True) -> AbstractTensor:
@@ -798,6 +800,7 @@ class StorageTensor(BaseTensor):
         detached.grad_state.version = self.grad_state.version  # one buffer, one count of writes
         if self.names_used:
             naming.name_base(detached, self.names)
+            coordinates.label_base(detached, self.axis_coords)
         return detached
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import lazytensor.tensors.evaluate as evaluate
 from lazytensor.ground import indexing
 from lazytensor.ground.buffers import check_fits
+from lazytensor.ground.coords import Coords
 from lazytensor.ground.indexing import Range, Spec
 from lazytensor.ground.layout import IndexArray
 from lazytensor.ground.naming import Names
@@ -28,6 +29,7 @@ from lazytensor.ground.positions import (
 from lazytensor.tensors.tensor import AbstractTensor
 from lazytensor.tensors.views.expanded import ExpandedTensor
 from lazytensor.tensors.views.indexed import IndexedTensor, check_broadcast
+from lazytensor.tensors.views.labelled import LabelledTensor
 from lazytensor.tensors.views.renamed import RenamedTensor
 from lazytensor.tensors.views.reshaped import ReshapedTensor
 from lazytensor.tensors.views.sliced import SlicedTensor
@@ -40,12 +42,24 @@ def rename(t: AbstractTensor, names: Names) -> RenamedTensor:
     return RenamedTensor.trusted(t, names)
 
 
-def _exactly_named(view: ReshapedTensor, names: Names) -> AbstractTensor:
-    """`view`, a reshape that adds or drops size-1 axes, with the names `names`: the reshape rule
-    cannot tell which of two neighbouring size-1 axes came or went, so there a rename says it."""
-    if 1 not in view.shape or 1 not in view.wrapped.shape or view.names == names:
+def assign_coords(t: AbstractTensor, labels: Coords) -> LabelledTensor:
+    """`t` with the (checked) coordinates `labels`, one per axis."""
+    return LabelledTensor.trusted(t, tuple(labels))
+
+
+def _exactly_named(view: ReshapedTensor, sources: Sequence[int | None]) -> AbstractTensor:
+    """`view`, a reshape that adds or drops size-1 axes, named and labelled as the axes of the tensor
+    below it that `sources` gives (None: a new axis): the reshape rule cannot tell which of two
+    neighbouring size-1 axes came or went, so there a rename (and new coordinates) say it."""
+    below = view.wrapped
+    names = tuple(None if axis is None else below.names[axis] for axis in sources)
+    if 1 not in view.shape or 1 not in below.shape or view.names == names:
         return view
-    return RenamedTensor.trusted(view, names)
+    renamed = RenamedTensor.trusted(view, names)
+    labels = tuple(None if axis is None else below.axis_coords[axis] for axis in sources)
+    if not any(label is not None for label in labels):
+        return renamed
+    return LabelledTensor.trusted(renamed, labels)
 
 
 # -- making views from user arguments ---------------------------------------------------------
@@ -99,7 +113,7 @@ def squeeze(t: AbstractTensor, dim: int | Sequence[int] | None) -> AbstractTenso
     squeezed = ReshapedTensor(t, tuple(size for axis, size in enumerate(t.shape) if axis not in dims))
     if not t.base.names_used:  # first: free for a tensor over a base nobody named
         return squeezed
-    return _exactly_named(squeezed, tuple(name for axis, name in enumerate(t.names) if axis not in dims))
+    return _exactly_named(squeezed, [axis for axis in range(t.ndim) if axis not in dims])
 
 
 def unsqueeze(t: AbstractTensor, dim: int) -> AbstractTensor:
@@ -107,7 +121,7 @@ def unsqueeze(t: AbstractTensor, dim: int) -> AbstractTensor:
     unsqueezed = ReshapedTensor(t, (*t.shape[:axis], 1, *t.shape[axis:]))
     if not t.base.names_used:
         return unsqueezed
-    return _exactly_named(unsqueezed, (*t.names[:axis], None, *t.names[axis:]))
+    return _exactly_named(unsqueezed, [*range(axis), None, *range(axis, t.ndim)])
 
 
 def flatten(t: AbstractTensor, start_dim: int, end_dim: int) -> ReshapedTensor:
@@ -205,11 +219,11 @@ def _with_new_axes(t: AbstractTensor, new_axes: tuple[int, ...]) -> AbstractTens
     reshaped = ReshapedTensor.trusted(t, tuple(shape))
     if not t.base.names_used:
         return reshaped
-    return _exactly_named(reshaped, _inserted(t.names, new_axes))
+    return _exactly_named(reshaped, _inserted(tuple(range(t.ndim)), new_axes))
 
 
-def _inserted(names: Names, new_axes: tuple[int, ...]) -> Names:
-    """`names` with None at each new axis, inserted in order as `_with_new_axes` inserts sizes."""
+def _inserted(names: Sequence[Any], new_axes: tuple[int, ...]) -> tuple[Any, ...]:
+    """`names` (or axes) with None at each new axis, inserted in order as `_with_new_axes` inserts sizes."""
     result = list(names)
     for axis in new_axes:
         result.insert(axis, None)

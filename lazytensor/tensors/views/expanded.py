@@ -8,6 +8,7 @@ import numpy as np
 
 import lazytensor.tensors.evaluate as evaluate
 from lazytensor.ground import naming
+from lazytensor.ground.coords import Coords
 from lazytensor.ground.layout import Layout
 from lazytensor.ground.naming import Names
 from lazytensor.ground.once import once, stacked
@@ -69,6 +70,15 @@ class ExpandedTensor(View):
     def names_of(self, names_below: Names) -> Names:
         """A new leading axis has no name; a stretched axis keeps its own."""
         return naming.unnamed(self._lead) + names_below
+
+    def coords_of(self, coords_below: Coords) -> Coords:
+        """A new leading axis has no labels, nor has a stretched one; an axis kept as it is keeps its own."""
+        sizes = self.wrapped.shape
+        kept = tuple(
+            coord if size == self._shape[self._lead + axis] else None
+            for axis, (coord, size) in enumerate(zip(coords_below, sizes, strict=True))
+        )
+        return (None,) * self._lead + kept
 
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return np.broadcast_to(below, self._shape)

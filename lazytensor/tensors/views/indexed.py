@@ -9,7 +9,8 @@ from typing import Any, NamedTuple
 import attrs
 import numpy as np
 
-from lazytensor.ground import indexing, naming
+from lazytensor.ground import coords, indexing, naming
+from lazytensor.ground.coords import Coords
 from lazytensor.ground.layout import IndexArray, Layout, progression
 from lazytensor.ground.naming import Names
 from lazytensor.ground.once import once, stacked
@@ -207,3 +208,19 @@ class IndexedTensor(View):
         block_names = (names_below[lists[0]],) if single else naming.unnamed(len(block.shape))
         kept = [name for name, array in zip(names_below, self.indices, strict=True) if array is None]
         return (*kept[: block.start], *block_names, *kept[block.start :])
+
+    def coords_of(self, coords_below: Coords) -> Coords:
+        """As the names: the kept axes keep their labels whole; the block of one list takes the labels
+        of the axis it indexes, at the listed positions; any other block has none."""
+        if not coords.has_any(coords_below):
+            return coords.none(len(self.shape))
+        block = self._block
+        lists = [axis for axis, array in enumerate(self.indices) if array is not None and array.ndim > 0]
+        block_coords: Coords = coords.none(len(block.shape))
+        if len(block.shape) == 1 and len(lists) == 1:
+            below = coords_below[lists[0]]
+            array = block.arrays[block.axes.index(lists[0])]
+            if below is not None:
+                block_coords = (coords.frozen(below[np.broadcast_to(array, block.shape)]),)
+        kept = [coord for coord, array in zip(coords_below, self.indices, strict=True) if array is None]
+        return (*kept[: block.start], *block_coords, *kept[block.start :])

@@ -7,6 +7,7 @@ from typing import Any
 import attrs
 
 from lazytensor.ground import naming
+from lazytensor.ground.coords import Coords
 from lazytensor.ground.layout import Layout
 from lazytensor.ground.naming import Names
 from lazytensor.ground.once import stacked
@@ -63,3 +64,9 @@ class RenamedTensor(View):
 
     def names_of(self, names_below: Names) -> Names:
         return self.axis_names
+
+    def coords_of(self, coords_below: Coords) -> Coords:
+        """Each axis keeps its labels under its new name; an axis left without a name loses them."""
+        return tuple(
+            None if name is None else coord for name, coord in zip(self.axis_names, coords_below, strict=True)
+        )

@@ -17,6 +17,8 @@ import attrs
 import numpy as np
 
 from lazytensor.engine import autograd
+from lazytensor.ground import coords
+from lazytensor.ground.coords import Coords
 from lazytensor.ground.layout import IndexArray
 from lazytensor.ground.naming import Names
 from lazytensor.ground.once import stacked
@@ -70,6 +72,11 @@ class View(AbstractTensor):
     @abc.abstractmethod
     def names_of(self, names_below: Names) -> Names:
         """The names of this view's axes, given the names of the axes of the tensor below it."""
+
+    def coords_of(self, coords_below: Coords) -> Coords:
+        """The coordinates of this view's axes, given those below: an axis that keeps the name of an
+        axis below keeps its labels, indexed as this view indexes the axis (`coords.followed`)."""
+        return coords.followed(self, coords_below)
 
     @stacked
     def base(self) -> BaseTensor:
