@@ -31,8 +31,8 @@ import attrs
 import numpy as np
 
 from lazytensor.api.creation import from_numpy
-from lazytensor.bases import zarrstore
-from lazytensor.bases.arraylike import ArrayBase, XarrayBackend, require
+from lazytensor.bases import hdf5safe, zarrstore
+from lazytensor.bases.arraylike import ArrayBase, Hdf5Backend, XarrayBackend, require
 from lazytensor.bases.memmap import MappedTensor
 from lazytensor.bases.zarrstore import shown
 from lazytensor.ground import coords as coordinates
@@ -945,6 +945,8 @@ def from_array(array: Any, *, names: Any = None) -> AbstractTensor:
     if hasattr(array, "data_vars") and not hasattr(array, "shape"):  # an xarray Dataset
         held = ", ".join(str(name) for name in array.data_vars)
         raise TypeError(f"a Dataset holds several arrays ({held}): pass one, lt.from_array(ds[name])")
+    if Hdf5Backend.accepts(array):  # the user's own dataset: external storage is theirs to allow
+        return named_base(ArrayBase(hdf5safe.check(array, allow_external=True)), None, names)
     return named_base(ArrayBase(zarrstore.guarded(array)), None, names)  # local zarr: through a safe store
 
 
@@ -1025,7 +1027,12 @@ _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def open(
-    path: PathLike, key: str | None = None, *, mode: str = "r+", names: Any = None
+    path: PathLike,
+    key: str | None = None,
+    *,
+    mode: str = "r+",
+    names: Any = None,
+    allow_external: bool = False,
 ) -> AbstractTensor:  # lt.open, as numpy's load
     """A tensor over the array stored at the local `path`, read lazily: a `.npy` file (memory-mapped
     read-only, as `load`), an HDF5 file (`.h5`, `.hdf5`: `key` names the dataset, e.g.
@@ -1046,6 +1053,11 @@ def open(
 
     The axes are named by `names`, else by what the file keeps (zarr v3 `dimension_names`, HDF5
     dimension labels or scales, netCDF dimensions); a `.npy` file keeps none.
+
+    An HDF5 or netCDF file is opened as carefully as a zarr store (`lazytensor.bases.hdf5safe`):
+    only a regular file; no external storage, virtual dataset or external link reading another
+    file unless `allow_external=True`; chunks of at most 256 MiB decoded, through filters whose
+    output can be bounded; every h5py error one line naming the file and the dataset.
     """
     name = os.fspath(path)
     label = shown(name)  # for messages: control characters escaped
@@ -1068,9 +1080,9 @@ def open(
         raise FileNotFoundError(errno.ENOENT, "no .npy file, HDF5 or netCDF file or zarr store here", name)
     suffix = os.path.splitext(name)[1].lower()
     if suffix in HDF5_SUFFIXES:
-        return named_base(_array_base(label, _hdf5_dataset(name, key, mode)), None, names)
+        return named_base(_array_base(label, _hdf5_dataset(name, key, mode, allow_external)), None, names)
     if suffix in NETCDF_SUFFIXES:
-        variable = _netcdf_variable(name, key)  # its own refusals name the file already
+        variable = _netcdf_variable(name, key, allow_external)  # its own refusals name the file already
         return _named_error(label, lambda: from_array(variable, names=names))
     if not os.path.isdir(name):
         raise ValueError(_not_openable(label, suffix))
@@ -1122,23 +1134,24 @@ def _zarr_array(name: str, key: str | None, mode: str) -> Any:
         ) from None
 
 
-def _hdf5_dataset(name: str, key: str | None, mode: str) -> Any:
-    """The dataset `key` of the HDF5 file `name` (the file's only dataset when `key` is None)."""
-    h5py = require("h5py", "h5py")
+def _hdf5_dataset(name: str, key: str | None, mode: str, allow_external: bool) -> Any:
+    """The dataset `key` of the HDF5 file `name` (the file's only dataset when `key` is None), checked
+    by `hdf5safe` (a regular file; nothing read from other files unless `allow_external`)."""
+    require("h5py", "h5py")
+    file = hdf5safe.open_file(name, mode)
     try:
-        file = h5py.File(name, mode)
-    except OSError as error:
-        raise ValueError(f"{shown(name)}: not an HDF5 file ({' '.join(str(error).split())})") from None
-    datasets: list[str] = []
-    file.visititems(lambda path, item: datasets.append(path) if isinstance(item, h5py.Dataset) else None)
-    try:
-        return file[_one_name(name, key, datasets, "dataset")]
+        found = None if key is None else hdf5safe.resolve(name, file, key)
+        if found is None or not hasattr(found, "dtype"):
+            found = hdf5safe.resolve(
+                name, file, _one_name(name, key, hdf5safe.dataset_names(name, file), "dataset")
+            )
+        return hdf5safe.check(found, allow_external=allow_external, name=name)
     except BaseException:
         file.close()
         raise
 
 
-def _netcdf_variable(name: str, key: str | None) -> Any:
+def _netcdf_variable(name: str, key: str | None, allow_external: bool = False) -> Any:
     """The variable `key` of the netCDF file `name`, read lazily through xarray."""
     xr = require("xarray", "xarray")
     engines = [engine for engine in NETCDF_ENGINES if importlib.util.find_spec(engine) is not None]
@@ -1147,6 +1160,10 @@ def _netcdf_variable(name: str, key: str | None) -> Any:
             f"{shown(name)}: reading netCDF needs xarray's h5netcdf (or netCDF4) backend: from a lazytensor "
             "checkout, pip install -e '.[xarray]'"
         )
+    if importlib.util.find_spec("h5py") is not None:  # a netCDF-4 file is an HDF5 file: checked as one
+        hdf5safe.check_netcdf(name, allow_external)
+    else:
+        hdf5safe.require_regular(name, "netCDF file")
     try:
         dataset = xr.open_dataset(name, engine=engines[0], cache=False)
     except Exception as error:  # the backend's own errors: one line naming the file

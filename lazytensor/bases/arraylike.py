@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor.bases import zarrreads, zarrstore
+from lazytensor.bases import hdf5safe, zarrreads, zarrstore
 from lazytensor.bases.writelock import serialised
 from lazytensor.engine import autograd, chunkforms
 from lazytensor.engine.chunkforms import NoChunkedForm
@@ -311,8 +311,18 @@ class Hdf5Backend(Backend):
     def accepts(cls, array: Any) -> bool:
         return all(hasattr(array, name) for name in ("read_direct", "file", "chunks"))
 
+    def basic(self, array: Any, key: Key) -> Any:
+        return hdf5safe.read(array, key)  # split when one request would walk far more chunks than it reads
+
+    def set_basic(self, array: Any, key: Key, values: Buffer) -> None:
+        hdf5safe.write(array, key, values)
+
+    def where(self, array: Any) -> str | None:
+        return hdf5safe.where(array)  # known after the file is closed
+
     def read_only(self, array: Any) -> str | None:
-        return "the HDF5 file was opened read-only" if array.file.mode == "r" else None
+        with hdf5safe.guarded(array):
+            return "the HDF5 file was opened read-only" if array.file.mode == "r" else None
 
     def reopening(self, array: Any) -> tuple[Any, tuple[Any, ...]]:
         """Refused: h5py objects do not pickle, and opening the file again on unpickling (in another
@@ -327,9 +337,10 @@ class Hdf5Backend(Backend):
         """Each axis' dimension label, else the name of the first dimension scale attached to it
         (netCDF-4 files attach one per dimension), else None."""
         names: list[str | None] = []
-        for dim in array.dims:
-            label = dim.label or (str(dim[0].name).rsplit("/", 1)[-1] if len(dim) else "")
-            names.append(label or None)
+        with hdf5safe.guarded(array):  # damaged dimension scales: one line naming the dataset
+            for dim in array.dims:
+                label = dim.label or (str(dim[0].name).rsplit("/", 1)[-1] if len(dim) else "")
+                names.append(label or None)
         return tuple(names)
 
 
@@ -346,10 +357,18 @@ class XarrayBackend(Backend):
         return hasattr(array, "dims") and hasattr(array, "variable") and hasattr(array, "isel")
 
     def basic(self, array: Any, key: Key) -> Any:
-        return array[key].values
+        with hdf5safe.reading_variable(self.where(array)):  # split as an HDF5 dataset's strided reads
+            return hdf5safe.planned(
+                lambda k: array[k].values, array.shape, self.chunks(array), array.dtype, key
+            )
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
-        return array[keys].values
+        """xarray's own selection, or, on an axis of very many chunks, one request per run of indices:
+        xarray reads index arrays as their bounding box, which HDF5 walks chunk by chunk."""
+        with hdf5safe.reading_variable(self.where(array)):
+            runs = _ChunkedRequests(self, array, int_tuple(array.shape), np.dtype(array.dtype))
+            by_runs = zarrreads.outer_by_runs(runs, keys)
+            return array[keys].values if by_runs is None else by_runs
 
     def chunks(self, array: Any) -> Shape | None:
         encoded = array.encoding.get("chunksizes") or array.encoding.get("chunks")
@@ -565,6 +584,14 @@ class BackendRequests:
 
     def __getitem__(self, key: Key) -> Buffer:
         return self.backend.to_numpy(self.backend.basic(self.array, key))
+
+
+class _ChunkedRequests(BackendRequests):
+    """Basic requests of an array that declares its chunks (what `zarrreads.outer_by_runs` plans by)."""
+
+    @property
+    def chunks(self) -> Shape | None:
+        return self.backend.chunks(self.array)
 
 
 # -- the base ---------------------------------------------------------------------------------
