@@ -1,4 +1,4 @@
-"""The command line: `python -m lazytensor tour`, `show FILE.npy` and `repl [FILE ...]`.
+"""The command line: `python -m lazytensor tour`, `show FILE.npy`, `repl [FILE ...]` and `browse FILE`.
 
 `show` memory-maps the file and prints (a slice of) it, reading only what is shown.
 `repl` is an interactive console with `lazytensor as lt` imported and the files opened
@@ -27,6 +27,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 import lazytensor as lt
+from lazytensor.browse import browse_file
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.render import output_console
 from lazytensor.printer.summary import container_summary
@@ -515,6 +516,16 @@ def _parser() -> argparse.ArgumentParser:
     show_parser.add_argument("--width", type=_width, help=f"characters per line (1 to {MAX_WIDTH:,})")
     repl_parser = commands.add_parser("repl", help="an interactive console: lt imported, files opened as t")
     repl_parser.add_argument("files", nargs="*", help=".npy files or zarr stores")
+    browse_parser = commands.add_parser(
+        "browse", help="walk the axes of a file in the terminal (needs textual)"
+    )
+    browse_parser.add_argument("file", help="a .npy file, zarr store, HDF5 or netCDF file")
+    browse_parser.add_argument(
+        "key", nargs="?", help="the array inside the store (the dataset, the variable)"
+    )
+    browse_parser.add_argument(
+        "--writable", action="store_true", help="Enter edits a cell, written to the file"
+    )
     return parser
 
 
@@ -524,6 +535,8 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "repl":
         return repl(args.files)
+    if args.command == "browse":
+        return browse_file(args.file, args.key, args.writable)
     index = args.index
     if isinstance(index, list):  # argparse turns `--index=--` into a list of the strings after '--'
         index = " ".join(index)
