@@ -389,11 +389,21 @@ class BrowseApp(App[None]):
 
 
 def _value(text: str) -> Any:
-    """A value typed for a cell: a Python literal (a number, True, a string in quotes), else the text."""
+    """A value typed for a cell: a Python literal (a number, True, a string in quotes), a float numpy
+    reads (`nan`, `-inf`), else the text itself.
+
+    >>> _value("3"), _value("nan"), _value("'a'"), _value("b")
+    (3, nan, 'a', 'b')
+    """
+    stripped = text.strip()
     try:
-        return ast.literal_eval(text.strip())
+        return ast.literal_eval(stripped)
     except (ValueError, SyntaxError):
-        return text.strip()
+        pass
+    try:
+        return float(stripped)
+    except ValueError:
+        return stripped
 
 
 class PickApp(App[str]):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.header import format_statistics
 from lazytensor.printer.options import PrintOptions
@@ -73,6 +75,6 @@ def whole_statistics(
     for done, block in enumerate(blocks, start=1):
         if cancelled():
             return None
-        merged = merged.merge(Moments.of(block.numpy()))
+        merged = merged.merge(Moments.of(np.asarray(block.numpy())))
         progress(done, len(blocks))
     return format_statistics(merged.repeated(times).numbers(), options)
