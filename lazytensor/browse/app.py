@@ -60,6 +60,15 @@ def _one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
+class Grid(Static):
+    """The slice's cells: when its size changes (a resize, a panel opened), the app reads what fits."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        app = self.app
+        if isinstance(app, BrowseApp):
+            app.redraw()
+
+
 class BrowseApp(App[None]):
     """`python -m lazytensor browse FILE`: walk the axes of `tensor` (see `docs/browse.md`)."""
 
@@ -71,7 +80,14 @@ class BrowseApp(App[None]):
     #prompt { display: none; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(key.keys, key.action, key.description, show=key.footer) for key in KEYS
+        Binding(
+            key.keys,
+            key.action,
+            key.description,
+            show=key.footer,
+            group=None if key.group is None else Binding.Group(key.group, compact=True),
+        )
+        for key in KEYS
     ]
     AUTO_FOCUS = None  # the prompt takes the keys only while it is open
     ENABLE_COMMAND_PALETTE = False
@@ -96,7 +112,7 @@ class BrowseApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="header")
-        yield Static(id="grid")
+        yield Grid(id="grid")
         yield Static(id="info")
         yield Static(id="status")
         yield Input(id="prompt")
@@ -104,9 +120,6 @@ class BrowseApp(App[None]):
 
     def on_mount(self) -> None:
         self.redraw()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self.redraw)
 
     def screen_text(self) -> str:
         """The screen as plain text, one line per row (what the snapshot tests compare)."""

@@ -134,13 +134,16 @@ def heat_scale(values: Values, width: int) -> Text:
 
 def status_line(values: Values, state: BrowseState, cell: object | None) -> Text:
     """The shown cells' statistics (as the printer's header writes them) and the cursor's value."""
+    line = Text()
+    if cell is not None:
+        line.append_text(
+            Text.assemble((f"[{state.cursor[0]}, {state.cursor[1]}] ", DIM), printable(str(cell)))
+        )
+        line.append(" · ", DIM)
     shown = f"shown {values.shape[0]}×{values.shape[1]} of {state.slice_shape[0]}×{state.slice_shape[1]}"
-    line = Text(shown, style=DIM)
+    line.append(shown, DIM)
     for name, value in statistics(values, options_of(state)):
         line.append_text(Text.assemble((" · ", DIM), (name + " ", DIM), value))
-    if cell is not None:
-        line.append_text(Text.assemble((" · ", DIM), (f"[{state.cursor[0]}, {state.cursor[1]}] ", DIM)))
-        line.append(printable(str(cell)))
     return line
 
 

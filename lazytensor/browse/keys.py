@@ -23,6 +23,8 @@ class Key:
     description: str
     shown: str
     footer: bool = True
+    group: str | None = None
+    """Keys of one group show once in the footer, side by side, with the group's words."""
 
     def __attrs_post_init__(self) -> None:
         if not self.keys or not self.action or not self.description:
@@ -30,16 +32,17 @@ class Key:
 
 
 KEYS: tuple[Key, ...] = (
-    Key("left", "step(-1)", "previous index", "←"),
-    Key("right", "step(1)", "next index", "→"),
-    Key("up", "choose_axis(-1)", "axis up", "↑"),
-    Key("down", "choose_axis(1)", "axis down", "↓"),
-    Key("x", "make_columns", "axis → columns", "x"),
-    Key("y", "make_rows", "axis → rows", "y"),
+    Key("q", "quit", "quit", "q"),
+    Key("left", "step(-1)", "previous index of the moving axis", "←", group="index"),
+    Key("right", "step(1)", "next index of the moving axis", "→", group="index"),
+    Key("up", "choose_axis(-1)", "the outer axis before moves", "↑", group="axis"),
+    Key("down", "choose_axis(1)", "the outer axis after moves", "↓", group="axis"),
+    Key("x", "make_columns", "the moving axis becomes the columns", "x", group="slice axes"),
+    Key("y", "make_rows", "the moving axis becomes the rows", "y", group="slice axes"),
     Key("t", "transpose", "transpose", "t"),
     Key("h", "heatmap", "heatmap", "h"),
-    Key("plus,equals_sign", "precision(1)", "more digits", "+"),
-    Key("minus", "precision(-1)", "fewer digits", "-"),
+    Key("plus,equals_sign", "precision(1)", "one more digit", "+", group="digits"),
+    Key("minus", "precision(-1)", "one digit fewer", "-", group="digits"),
     Key("pageup", "page(-1)", "page up", "PgUp", footer=False),
     Key("pagedown", "page(1)", "page down", "PgDn", footer=False),
     Key("home", "home", "first row", "Home", footer=False),
@@ -53,19 +56,19 @@ KEYS: tuple[Key, ...] = (
     Key("slash", "jump", "jump", "/"),
     Key("s", "stats", "stats", "s"),
     Key("e", "explain", "explain", "e"),
-    Key("c", "copy_key", "copy key", "c"),
+    Key("c", "copy_key", "copy", "c"),
     Key("enter", "edit", "edit cell", "Enter", footer=False),
     Key("u", "undo", "undo edit", "u", footer=False),
     Key("escape", "cancel", "cancel", "Esc", footer=False),
-    Key("q", "quit", "quit", "q"),
 )
-"""Every key of the browser, in the order the footer and the docs list them."""
+"""Every key of the browser, in the order the footer and the docs list them (`q` first: a narrow
+footer shows the start of the list)."""
 
 
 def key_table() -> list[tuple[str, str]]:
     """The docs' key table: what is pressed, and what it does.
 
-    >>> key_table()[0]
-    ('←', 'previous index')
+    >>> key_table()[1]
+    ('←', 'previous index of the moving axis')
     """
     return [(key.shown, key.description) for key in KEYS]
