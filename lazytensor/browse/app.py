@@ -23,12 +23,16 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.worker import get_current_worker
 
 from lazytensor.browse.drawing import (
+    Drawn,
+    fitting_columns,
     grid_lines,
     header_lines,
     heat_scale,
     join_lines,
+    label_width,
     options_of,
     status_line,
+    widest_cell,
 )
 from lazytensor.browse.keys import KEYS
 from lazytensor.browse.state import BrowseState
@@ -40,8 +44,6 @@ from lazytensor.tensors.tensor import AbstractTensor
 
 SCROLL_LINES = 3
 """Rows one turn of the mouse wheel scrolls."""
-FIRST_CELL_GUESS = 8
-"""The cell width a first read assumes, before any value is formatted."""
 
 Prompt = Literal["jump", "edit"]
 
@@ -53,6 +55,12 @@ class Edit:
     state: BrowseState
     cell: tuple[int, int]
     old: Any
+
+
+def _region(state: BrowseState) -> tuple[Any, ...]:
+    """What decides which cells a window holds: the key, the transpose, the first row and column, and
+    the heatmap (its colour scale takes a line)."""
+    return (state.key(), state.transposed, state.top, state.left, state.heatmap)
 
 
 def _one_line(error: BaseException) -> str:
@@ -99,9 +107,9 @@ class BrowseApp(App[None]):
         self.writable = writable
         self.state = BrowseState.start(tensor.shape, tensor.names)
         self.last_window: Window | None = None
+        self.last_request: tuple[Any, ...] | None = None
         self.shown_values: Any = np.zeros((0, 0))
         self.on_screen = (1, 1)
-        self.cell_guess = FIRST_CELL_GUESS
         self.edits: list[Edit] = []
         self.prompting: Prompt | None = None
         self.notice: Text | None = None
@@ -118,8 +126,10 @@ class BrowseApp(App[None]):
         yield Input(id="prompt")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.redraw()
+    def on_mount(self) -> None:  # the cells are read when their area gets its size (`Grid.on_resize`)
+        self.query_one("#header", Static).update(
+            join_lines(header_lines(self.tensor, self.state, self.file_label, self.writable))
+        )
 
     def screen_text(self) -> str:
         """The screen as plain text, one line per row (what the snapshot tests compare)."""
@@ -137,41 +147,56 @@ class BrowseApp(App[None]):
             join_lines(header_lines(self.tensor, self.state, self.file_label, self.writable))
         )
         width, height = self.grid_size()
-        self.load_window(self.state, width, height)
+        request = (_region(self.state), width, height)
+        reuse = self.last_window if request == self.last_request else None
+        self.last_request = request
+        self.load_window(self.state, width, height, reuse)
 
     @work(exclusive=True, thread=True, group="window", exit_on_error=False)
-    def load_window(self, state: BrowseState, width: int, height: int) -> None:
-        """Read the visible cells (widening the read once when the numbers came out narrower than
-        guessed) and draw them; a read for a state pressed over is dropped."""
+    def load_window(self, state: BrowseState, width: int, height: int, reuse: Window | None) -> None:
+        """Read the cells that fit (as many columns as the last cells' width allows, widened once when
+        these came out narrower) and draw them; a read for a state pressed over is dropped. A key
+        that shows the same cells (another moving axis, the precision) draws the last window again."""
+        if state.heatmap:  # a line under the cells for the colour scale
+            height -= 1
         rows = max(height - 1, 1)
         try:
-            cols = max(width // (self.cell_guess + 1), 1)
-            if state.heatmap:  # a line under the cells for the colour scale
-                height, rows = height - 1, max(rows - 1, 1)
-            window = read_window(self.tensor, state, rows, cols)
-            lines, shown = grid_lines(window, state, width, height)
-            fits = shown.shape[1] == window.values.shape[1] and state.left + cols < state.slice_shape[1]
-            if fits and len(lines[-1]) + self.cell_guess < width:  # room for more: read them too
-                wider = max(width // (len(lines[-1]) // max(shown.shape[1], 1)), cols)
-                window = read_window(self.tensor, state, rows, wider)
-                lines, shown = grid_lines(window, state, width, height)
+            if reuse is not None:
+                window = attrs.evolve(reuse, state=state)
+                drawn = grid_lines(window, state, width, height)
+            else:
+                window, drawn = self.read_cells(state, width, height, rows)
         except Exception as error:  # a failed read says so in the status line; the screen stays
             if not get_current_worker().is_cancelled:
                 self.call_from_thread(self.say, Text(_one_line(error), style=WARN))
             return
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self.show_window, state, window, lines, shown)
+            self.call_from_thread(self.show_window, state, window, drawn)
 
-    def show_window(self, state: BrowseState, window: Window, lines: list[Text], shown: Any) -> None:
+    def read_cells(self, state: BrowseState, width: int, height: int, rows: int) -> tuple[Window, Drawn]:
+        """The columns that fit the widest cells of the dtype, then, when the cells came out narrower,
+        the columns after them that fit too: no read of a column the screen has no room for."""
+        widest = widest_cell(self.tensor.dtype, state.precision)
+        cols = fitting_columns(widest, label_width(state, state.top, rows), width)
+        window = read_window(self.tensor, state, rows, cols)
+        drawn = grid_lines(window, state, width, height)
+        more = min(drawn.fits, state.slice_shape[1] - state.left) - window.values.shape[1]
+        if more > 0 and drawn.values.shape[1] == window.values.shape[1]:
+            after = attrs.evolve(state, left=state.left + window.values.shape[1])
+            extra = read_window(self.tensor, after, rows, more)
+            window = attrs.evolve(window, values=np.concatenate([window.values, extra.values], axis=1))
+            drawn = grid_lines(window, state, width, height)
+        return window, drawn
+
+    def show_window(self, state: BrowseState, window: Window, drawn: Drawn) -> None:
         """Draw a window read for `state`, unless the state moved on since."""
         if state != self.state:
             return
-        self.last_window, self.shown_values = window, shown
-        self.on_screen = (max(shown.shape[0], 1), max(shown.shape[1], 1))
-        if shown.shape[1]:
-            self.cell_guess = max(len(lines[-1]) // max(shown.shape[1], 1) - 1, 1)
+        self.last_window, self.shown_values = window, drawn.values
+        self.on_screen = (max(drawn.values.shape[0], 1), max(drawn.values.shape[1], 1))
+        lines = drawn.lines
         if state.heatmap:
-            lines = [*lines, heat_scale(shown, self.grid_size()[0])]
+            lines = [*lines, heat_scale(drawn.values, self.grid_size()[0])]
         self.query_one("#grid", Static).update(join_lines(lines))
         self.update_status()
 

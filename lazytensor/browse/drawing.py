@@ -8,7 +8,9 @@ a cell reads the same in the browser as in a print at the same precision.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+import attrs
 import numpy as np
 from rich.style import Style
 from rich.text import Text
@@ -20,7 +22,7 @@ from lazytensor.printer.axisnames import COLUMNS, ROWS, name_text, shape_text
 from lazytensor.printer.cells import CellPainter, heat_style
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.header import statistics, storage_kind
-from lazytensor.printer.numberformat import Cells, Values, format_values
+from lazytensor.printer.numberformat import Values, format_values
 from lazytensor.printer.options import PrintOptions
 from lazytensor.printer.streamstats import chunk_shape
 from lazytensor.printer.styles import DIM, DTYPE, LABEL, SHAPE
@@ -77,25 +79,63 @@ def header_lines(t: Tensor, state: BrowseState, title: str, writable: bool) -> l
     return [first, second]
 
 
-def fitting_columns(cells: Cells, label_width: int, width: int) -> int:
-    """How many cells of `cells.width` fit beside the row labels in `width` characters (one at least)."""
-    return max((width - label_width) // (cells.width + 1), 1)
+def label_width(state: BrowseState, top: int, rows: int) -> int:
+    """The characters the row labels take: the rows' axis, a space, the widest row position."""
+    return len(axis_label(state, state.rows, ROWS)) + 1 + len(str(top + max(rows - 1, 0)))
 
 
-def grid_lines(window: Window, state: BrowseState, width: int, height: int) -> tuple[list[Text], Values]:
+def fitting_columns(cell_width: int, labels: int, width: int) -> int:
+    """How many cells of `cell_width` fit beside row labels of `labels` characters in `width` (one at least).
+
+    >>> fitting_columns(5, 8, 80)
+    12
+    """
+    return max((width - labels) // (cell_width + 1), 1)
+
+
+def widest_cell(dtype: np.dtype[Any], precision: int) -> int:
+    """The widest cell values of `dtype` take at `precision`: a first read of a window asks for the
+    columns that fit cells this wide, so it never reads a column the screen has no room for.
+
+    >>> widest_cell(np.dtype("f8"), 4), widest_cell(np.dtype("i1"), 4), widest_cell(np.dtype("?"), 4)
+    (11, 4, 5)
+    """
+    if dtype.kind == "f":
+        return precision + 7  # -1.2345e+00: sign, digit, point, the digits, the exponent
+    if dtype.kind == "c":
+        return 2 * (precision + 7) + 1
+    if dtype.kind in "iu":
+        return len(str(np.iinfo(dtype).min if dtype.kind == "i" else np.iinfo(dtype).max))
+    if dtype.kind == "b":
+        return 5
+    return 12
+
+
+@attrs.frozen
+class Drawn:
+    """A window drawn: its `lines`, the `values` they show, the shown cells' width and how many
+    cells of that width the width holds (`fits`: more than shown when the window read was narrow)."""
+
+    lines: list[Text]
+    values: Values
+    cell_width: int
+    fits: int
+
+
+def grid_lines(window: Window, state: BrowseState, width: int, height: int) -> Drawn:
     """The slice's window as lines (a line of column positions, then one line per row with its row
-    position) cut to `width` × `height`, and the values those lines show."""
+    position) cut to `width` × `height`, with the values those lines show."""
     values = window.values[: max(height - 1, 1)]
     row_name = axis_label(state, state.rows, ROWS)
     digits = len(str(window.top + max(values.shape[0] - 1, 0)))
-    label_width = len(row_name) + 1 + digits
+    labels = label_width(state, window.top, values.shape[0])
     cells = format_values(values, options_of(state))
-    shown_columns = fitting_columns(cells, label_width, width)
+    shown_columns = fitting_columns(cells.width, labels, width)
     if shown_columns < values.shape[1]:
         values = values[:, :shown_columns]
         cells = format_values(values, options_of(state))
     painter = CellPainter(cells, options_of(state))
-    lines = [_column_line(state, window.left, values.shape[1], cells.width, label_width)]
+    lines = [_column_line(state, window.left, values.shape[1], cells.width, labels)]
     for r in range(values.shape[0]):
         row = window.top + r
         label = (row_name if r == 0 else " " * len(row_name)) + " " + str(row).rjust(digits)
@@ -107,7 +147,7 @@ def grid_lines(window: Window, state: BrowseState, width: int, height: int) -> t
             line.append(" " if c else "")
             line.append(text, style)
         lines.append(line)
-    return lines, values
+    return Drawn(lines, values, cells.width, fitting_columns(cells.width, labels, width))
 
 
 def _column_line(state: BrowseState, left: int, count: int, cell: int, label_width: int) -> Text:
