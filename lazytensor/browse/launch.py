@@ -74,6 +74,23 @@ def pick_array(path: str, names: list[str]) -> str | None:
     return chosen
 
 
+def open_failure(path: str, error: Exception) -> str:
+    """The one line that says why `path` could not be opened, naming the file (as `show` says it).
+
+    >>> open_failure("a.zarr", FileNotFoundError(2, "No such file"))
+    'a.zarr: no such file'
+    >>> print(open_failure("a.h5", KeyError("no dataset x")))
+    a.h5: KeyError: 'no dataset x'
+    """
+    name = printable(path)
+    if isinstance(error, FileNotFoundError):
+        return f"{name}: no such file"
+    message = printable(" ".join(str(error).split()))
+    if not isinstance(error, OSError | ValueError):
+        message = f"{type(error).__name__}: {message}"
+    return message if name in message else f"{name}: {message}"
+
+
 def browse_file(path: str, key: str | None = None, writable: bool = False) -> int:
     """The command: open `path` (its array `key`) and browse it; 0, or 2 with one line on stderr."""
     if not textual_installed():
@@ -88,9 +105,7 @@ def browse_file(path: str, key: str | None = None, writable: bool = False) -> in
     try:
         t = open_tensor(path, key, mode="r+" if writable else "r")
     except Exception as error:  # one line naming the file, never a traceback
-        message = printable(" ".join(str(error).split()))
-        name = printable(path)
-        print(f"error: {message if name in message else f'{name}: {message}'}", file=sys.stderr)
+        print(f"error: {open_failure(path, error)}", file=sys.stderr)
         return USAGE_ERROR
     title = path if key is None else f"{path} {key}"
     browse_tensor(t, writable, title)
