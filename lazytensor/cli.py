@@ -123,8 +123,13 @@ def _run_step(console: Console, code: str, namespace: dict[str, Any]) -> None:
     console.print(value if hasattr(value, "__rich_console__") else Text(repr(value)), crop=False)
 
 
+TOUR_END = "To walk a file's axes: python -m lazytensor browse FILE (t.browse() in a REPL)"
+"""The tour's last line: where to go from a print to exploring a file."""
+
+
 def tour() -> None:
-    """A printed walk through lazytensor: views, write-through, explain, operators, printing styles."""
+    """A printed walk through lazytensor: views, write-through, explain, operators, printing styles,
+    and a last line on browsing."""
     console = output_console(None)  # NO_COLOR: not even the prompts' bold and the rules' dim
     namespace: dict[str, Any] = {"lt": lt}
     for title, steps in TOUR:
@@ -133,6 +138,9 @@ def tour() -> None:
         for code in steps:
             console.print()
             _run_step(console, code, namespace)
+    if TOUR_END:
+        console.print()
+        console.print(Text(TOUR_END))
 
 
 # -- show ---------------------------------------------------------------------------------------

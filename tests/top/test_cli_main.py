@@ -563,6 +563,7 @@ def test_the_tour_shows_each_step_and_its_value(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(
         cli, "TOUR", (("A title", ("x = 2  # a comment", "x + 1  # three", "None", "lt.arange(2)")),)
     )
+    monkeypatch.setattr(cli, "TOUR_END", "")  # the real tour's last line, on browsing
     status, out, err = run("tour")
     assert status == 0 and err == ""
     lines = out.splitlines()
