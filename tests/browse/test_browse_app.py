@@ -7,6 +7,9 @@ Reaches into `lazytensor.browse`: the app is driven directly, as `t.browse()` ru
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -16,10 +19,11 @@ pytest.importorskip(
     "textual", reason="the browse extra (textual) is not installed: pip install -e '.[browse]'"
 )
 
-from browse_support import drive
+from browse_support import drive, settle
 from golden_files import check_golden
 
-from lazytensor.browse.app import BrowseApp
+from lazytensor.browse import launch
+from lazytensor.browse.app import BrowseApp, PickApp
 
 NAMES = ("trial", "channel", "time", "freq")
 
@@ -175,3 +179,34 @@ def test_small_and_empty_tensors_browse(shape: tuple[int, ...]) -> None:
     t = lt.zeros(*shape) if shape else lt.tensor(2.5)
     screen = drive(BrowseApp(t, "t"), ["right", "x", "t", "end", "s"])
     assert _lines(screen)[0].startswith(f"t · {shape}")
+
+
+def test_a_store_with_several_arrays_is_a_list_to_pick_from(tmp_path: Any, monkeypatch: Any) -> None:
+    async def pick() -> Any:
+        app = PickApp("two.zarr", ["temperature", "wind/speed"])
+        async with app.run_test(size=(60, 10)) as pilot:
+            await settle(pilot)
+            assert "two.zarr holds 2 arrays: pick one" in app.screen._compositor.render_strips()[0].text
+            await pilot.press("down", "enter")
+            await pilot.pause()
+        return app.return_value
+
+    assert asyncio.run(pick()) == "wind/speed"
+
+    zarr = pytest.importorskip("zarr")
+    group = zarr.open_group(str(tmp_path / "two.zarr"), mode="w")
+    group.create_array("temperature", shape=(2, 3), dtype="f4")
+    group.create_array("wind/speed", shape=(4,), dtype="i2")
+    shown: list[BrowseApp] = []
+    monkeypatch.setattr(launch, "pick_array", lambda path, names: names[-1])
+    monkeypatch.setattr(BrowseApp, "run", lambda self: shown.append(self))
+    assert launch.browse_file(str(tmp_path / "two.zarr")) == 0
+    assert shown[0].tensor.shape == (4,) and shown[0].file_label.endswith("two.zarr wind/speed")
+
+
+def test_t_browse_opens_the_browser_on_the_tensor(monkeypatch: Any) -> None:
+    shown: list[BrowseApp] = []
+    monkeypatch.setattr(BrowseApp, "run", lambda self: shown.append(self))
+    t = lt.arange(6).reshape(2, 3)
+    t.T.browse(writable=True)
+    assert shown[0].writable and shown[0].tensor.shape == (3, 2)

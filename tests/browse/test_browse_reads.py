@@ -7,8 +7,10 @@ Reaches into `lazytensor.browse`: the app is driven headless, as the command run
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -24,7 +26,7 @@ pytest.importorskip(
 )
 zarr = pytest.importorskip("zarr")
 
-from browse_support import drive  # noqa: E402
+from browse_support import drive, settle  # noqa: E402
 from zarr.storage import MemoryStore  # noqa: E402
 
 from lazytensor.browse.app import BrowseApp  # noqa: E402
@@ -159,3 +161,27 @@ def test_the_whole_command_stays_under_300_mb(tmp_path: Any) -> None:
     peak_mb = int(run.stdout.split()[-1])
     print(f"peak memory of the browser on a 10**10-element store: {peak_mb} MB")
     assert peak_mb < 300, f"the browser's peak memory was {peak_mb} MB"
+
+
+def test_the_whole_tensors_statistics_stream_with_progress_and_esc_stops_them() -> None:
+    store, array = _store()
+    app = BrowseApp(lt.from_array(array), "big.zarr")
+
+    async def run() -> tuple[str, str]:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            before = len(store.chunk_reads)
+            await pilot.press("s")
+            for _ in range(100):  # until the first blocks are read (never a time asserted)
+                await pilot.pause(0.05)
+                if "blocks read" in app.screen_text():
+                    break
+            streaming = app.screen_text()
+            await pilot.press("escape")
+            await settle(pilot)
+            assert len(store.chunk_reads) - before < 10_000  # of 10⁶ chunks (3,000 blocks): stopped early
+            return streaming, app.screen_text()
+
+    streaming, stopped = asyncio.run(run())
+    assert re.search(r"stats of the whole tensor: [\d,]+/3,000 blocks read \(Esc cancels\)", streaming)
+    assert "stats of the whole tensor" not in stopped
