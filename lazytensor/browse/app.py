@@ -300,7 +300,11 @@ class BrowseApp(App[None]):
         self.say(Text(f"copied {key}", style=DIM))
 
     def explanation(self) -> RenderableType:
-        view = slice_view(self.tensor, self.state)
+        """`explain()` of the slice on screen, or why there is none (an empty outer axis)."""
+        try:
+            view = slice_view(self.tensor, self.state)
+        except IndexError as error:
+            return Text(_one_line(error), style=WARN)
         return Text.assemble((self.state.key_text() + ".explain()\n", DIM), str(view.explain()))
 
     def action_explain(self) -> None:
@@ -388,7 +392,7 @@ class BrowseApp(App[None]):
                 self.move(self.state.jump(event.value))
             elif kind == "edit":
                 self.write_cell(self.state, self.state.cursor, _value(event.value))
-        except (ValueError, IndexError, TypeError, OverflowError, OSError) as error:
+        except Exception as error:  # a bad key or value, a store that refuses: one line, nothing changed
             self.say(Text(_one_line(error), style=WARN))
 
     def on_key(self, event: events.Key) -> None:
@@ -408,12 +412,8 @@ class BrowseApp(App[None]):
         if not undo:
             self.edits.append(Edit(state, cell, old))
         self.redraw()
-        self.say(
-            Text(
-                f"{'undone' if undo else 'wrote'} {state.key_text()}[{cell[0]}, {cell[1]}] = {value}",
-                style=DIM,
-            )
-        )
+        where = state.key_text() + (str(list(position)) if position else "")
+        self.say(Text(f"{'undone' if undo else 'wrote'} {where} = {value}", style=DIM))
 
     def action_undo(self) -> None:
         if not self.edits:

@@ -58,6 +58,8 @@ def read_window(t: Tensor, state: BrowseState, rows: int, cols: int) -> Window:
     >>> read_window(t, BrowseState.start(t.shape).step(1), 2, 3).values.tolist()
     [[12, 13, 14], [16, 17, 18]]
     """
+    if any(state.shape[axis] == 0 for axis in state.outer):  # no index to fix: the slice is empty
+        return Window(state, state.top, state.left, np.empty((0, 0), dtype=t.dtype))
     view = window_view(t, state, max(rows, 1), max(cols, 1))
     values = np.asarray(view.numpy())
     if values.ndim < 2:

@@ -174,10 +174,12 @@ def test_a_bad_value_is_one_line_and_writes_nothing() -> None:
     assert _lines(screen)[-2].startswith("ValueError")
 
 
-@pytest.mark.parametrize("shape", [(), (5,), (0, 3), (2, 0, 4)])
+@pytest.mark.parametrize("shape", [(), (5,), (0, 3), (2, 0, 4), (0, 3, 4)])
 def test_small_and_empty_tensors_browse(shape: tuple[int, ...]) -> None:
     t = lt.zeros(*shape) if shape else lt.tensor(2.5)
-    screen = drive(BrowseApp(t, "t"), ["right", "x", "t", "end", "s"])
+    screen = drive(
+        BrowseApp(t, "t", writable=True), ["right", "x", "t", "end", "s", "e", "enter", "1", "enter"]
+    )
     assert _lines(screen)[0].startswith(f"t · {shape}")
 
 

@@ -10,7 +10,9 @@ import pathlib
 import re
 
 import pytest
+from browse_support import drive
 
+import lazytensor as lt
 from lazytensor.browse.keys import KEYS, Key, key_table
 
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "browse.md"
@@ -50,3 +52,17 @@ def test_the_app_binds_the_table_and_has_an_action_for_each_entry() -> None:
     for key in KEYS:
         method = re.sub(r"\(.*\)$", "", key.action)
         assert method == "quit" or hasattr(app.BrowseApp, f"action_{method}"), key
+
+
+def test_the_footer_shows_the_tables_keys() -> None:
+    app = pytest.importorskip("lazytensor.browse.app", reason="the browse extra (textual) is not installed")
+    footer = drive(app.BrowseApp(lt.zeros(2, 3, 4), "t"), [], size=(200, 12)).splitlines()[-1]
+    shown = [key for key in KEYS if key.footer]
+    for key in shown:
+        assert (key.group or key.description) in footer, key
+    groups = [key.group for key in shown if key.group]
+    words = [key.group or key.description for key in shown]
+    assert sorted({w: footer.index(w) for w in words}, key=lambda w: footer.index(w)) == list(
+        dict.fromkeys(words)
+    )
+    assert len(groups) == 2 * len(set(groups))  # each group is shown once for its two keys
