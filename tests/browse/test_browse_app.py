@@ -212,3 +212,23 @@ def test_t_browse_opens_the_browser_on_the_tensor(monkeypatch: Any) -> None:
     t = lt.arange(6).reshape(2, 3)
     t.T.browse(writable=True)
     assert shown[0].writable and shown[0].tensor.shape == (3, 2)
+
+
+def test_an_edit_is_written_to_the_zarr_store_and_undone_there(tmp_path: Any) -> None:
+    zarr = pytest.importorskip("zarr")
+    path = str(tmp_path / "s.zarr")
+    zarr.create_array(path, shape=(3, 4, 5), chunks=(1, 2, 5), dtype="f8", fill_value=1.0)
+    t = lt.open(path, mode="r+")
+    edit = ["right", "t", "shift+down", "enter", "ctrl+u", *"42", "enter"]  # t[1, :, :].T[1, 0]
+    drive(BrowseApp(t, "s.zarr", writable=True), edit)
+    assert zarr.open_array(path, mode="r")[1, 0, 1] == 42.0
+    drive(BrowseApp(lt.open(path, mode="r+"), "s.zarr", writable=True), [*edit[:-3], *"7", "enter", "u"])
+    assert zarr.open_array(path, mode="r")[1, 0, 1] == 42.0  # written, then undone back to 42
+
+
+def test_a_write_to_a_file_opened_read_only_is_one_line_and_changes_nothing(tmp_path: Any) -> None:
+    path = tmp_path / "a.npy"
+    np.save(path, np.arange(6.0).reshape(2, 3))
+    screen = drive(BrowseApp(lt.open(path), "a.npy", writable=True), ["enter", "ctrl+u", "9", "enter"])
+    assert np.load(path).tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert _lines(screen)[-2] == "ValueError: cannot write to read-only storage of tensor of shape (2, 3)"
