@@ -232,3 +232,23 @@ def test_a_write_to_a_file_opened_read_only_is_one_line_and_changes_nothing(tmp_
     screen = drive(BrowseApp(lt.open(path), "a.npy", writable=True), ["enter", "ctrl+u", "9", "enter"])
     assert np.load(path).tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
     assert _lines(screen)[-2] == "ValueError: cannot write to read-only storage of tensor of shape (2, 3)"
+
+
+def test_a_netcdf_variable_and_an_hdf5_dataset_browse_by_their_names(tmp_path: Any) -> None:
+    xarray = pytest.importorskip("xarray")
+    pytest.importorskip("h5netcdf")
+    values = np.arange(2 * 4 * 6, dtype=np.float32).reshape(2, 4, 6) / 4
+    dataset = xarray.Dataset(
+        {"temperature": (("time", "station", "level"), values), "wind": (("time",), np.zeros(2))},
+        coords={"station": ["rome", "oslo", "lima", "pune"]},
+    )
+    dataset.to_netcdf(tmp_path / "weather.nc", engine="h5netcdf")
+    screen = drive(
+        BrowseApp(lt.open(tmp_path / "weather.nc", "temperature"), "weather.nc temperature"), ["right"]
+    )
+    check_golden("browse", "netcdf_variable_80x24", screen)
+    h5py = pytest.importorskip("h5py")
+    with h5py.File(tmp_path / "f.h5", "w") as file:
+        file["group/data"] = values
+    lines = _lines(drive(BrowseApp(lt.open(tmp_path / "f.h5", "group/data", mode="r"), "f.h5"), ["right"]))
+    assert lines[1].startswith("t[1, :, :]") and "read-only" in lines[0]
