@@ -8,6 +8,7 @@ Reaches into `lazytensor.browse`: the app is driven directly, as `t.browse()` ru
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import numpy as np
@@ -252,3 +253,37 @@ def test_a_netcdf_variable_and_an_hdf5_dataset_browse_by_their_names(tmp_path: A
         file["group/data"] = values
     lines = _lines(drive(BrowseApp(lt.open(tmp_path / "f.h5", "group/data", mode="r"), "f.h5"), ["right"]))
     assert lines[1].startswith("t[1, :, :]") and "read-only" in lines[0]
+
+
+class SlowArray:
+    """An array-like whose every read waits, as a store over a slow network does."""
+
+    def __init__(self, values: np.ndarray, seconds: float) -> None:
+        self.values, self.seconds = values, seconds
+        self.shape, self.dtype, self.ndim = values.shape, values.dtype, values.ndim
+        self.reads = 0
+
+    def __getitem__(self, key: Any) -> np.ndarray:
+        self.reads += 1
+        time.sleep(self.seconds)
+        return self.values[key]
+
+
+def test_slow_reads_never_block_the_keys_and_the_last_key_wins() -> None:
+    slow = SlowArray(np.arange(8 * 5 * 6, dtype=np.float64).reshape(8, 5, 6), 0.3)
+    app = BrowseApp(lt.from_array(slow), "slow")
+
+    async def run() -> tuple[str, str]:
+        async with app.run_test(size=(80, 16)) as pilot:
+            await settle(pilot)
+            for _ in range(5):
+                await pilot.press("right")  # no wait for the reads
+            await pilot.pause()
+            pressed = app.screen_text()
+            await settle(pilot)
+            return pressed, app.screen_text()
+
+    pressed, drawn = asyncio.run(run())
+    assert _lines(pressed)[1].startswith("t[5, :, :]")  # the header followed every key at once
+    assert _lines(drawn)[1].startswith("t[5, :, :]")
+    assert _lines(drawn)[3].split()[:4] == ["axis", "1↓", "0", "150."]  # the cells of t[5], the last key's
