@@ -103,7 +103,15 @@ def test_scrolling_keys_and_the_mouse_move_the_window() -> None:
     def wheel(app: BrowseApp) -> None:
         app.on_mouse_scroll_down(type("Scroll", (), {"shift": False})())  # type: ignore[arg-type]
 
+    def shift_wheel(app: BrowseApp) -> None:
+        app.on_mouse_scroll_down(type("Scroll", (), {"shift": True})())  # type: ignore[arg-type]
+
+    def wheel_up(app: BrowseApp) -> None:
+        app.on_mouse_scroll_up(type("Scroll", (), {"shift": False})())  # type: ignore[arg-type]
+
     assert _lines(drive(BrowseApp(t, "t"), [wheel, wheel]))[3].split()[:2] == ["row↓", "6"]
+    assert _lines(drive(BrowseApp(t, "t"), [wheel, wheel, wheel_up]))[3].split()[:2] == ["row↓", "3"]
+    assert _lines(drive(BrowseApp(t, "t"), [shift_wheel]))[2].split()[:2] == ["column→", "3"]
 
 
 def test_precision_and_heatmap() -> None:
@@ -146,6 +154,7 @@ def test_s_computes_the_whole_tensors_statistics_and_esc_closes_them() -> None:
     expected = " · ".join(f"{name} {value}" for name, value in t.stats().entries)
     assert "stats of the whole tensor: " + expected in " ".join(screen.split())
     assert "stats of the whole tensor" not in drive(BrowseApp(t, "eeg"), ["s", "escape"], size=(120, 30))
+    assert "stats of the whole tensor" not in drive(BrowseApp(t, "eeg"), ["s", "s"], size=(120, 30))
 
 
 def test_enter_edits_a_cell_through_the_view_and_u_undoes_it() -> None:
