@@ -9,6 +9,7 @@ import math
 import warnings
 from types import ModuleType
 
+from lazytensor import browse as browse  # importing it registers what `t.browse()` runs
 from lazytensor import compat, fft, linalg, nn, optim, tenxor
 from lazytensor.api.creation import (
     empty,

@@ -1,4 +1,4 @@
-"""The command line: `python -m lazytensor tour`, `show FILE.npy` and `repl [FILE ...]`.
+"""The command line: `python -m lazytensor tour`, `show FILE.npy`, `repl [FILE ...]` and `browse FILE`.
 
 `show` memory-maps the file and prints (a slice of) it, reading only what is shown.
 `repl` is an interactive console with `lazytensor as lt` imported and the files opened
@@ -27,6 +27,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 import lazytensor as lt
+from lazytensor.browse import browse_file
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.render import output_console
 from lazytensor.printer.summary import container_summary
@@ -122,8 +123,13 @@ def _run_step(console: Console, code: str, namespace: dict[str, Any]) -> None:
     console.print(value if hasattr(value, "__rich_console__") else Text(repr(value)), crop=False)
 
 
+TOUR_END = "To walk a file's axes: python -m lazytensor browse FILE (t.browse() in a REPL)"
+"""The tour's last line: where to go from a print to exploring a file."""
+
+
 def tour() -> None:
-    """A printed walk through lazytensor: views, write-through, explain, operators, printing styles."""
+    """A printed walk through lazytensor: views, write-through, explain, operators, printing styles,
+    and a last line on browsing."""
     console = output_console(None)  # NO_COLOR: not even the prompts' bold and the rules' dim
     namespace: dict[str, Any] = {"lt": lt}
     for title, steps in TOUR:
@@ -132,6 +138,9 @@ def tour() -> None:
         for code in steps:
             console.print()
             _run_step(console, code, namespace)
+    if TOUR_END:
+        console.print()
+        console.print(Text(TOUR_END))
 
 
 # -- show ---------------------------------------------------------------------------------------
@@ -544,6 +553,16 @@ def _parser() -> argparse.ArgumentParser:
     repl_parser.add_argument(
         "--writable", action="store_true", help="open the files for writing (.npy memory-mapped read-write)"
     )
+    browse_parser = commands.add_parser(
+        "browse", help="walk the axes of a file in the terminal (needs textual)"
+    )
+    browse_parser.add_argument("file", help="a .npy file, zarr store, HDF5 or netCDF file")
+    browse_parser.add_argument(
+        "key", nargs="?", help="the array inside the store (the dataset, the variable)"
+    )
+    browse_parser.add_argument(
+        "--writable", action="store_true", help="Enter edits a cell, written to the file"
+    )
     return parser
 
 
@@ -553,6 +572,8 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "repl":
         return repl(args.files, args.writable)
+    if args.command == "browse":
+        return browse_file(args.file, args.key, args.writable)
     index = args.index
     if isinstance(index, list):  # argparse turns `--index=--` into a list of the strings after '--'
         index = " ".join(index)

@@ -33,7 +33,19 @@ DEPTH = 10_000
 
 # -- the floors --------------------------------------------------------------------------------
 
-FLOORS = ("ground", "kernels", "engine", "printer", "tensors", "bases", "api", "array_api", "nn", "top")
+FLOORS = (
+    "ground",
+    "kernels",
+    "engine",
+    "printer",
+    "tensors",
+    "bases",
+    "api",
+    "array_api",
+    "nn",
+    "browse",
+    "top",
+)
 """The floors from the bottom up: a module may import its own floor's modules and those below."""
 
 FLOOR_MAP = PACKAGE.parent / "docs" / "concepts.md"

@@ -250,6 +250,9 @@ def test_the_tour_walks_through_the_library() -> None:
     assert "shape (trial 2, channel 3, time 4, freq 5)" in result.stdout  # a named 4-D tensor
     assert "[trial=1, channel=2, time↓, freq→]" in result.stdout
     assert "(trial=1, channel=2, time=3, freq=4)" in result.stdout  # its explain trace
+    assert result.stdout.endswith(  # it ends with how to browse
+        "\n\nTo walk a file's axes: python -m lazytensor browse FILE (t.browse() in a REPL)\n"
+    )
     trailing = [line for line in result.stdout.split("\n") if line != line.rstrip()]
     assert all(re.fullmatch(r"( *-?\d+\.\d\d )+", line) for line in trailing)  # only the seeds' format
 

@@ -325,7 +325,7 @@ def test_usage_errors_are_one_line() -> None:
     status, _, err = run("bogus")
     assert status == ("exit", 2)
     assert err == (
-        "error: argument command: invalid choice: 'bogus' (choose from 'tour', 'show', 'repl') "
+        "error: argument command: invalid choice: 'bogus' (choose from 'tour', 'show', 'repl', 'browse') "
         "(see python -m lazytensor --help)\n"
     )
     status, _, err = run()
@@ -353,13 +353,16 @@ def test_help_names_the_program_and_its_commands(monkeypatch: pytest.MonkeyPatch
     assert status == ("exit", 0)
     assert out.startswith("usage: python -m lazytensor")
     assert (
-        "The command line: `python -m lazytensor tour`, `show FILE.npy` and `repl [FILE ...]`."
+        "The command line: `python -m lazytensor tour`, `show FILE.npy`, `repl [FILE ...]` and `browse FILE`."
         in " ".join(out.split())
     )
-    assert {name: said for name, said in _help_entries(out).items() if name in ("tour", "show", "repl")} == {
+    assert {
+        name: said for name, said in _help_entries(out).items() if name in ("tour", "show", "repl", "browse")
+    } == {
         "tour": "a printed walk through the library",
         "show": "print (a slice of) a .npy file, memory-mapped",
         "repl": "an interactive console: lt imported, files opened as t",
+        "browse": "walk the axes of a file in the terminal (needs textual)",
     }
     status, out, _ = run("show", "--help")
     assert _help_entries(out) == {
@@ -581,6 +584,7 @@ def test_the_tour_shows_each_step_and_its_value(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(
         cli, "TOUR", (("A title", ("x = 2  # a comment", "x + 1  # three", "None", "lt.arange(2)")),)
     )
+    monkeypatch.setattr(cli, "TOUR_END", "")  # the real tour's last line, on browsing
     status, out, err = run("tour")
     assert status == 0 and err == ""
     lines = out.splitlines()

@@ -12,6 +12,11 @@ from lazytensor.ground.protocol import Tensor
 from lazytensor.printer import explain
 from lazytensor.tensors.surface.primitives import Surface
 
+BROWSERS: list[Callable[..., None]] = []
+"""What `t.browse()` runs: `lazytensor.browse` (a floor above this one) adds its entry when imported,
+as `import lazytensor` does."""
+
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -143,3 +148,11 @@ class Display(Surface):
         the fused layout (strides (1, 3), offset 0) gives 5 in one step
         """
         return explain.explain(cast(Tensor, self), position)
+
+    def browse(self, writable: bool = False) -> None:
+        """Walk this tensor's axes in the terminal, reading only the cells on screen, until `q`
+        (`docs/browse.md`); `writable=True` lets Enter edit a cell, written through to the tensor.
+        Needs textual: `pip install 'lazytensor[browse]'`."""
+        if not BROWSERS:
+            raise RuntimeError("t.browse() needs lazytensor.browse, which `import lazytensor` imports")
+        BROWSERS[-1](self, writable)

@@ -1,0 +1,160 @@
+"""The browser's state walked without a screen: every key's effect, the slice it names (checked
+against numpy by evaluating its own key text), and the window of cells it reads.
+
+Reaches into `lazytensor.browse`: the state, the window reader and the whole-tensor statistics are
+the browser's pure parts, tested here without textual.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import lazytensor as lt
+from lazytensor.browse.drawing import options_of
+from lazytensor.browse.state import MAX_PRECISION, BrowseState
+from lazytensor.browse.wholestats import whole_statistics
+from lazytensor.browse.window import read_window
+
+NAMES = ("trial", "channel", "time", "freq")
+
+
+def _named(shape: tuple[int, ...]) -> Any:
+    a = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+    return a, lt.tensor(a, names=NAMES[: len(shape)])
+
+
+def test_the_first_view_shows_the_last_two_axes_and_moves_the_one_before() -> None:
+    s = BrowseState.start((4, 3, 100, 50), NAMES)
+    assert (s.rows, s.cols, s.moving, s.outer) == (2, 3, 1, (0, 1))
+    assert s.key_text() == "t[0, 0, :, :]"
+    assert s.isel_text() == "t.isel(trial=0, channel=0)"
+
+
+def test_arrows_step_the_moving_axis_and_stop_at_its_ends() -> None:
+    s = BrowseState.start((4, 3, 100, 50), NAMES)
+    assert s.step(1).step(1).step(1).key_text() == "t[0, 2, :, :]"  # channel has 3 positions
+    assert s.step(-1).key_text() == "t[0, 0, :, :]"
+    up = s.choose_axis(-1)
+    assert up.moving == 0 and up.step(3).key_text() == "t[3, 0, :, :]"
+    assert up.choose_axis(-1).moving == 1  # round the list of outer axes
+
+
+def test_x_and_y_swap_the_moving_axis_into_the_slice_keeping_the_old_axis_index() -> None:
+    s = BrowseState.start((4, 3, 100, 50), NAMES).step(2)  # channel=2
+    x = s.make_columns()
+    assert (x.rows, x.cols, x.moving) == (2, 1, 3)
+    assert x.key_text() == "t[0, :, :, 0].T"  # channel (axis 1) across, time (axis 2) down
+    assert x.make_columns().key_text() == "t[0, 2, :, :]"  # back: channel keeps its index 2
+    y = s.make_rows()
+    assert (y.rows, y.cols, y.moving) == (1, 3, 2)
+    assert y.key_text() == "t[0, :, 0, :]"
+
+
+def test_t_transposes_and_the_key_says_dot_t() -> None:
+    s = BrowseState.start((4, 3, 100, 50), NAMES).transpose()
+    assert s.key_text() == "t[0, 0, :, :].T" and s.isel_text() == "t.isel(trial=0, channel=0).T"
+    assert s.transpose() == BrowseState.start((4, 3, 100, 50), NAMES)
+
+
+def test_precision_and_heatmap() -> None:
+    s = BrowseState.start((2, 3))
+    assert s.with_precision(-10).precision == 0
+    assert s.with_precision(100).precision == MAX_PRECISION
+    assert s.toggle_heatmap().heatmap and not s.toggle_heatmap().toggle_heatmap().heatmap
+
+
+def test_scrolling_stays_inside_the_slice_and_the_cursor_follows() -> None:
+    s = BrowseState.start((1000, 500))
+    down = s.scrolled(20, 0, (20, 10))
+    assert (down.top, down.cursor) == (20, (20, 0))
+    assert s.scrolled(10**6, 10**6, (20, 10)).top == 980
+    assert s.scrolled(10**6, 10**6, (20, 10)).left == 490
+    assert s.scrolled(-5, -5, (20, 10)) == s
+    cursor = s.moved_cursor(25, 12, (20, 10))
+    assert cursor.cursor == (25, 12) and (cursor.top, cursor.left) == (6, 3)
+
+
+def test_a_typed_numpy_key_or_name_jumps() -> None:
+    s = BrowseState.start((4, 3, 100, 50), NAMES)
+    assert s.jump("2, :, 7, :").key_text() == "t[2, :, 7, :]"
+    assert s.jump("t[2, :, 7, :]").jump("time=-1").key_text() == "t[2, :, 99, :]"
+    assert s.jump("t.isel(trial=3, channel=1)").key_text() == "t[3, 1, :, :]"
+    assert s.jump("[-1, -1, :, :]").key_text() == "t[3, 2, :, :]"
+    assert s.transpose().jump(":, 0, 0, :").key_text() == "t[:, 0, 0, :].T"  # the transpose is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "message"),
+    [
+        ("2, :, 7", IndexError, "the key has 3 items; the tensor has 4 axes"),
+        ("2, :, 7, 1", IndexError, "the key needs 2 ':'"),
+        ("9, 0, :, :", IndexError, "index 9 is out of bounds for axis 0 with size 4"),
+        ("depth=2", ValueError, "no axis is named 'depth'"),
+        ("time=2", ValueError, "time is an axis of the slice"),
+        ("__import__('os'), 0, :, :", ValueError, "is not an index"),
+        ("1.5, 0, :, :", ValueError, "'1.5' is not an index"),
+        ("((", ValueError, "neither a numpy key nor name=index pairs"),
+    ],
+)
+def test_a_bad_jump_is_one_line_and_changes_nothing(text: str, error: type[Exception], message: str) -> None:
+    s = BrowseState.start((4, 3, 100, 50), NAMES)
+    with pytest.raises(error, match=message.replace("(", r"\(")):
+        s.jump(text)
+
+
+def test_a_state_that_cannot_be_is_refused() -> None:
+    with pytest.raises(ValueError, match="the rows and the columns are both axis 0"):
+        BrowseState((2, 3), (None, None), (0, 0), 0, 0, None)
+    with pytest.raises(ValueError, match="precision 99"):
+        BrowseState((2, 3), (None, None), (0, 0), 0, 1, None, precision=99)
+
+
+ACTIONS = st.lists(
+    st.one_of(
+        st.tuples(st.just("step"), st.integers(-3, 3)),
+        st.tuples(st.just("choose_axis"), st.integers(-2, 2)),
+        st.tuples(st.just("make_columns")),
+        st.tuples(st.just("make_rows")),
+        st.tuples(st.just("transpose")),
+        st.tuples(st.just("scrolled"), st.integers(-4, 4), st.integers(-4, 4), st.just((2, 3))),
+        st.tuples(st.just("moved_cursor"), st.integers(-4, 4), st.integers(-4, 4), st.just((2, 3))),
+    ),
+    max_size=12,
+)
+
+
+@given(shape=st.lists(st.integers(1, 5), min_size=0, max_size=4).map(tuple), actions=ACTIONS)
+def test_the_window_read_is_numpys_selection_by_the_keys_own_text(
+    shape: tuple[int, ...], actions: list[tuple[Any, ...]]
+) -> None:
+    a, t = _named(shape)
+    s = BrowseState.start(shape, t.names)
+    for name, *arguments in actions:
+        s = getattr(s, name)(*arguments)
+    expected = np.asarray(eval(s.key_text(), {"t": a}))  # the key as typed selects what is shown
+    expected = expected.reshape(-1, 1) if expected.ndim < 2 else expected
+    window = read_window(t, s, 2, 3).values
+    np.testing.assert_array_equal(window, expected[s.top : s.top + 2, s.left : s.left + 3])
+    if s.isel_text() is not None:
+        np.testing.assert_array_equal(eval(s.isel_text(), {"t": t}).numpy(), eval(s.key_text(), {"t": a}))
+    assert 0 <= s.cursor[0] < max(s.slice_shape[0], 1) and 0 <= s.cursor[1] < max(s.slice_shape[1], 1)
+
+
+def test_the_whole_tensors_statistics_are_t_stats_and_stop_when_cancelled() -> None:
+    t = lt.arange(1000.0).reshape(10, 100)
+    done: list[tuple[int, int]] = []
+    entries = whole_statistics(
+        t, options_of(BrowseState.start(t.shape)), lambda: False, lambda d, n: done.append((d, n)), 64
+    )
+    assert dict(entries or []) == dict(t.stats().entries)
+    assert done[-1] == (len(done), len(done)) and len(done) > 1
+    calls = iter([False, False, True])
+    stopped = whole_statistics(
+        t, options_of(BrowseState.start(t.shape)), lambda: next(calls), lambda d, n: None, 64
+    )
+    assert stopped is None
