@@ -17,6 +17,7 @@ from rich.text import Text
 
 from lazytensor.browse.state import BrowseState
 from lazytensor.browse.window import Window
+from lazytensor.ground.blockplan import chunk_shape
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.axisnames import COLUMNS, ROWS, name_text, shape_text
 from lazytensor.printer.cells import CellPainter, heat_style
@@ -24,7 +25,6 @@ from lazytensor.printer.escapes import printable
 from lazytensor.printer.header import statistics, storage_kind
 from lazytensor.printer.numberformat import Values, format_values
 from lazytensor.printer.options import PrintOptions
-from lazytensor.printer.streamstats import chunk_shape
 from lazytensor.printer.styles import DIM, DTYPE, LABEL, SHAPE
 
 CURSOR = Style(reverse=True)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from lazytensor.ground.blockplan import block_keys, chunk_edges, chunk_shape
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.header import format_statistics
 from lazytensor.printer.options import PrintOptions
@@ -16,9 +17,6 @@ from lazytensor.printer.streamstats import (
     KINDS,
     Moments,
     base_region,
-    block_keys,
-    chunk_edges,
-    chunk_shape,
     distinct,
     is_dask_base,
     one_pass,

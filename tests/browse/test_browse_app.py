@@ -241,7 +241,7 @@ def test_a_write_to_a_file_opened_read_only_is_one_line_and_changes_nothing(tmp_
     np.save(path, np.arange(6.0).reshape(2, 3))
     screen = drive(BrowseApp(lt.open(path), "a.npy", writable=True), ["enter", "ctrl+u", "9", "enter"])
     assert np.load(path).tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
-    assert _lines(screen)[-2] == "ValueError: cannot write to read-only storage of tensor of shape (2, 3)"
+    assert _lines(screen)[-2].startswith("ValueError: cannot write to")  # the file's one-line refusal, cut
 
 
 def test_a_netcdf_variable_and_an_hdf5_dataset_browse_by_their_names(tmp_path: Any) -> None:
