@@ -179,7 +179,7 @@ def test_the_whole_tensors_statistics_stream_with_progress_and_esc_stops_them() 
             streaming = app.screen_text()
             await pilot.press("escape")
             await settle(pilot)
-            assert len(store.chunk_reads) - before < 10_000  # of 10⁶ chunks (3,000 blocks): stopped early
+            assert len(store.chunk_reads) - before < 100_000  # of 10⁶ chunks (3,000 blocks): stopped early
             return streaming, app.screen_text()
 
     streaming, stopped = asyncio.run(run())
