@@ -93,9 +93,10 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
             named = named or base.names_used
         bases.append(base)
     names = _checked_names(entry, operands, params) if named else None  # free when nobody named any
-    if deferring is not None:  # dask: the operation stays lazy, no gradient; named as in memory
+    if deferring is not None:  # not in memory: dask's graph, or a computed tensor; named as in memory
         lazy = deferring.apply_lazily(entry, operands, params)
-        return lazy if names is None else _named(lazy, names)  # type: ignore[return-value]
+        if lazy is not None:
+            return lazy if names is None else _named(lazy, names)  # type: ignore[return-value]
     values: list[Any] = []
     for x, base in zip(operands, bases, strict=True):
         if base is None:
