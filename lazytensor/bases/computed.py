@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from lazytensor.bases.arraylike import COMPUTING, ArrayBase, Backend, strided_key
-from lazytensor.engine import autograd, chunkforms
+from lazytensor.engine import autograd, chunkforms, optable
 from lazytensor.engine.optable import Op
 from lazytensor.ground.buffers import bytes_text
 from lazytensor.ground.positions import Shape, int_tuple, numel
@@ -204,6 +204,12 @@ class ComputedBackend(Backend):
     def where(self, array: Any) -> str | None:
         return None
 
+    def reopening(self, array: Any) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as the operation's name in the table, its operands and parameters (each pickled as
+        it pickles: a zarr-backed operand by its store's path; a lambda does not pickle)."""
+        params = {**array.params, **array.operand_params}
+        return _recomputed, (array.entry.name, array.operands, params)
+
 
 class ComputedBase(ArrayBase):
     """The base over a `ComputedArray`: read-only, explained as the operation it computes.
@@ -265,6 +271,11 @@ def computed(entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> Ab
 
 
 COMPUTING.append(computed)
+
+
+def _recomputed(name: str, operands: tuple[Any, ...], params: dict[str, Any]) -> ComputedArray:
+    """The computed array `ComputedBackend.reopening` took apart, over the table's entry `name`."""
+    return ComputedArray(optable.TABLE[name], operands, params)
 
 
 def view_grid(x: AbstractTensor) -> list[tuple[int, int] | None]:

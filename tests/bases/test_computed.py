@@ -10,6 +10,7 @@ past `materialize_limit` refused in one line.
 from __future__ import annotations
 
 import operator
+import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -359,3 +360,11 @@ def test_pieces_split_a_range_at_the_block_borders() -> None:
         ((1, 5), slice(3, 7, 1)),
         ((5, 7), slice(7, 9, 1)),
     ]
+
+
+def test_a_computed_tensor_pickles_as_its_operation_and_operands(tmp_path: Path) -> None:
+    lt.save(tmp_path / "a.zarr", lt.tensor(VALUES))
+    expression = (np.exp(lt.open(tmp_path / "a.zarr") / 10) * 2)[1:, ::2]
+    again = pickle.loads(pickle.dumps(expression))
+    assert again.base.layer_name == "Computed"
+    np.testing.assert_allclose(again.numpy(), (np.exp(VALUES / 10) * 2)[1:, ::2], rtol=1e-12)
