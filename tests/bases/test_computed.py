@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 import zarr
 from bases_support import Plain, on_base
+from memory_support import peak_bytes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from zarr.storage import MemoryStore
@@ -368,3 +369,14 @@ def test_a_computed_tensor_pickles_as_its_operation_and_operands(tmp_path: Path)
     again = pickle.loads(pickle.dumps(expression))
     assert again.base.layer_name == "Computed"
     np.testing.assert_allclose(again.numpy(), (np.exp(VALUES / 10) * 2)[1:, ::2], rtol=1e-12)
+
+
+def test_reads_of_an_expression_over_a_400_mb_store_hold_a_few_blocks() -> None:
+    store = zarr.create_array(store={}, shape=(4000, 25000), chunks=(100, 5000), dtype="f4", fill_value=1.5)
+    t = lt.from_array(store)  # 400 MB of float32, nothing stored
+    expression = np.log(abs(t * 2 + 1) + 1)
+    chunk = 100 * 5000 * 4
+    assert peak_bytes(lambda: expression[5, :10].numpy()) < 8 * chunk
+    assert peak_bytes(lambda: str(expression)) < 16 * chunk  # the corners a print shows
+    slab = peak_bytes(lambda: expression[:200, :10000].numpy())  # 8 MB: the result and a few blocks
+    assert slab < 200 * 10000 * 4 + 8 * chunk
