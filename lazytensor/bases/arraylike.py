@@ -755,6 +755,16 @@ class ArrayBase(BaseTensor):
     def read_strided(self, layout: Layout, writeable: bool) -> Buffer:
         return self._numpy(self.backend.to_numpy(self.select_strided(layout)))
 
+    def read_basic(self, key: Key) -> Buffer:
+        """The values at a basic key of the array's own axes, in one request (no layout to plan)."""
+        return self._numpy(self.backend.to_numpy(self.backend.basic(self.array, key)))
+
+    def read_outer(self, keys: OuterKey) -> Buffer:
+        """The values at an orthogonal selection of the array's own axes, planned by the backend."""
+        return self._numpy(
+            self.backend.to_numpy(outer_by_request(self.backend, self.array, keys, self._shape))
+        )
+
     def read_flat(self, indices: Indices) -> Buffer:
         return self._numpy(self.backend.to_numpy(self.select_flat(indices)))
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from lazytensor.bases.arraylike import COMPUTING, ArrayBase, Backend, strided_key
+from lazytensor.bases.arraylike import COMPUTING, ArrayBase, Backend, Indexing, OuterKey, strided_key
 from lazytensor.engine import autograd, chunkforms, optable
 from lazytensor.engine.optable import Op
 from lazytensor.ground.buffers import bytes_text
@@ -135,9 +135,24 @@ class ComputedArray:
                 values[where] = self._block(tuple(part[1] for part in combination), values[where].shape)
         return values[tuple(0 if drop else slice(None) for drop in dropped)]
 
+    def outer(self, keys: OuterKey) -> Buffer:
+        """The values at an orthogonal selection (per axis a slice or sorted indices), computed on each
+        operand's own orthogonal selection at once."""
+        shape = tuple(
+            len(range(*k.indices(n))) if isinstance(k, slice) else len(k)
+            for k, n in zip(keys, self.shape, strict=True)
+        )
+        return self._finished(
+            self._call(tuple(_operand_outer(x, keys, self.shape) for x in self.inputs)), shape
+        )
+
     def _block(self, key: tuple[slice, ...], shape: Shape) -> Buffer:
         """One block's values, of the result's dtype and `shape`."""
-        values = np.asarray(self._kernel(key))
+        return self._finished(self._kernel(key), shape)
+
+    def _finished(self, result: Any, shape: Shape) -> Buffer:
+        """The kernel's result as an array of the result's dtype and `shape`."""
+        values = np.asarray(result)
         if values.dtype != self.dtype:
             values = values.astype(self.dtype)
         return values if values.shape == shape else np.broadcast_to(values, shape)
@@ -189,10 +204,17 @@ class ComputedArray:
 
 
 class ComputedBackend(Backend):
-    """Computed arrays: basic keys, the grid of blocks as chunks, never written."""
+    """Computed arrays: basic keys block by block, orthogonal selections (a print's corners) in one
+    computation over each operand's own orthogonal read; the grid of blocks as chunks; never written."""
 
     kind = "computed"
+    indexing = Indexing.OUTER
     through_dask = True  # reductions and the operations that are not elementwise: block by block
+
+    def outer(self, array: Any, keys: OuterKey) -> Any:
+        if all(isinstance(k, slice) for k in keys):
+            return array[keys]
+        return array.outer(keys)
 
     @classmethod
     def accepts(cls, array: Any) -> bool:
@@ -339,7 +361,31 @@ def _operand_at(x: Any, key: tuple[slice, ...], shape: Shape) -> Any:
     sub = tuple(slice(0, 1) if n == 1 else k for k, n in zip(key[lead:], x.shape, strict=True))
     if isinstance(x, np.ndarray):
         return x[sub]
+    base = x.base
+    if x is base and isinstance(base, ArrayBase) and sub:  # a base itself: one request, no view
+        return base.array[sub] if isinstance(base.array, ComputedArray) else base.read_basic(sub)
     return x[sub].values() if sub else x.values()
+
+
+def _operand_outer(x: Any, keys: OuterKey, shape: Shape) -> Any:
+    """An operand's values for an orthogonal selection of a result of `shape` (broadcast as
+    `_operand_at`): its slices as one view, then its index arrays one axis at a time."""
+    if not _is_array(x):
+        return x
+    lead = len(shape) - x.ndim
+    mine = [slice(0, 1) if n == 1 else k for k, n in zip(keys[lead:], x.shape, strict=True)]
+    base = x.base if isinstance(x, AbstractTensor) else None
+    if x is base and isinstance(base, ArrayBase) and mine:  # a base itself: one request, no views
+        if isinstance(base.array, ComputedArray):
+            return base.array.outer(tuple(mine))
+        return base.read_outer(tuple(mine))
+    view = x[tuple(k if isinstance(k, slice) else slice(None) for k in mine)]
+    for axis, k in enumerate(mine):
+        if not isinstance(k, slice):
+            view = view[(slice(None),) * axis + (k,)]
+    if isinstance(view, np.ndarray):
+        return view
+    return view.values() if mine else x.values()
 
 
 def _ranges(key: tuple[Any, ...], shape: Shape) -> tuple[list[range], list[bool]]:

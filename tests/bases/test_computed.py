@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 import zarr
 from bases_support import Plain, on_base
-from memory_support import peak_bytes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memory_support import peak_bytes
 from zarr.storage import MemoryStore
 
 import lazytensor as lt
