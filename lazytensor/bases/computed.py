@@ -63,6 +63,11 @@ class ComputedArray:
         self.grid: Grid = self._grid()
         self.chunks: Shape = tuple(length for length, _ in self.grid)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the entry's name in the table, the operands and the parameters, so a dask
+        worker that reads a block (`to_dask()` on a cluster) makes the same computation again."""
+        return _recomputed, (self.entry.name, self.operands, {**self.params, **self.operand_params})
+
     @property
     def inputs(self) -> tuple[Any, ...]:
         """Every operand the kernel reads: the operands, then the parameters that broadcast."""
@@ -226,11 +231,6 @@ class ComputedBackend(Backend):
     def where(self, array: Any) -> str | None:
         return None
 
-    def reopening(self, array: Any) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled as the operation's name in the table, its operands and parameters (each pickled as
-        it pickles: a zarr-backed operand by its store's path; a lambda does not pickle)."""
-        params = {**array.params, **array.operand_params}
-        return _recomputed, (array.entry.name, array.operands, params)
 
 
 class ComputedBase(ArrayBase):

@@ -276,6 +276,8 @@ def test_to_dask_is_one_task_per_block(tmp_path: Path) -> None:
     np.testing.assert_array_equal(lazy.compute(), np.arange(1200.0).reshape(40, 30) * 2 + 1)
     (total,) = dask.compute((t * 2).sum())
     assert float(total) == float((np.arange(1200.0) * 2).sum())
+    (doubled,) = dask.compute((t * 2)[::7])  # a computed tensor is a dask collection
+    np.testing.assert_array_equal(doubled.numpy(), np.arange(1200.0).reshape(40, 30)[::7] * 2)
 
 
 # -- random expression trees mixing views and operations, over zarr ---------------------------------------
@@ -368,6 +370,8 @@ def test_a_computed_tensor_pickles_as_its_operation_and_operands(tmp_path: Path)
     expression = (np.exp(lt.open(tmp_path / "a.zarr") / 10) * 2)[1:, ::2]
     again = pickle.loads(pickle.dumps(expression))
     assert again.base.layer_name == "Computed"
+    graph = expression.to_dask()  # what a cluster's workers get: blocks over the computed array
+    np.testing.assert_allclose(pickle.loads(pickle.dumps(graph)).compute(), again.numpy(), rtol=1e-12)
     np.testing.assert_allclose(again.numpy(), (np.exp(VALUES / 10) * 2)[1:, ::2], rtol=1e-12)
 
 
