@@ -232,7 +232,6 @@ class ComputedBackend(Backend):
         return None
 
 
-
 class ComputedBase(ArrayBase):
     """The base over a `ComputedArray`: read-only, explained as the operation it computes.
 
