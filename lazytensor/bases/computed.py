@@ -26,7 +26,7 @@ from lazytensor.bases.arraylike import COMPUTING, ArrayBase, Backend, Indexing, 
 from lazytensor.engine import autograd, chunkforms, optable
 from lazytensor.engine.optable import Op
 from lazytensor.ground.buffers import bytes_text
-from lazytensor.ground.positions import Shape, int_tuple, numel
+from lazytensor.ground.positions import Shape, broadcast_shape, int_tuple, numel
 from lazytensor.ground.settings import check_materialize
 from lazytensor.kernels import callables
 from lazytensor.tensors.tensor import AbstractTensor, Buffer, is_tensor_type, plain_values
@@ -57,7 +57,7 @@ class ComputedArray:
         self.params = {k: v for k, v in params.items() if k not in names or np.ndim(v) == 0}
         self.operand_params = {k: np.asarray(v) for k, v in params.items() if k in names and np.ndim(v) > 0}
         inputs = (*self.operands, *self.operand_params.values())
-        self.shape: Shape = int_tuple(np.broadcast_shapes(*(_shape_of(x) for x in inputs)))
+        self.shape: Shape = broadcast_shape(*(_shape_of(x) for x in inputs))
         self.ndim = len(self.shape)
         self.dtype: np.dtype[Any] = self._probe_dtype()
         self.grid: Grid = self._grid()
@@ -96,8 +96,11 @@ class ComputedArray:
             warnings.simplefilter("ignore")
             try:
                 return np.asarray(self._call(samples)).dtype
-            except Exception:  # the real values will say what is wrong, at the read that meets it
-                return np.dtype(np.result_type(*(_dtype_of(x) for x in self.inputs)))
+            except Exception:  # ones do not go (an int to the power -1): the first element says
+                if numel(self.shape) == 0:
+                    return np.dtype(np.result_type(*(_dtype_of(x) for x in self.inputs)))
+        real: np.dtype[Any] = np.asarray(self._kernel(tuple(slice(0, 1) for _ in self.shape))).dtype
+        return real  # numpy's error, raised now, when the operation cannot run at all
 
     def _grid(self) -> Grid:
         """The blocks reads compute in: along an axis an operand reads whole, that operand's chunks

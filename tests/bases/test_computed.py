@@ -384,3 +384,21 @@ def test_reads_of_an_expression_over_a_400_mb_store_hold_a_few_blocks() -> None:
     assert peak_bytes(lambda: str(expression)) < 16 * chunk  # the corners a print shows
     slab = peak_bytes(lambda: expression[:200, :10000].numpy())  # 8 MB: the result and a few blocks
     assert slab < 200 * 10000 * 4 + 8 * chunk
+
+
+def test_an_operation_that_cannot_run_raises_numpy_s_error_when_made(tmp_path: Path) -> None:
+    ints = on_base("zarr", np.arange(1, 7).reshape(2, 3), tmp_path)
+    with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
+        _ = ints**-1
+    with pytest.raises(ValueError, match=r"^shapes \(2, 3\) and \(4,\) cannot be broadcast together"):
+        _ = ints + lt.arange(4)
+    with pytest.raises(ValueError, match=r"^shapes \(2, 3\) and \(4,\) cannot be broadcast together"):
+        _ = lt.tensor(np.arange(6).reshape(2, 3)) + lt.arange(4)  # the same words in memory
+
+
+@pytest.mark.parametrize("shape", [(), (0, 3), (1, 1), (3, 0, 2)])
+def test_0_d_and_empty_computed_tensors(shape: tuple[int, ...], tmp_path: Path) -> None:
+    values = np.arange(float(np.prod(shape))).reshape(shape) + 0.5
+    expression = on_base("zarr", values, tmp_path) * 2 - 1
+    assert expression.shape == shape and expression.dtype == np.float64
+    np.testing.assert_array_equal(expression.numpy(), values * 2 - 1)
