@@ -34,6 +34,10 @@ from lazytensor.tensors.tensor import AbstractTensor, Buffer, is_tensor_type, pl
 BLOCK_ELEMENTS = 1 << 20
 """Elements in one block along the axes no operand chunks: reads compute a block at a time."""
 
+MAX_DEPTH = 50
+"""Computed tensors nested at most this deep (each read goes down them recursively): the operation
+that would nest one more runs as operations not elementwise do, into memory."""
+
 Grid = tuple[tuple[int, int], ...]
 """Per axis, a block's length and its phase: block borders are where `(position + phase) % length == 0`."""
 
@@ -53,6 +57,7 @@ class ComputedArray:
         if names is None:
             raise TypeError(f"{entry.name} is not elementwise: it cannot be computed block by block")
         self.entry = entry
+        self.depth = depth_of(operands)
         self.operands = tuple(x if is_tensor_type(type(x)) else plain_values(x) for x in operands)
         self.params = {k: v for k, v in params.items() if k not in names or np.ndim(v) == 0}
         self.operand_params = {k: np.asarray(v) for k, v in params.items() if k in names and np.ndim(v) > 0}
@@ -291,6 +296,8 @@ def computed(entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> Ab
         isinstance(x, AbstractTensor) and x.requires_grad for x in operands
     ):
         return None
+    if depth_of(operands) > MAX_DEPTH:
+        return None
     return ComputedBase(ComputedArray(entry, operands, params))
 
 
@@ -300,6 +307,13 @@ COMPUTING.append(computed)
 def _recomputed(name: str, operands: tuple[Any, ...], params: dict[str, Any]) -> ComputedArray:
     """The computed array `ComputedBackend.reopening` took apart, over the table's entry `name`."""
     return ComputedArray(optable.TABLE[name], operands, params)
+
+
+def depth_of(operands: Sequence[Any]) -> int:
+    """How deep a computed array over `operands` nests computed arrays: 1 over stored operands."""
+    bases = [x.base for x in operands if isinstance(x, AbstractTensor)]
+    below = [b.array.depth for b in bases if isinstance(b, ArrayBase) and isinstance(b.array, ComputedArray)]
+    return 1 + max(below, default=0)
 
 
 def view_grid(x: AbstractTensor) -> list[tuple[int, int] | None]:

@@ -402,3 +402,16 @@ def test_0_d_and_empty_computed_tensors(shape: tuple[int, ...], tmp_path: Path) 
     expression = on_base("zarr", values, tmp_path) * 2 - 1
     assert expression.shape == shape and expression.dtype == np.float64
     np.testing.assert_array_equal(expression.numpy(), values * 2 - 1)
+
+
+def test_past_max_depth_nested_operations_compute_in_memory() -> None:
+    t, _ = _counted_zarr(np.ones((20, 20)), (5, 5))
+    c = t
+    for _ in range(computed.MAX_DEPTH):
+        c = (c + 1)[::1]
+    assert c.base.layer_name == "Computed" and c.base.array.depth == computed.MAX_DEPTH
+    deeper = (c + 1)[::-1]
+    assert deeper.base.layer_name == "Storage"
+    np.testing.assert_array_equal(deeper.numpy(), np.full((20, 20), computed.MAX_DEPTH + 2.0))
+    assert c[3, :4].tolist() == [computed.MAX_DEPTH + 1.0] * 4
+    assert "Computed" in str(c.explain())
