@@ -119,6 +119,7 @@ from lazytensor.array_api.namespace import (
 )
 from lazytensor.engine.autograd import enable_grad, inference_mode, is_grad_enabled, no_grad
 from lazytensor.ground.layout import Layout
+from lazytensor.ground.settings import get_options, options, set_options
 from lazytensor.kernels.threads import get_num_threads, set_num_threads
 from lazytensor.linalg import matmul, matrix_transpose, tensordot, vecdot
 from lazytensor.nn.functional import gather, log_softmax, softmax
@@ -198,6 +199,7 @@ __all__ = [
     "full_like",
     "gather",
     "get_num_threads",
+    "get_options",
     "get_printoptions",
     "iinfo",
     "inf",
@@ -230,6 +232,7 @@ __all__ = [
     "ones_like",
     "open",
     "optim",
+    "options",
     "permute_dims",
     "pi",
     "printoptions",
@@ -244,6 +247,7 @@ __all__ = [
     "segment_max",
     "segment_sum",
     "set_num_threads",
+    "set_options",
     "set_printoptions",
     "softmax",
     "sort",

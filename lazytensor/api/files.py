@@ -955,8 +955,10 @@ def xarray_coords(array: Any) -> dict[str, Any]:
     `coords.COORD_LIMIT`; a longer one is left behind)."""
     found: dict[str, Any] = {}
     for dim in array.dims:
-        coord = array.coords.get(dim)
-        if coord is not None and coord.dims == (dim,) and coord.size <= coordinates.COORD_LIMIT:
+        if dim not in array.coords:  # a bare dimension (xarray's `coords.get` would make up a range)
+            continue
+        coord = array.coords[dim]
+        if coord.dims == (dim,) and coord.size <= coordinates.COORD_LIMIT:
             found[str(dim)] = coord.values
     return found
 

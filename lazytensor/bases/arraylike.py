@@ -28,6 +28,7 @@ import functools
 import importlib
 import importlib.util
 import math
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,6 +44,7 @@ from lazytensor.ground import naming
 from lazytensor.ground.layout import Layout
 from lazytensor.ground.once import once
 from lazytensor.ground.positions import Shape, index_to_position, int_tuple, numel, open_grid
+from lazytensor.ground.settings import check_materialize
 from lazytensor.tensors import evaluate
 from lazytensor.tensors.tensor import AbstractTensor, BaseTensor, Buffer, GradState, StorageTensor, values_of
 
@@ -56,6 +58,11 @@ when it holds at most this many times the points; else one bounding box per chun
 
 VIRTUAL_CHUNK = 1 << 16
 """Elements in one block of the grid that groups point reads of a backend that declares no chunks."""
+
+COMPUTING: list[Callable[[Op, tuple[Any, ...], dict[str, Any]], AbstractTensor | None]] = []
+"""How an operation on a base that is not in memory becomes a computed tensor, or None when it does
+not (`lazytensor.bases.computed` registers itself here: it builds on this module, so this module
+cannot import it; `memmap` imports it, and `lazytensor` imports `memmap` through `api.files`)."""
 
 
 def require(module: str, extra: str) -> Any:
@@ -683,9 +690,10 @@ class ArrayBase(BaseTensor):
 
     @property
     def defers_operations(self) -> bool:  # type: ignore[override]
-        """dask: operations build graphs; zarr: they run through dask chunk by chunk (when dask is
-        installed), so none loads the whole array at once."""
-        return self.backend.lazy or (self.backend.through_dask and has_dask())
+        """Every base but a numpy array: dask's operations build graphs; on the others an elementwise
+        operation is a computed tensor (`lazytensor.bases.computed`), and zarr runs the rest through
+        dask chunk by chunk (when dask is installed), so none loads the whole array at once."""
+        return not isinstance(self.backend, NumpyBackend)
 
     @once
     def _dask_twin(self) -> ArrayBase:
@@ -776,6 +784,16 @@ class ArrayBase(BaseTensor):
     def read_strided(self, layout: Layout, writeable: bool) -> Buffer:
         return self._numpy(self.backend.to_numpy(self.select_strided(layout)))
 
+    def read_basic(self, key: Key) -> Buffer:
+        """The values at a basic key of the array's own axes, in one request (no layout to plan)."""
+        return self._numpy(self.backend.to_numpy(self.backend.basic(self.array, key)))
+
+    def read_outer(self, keys: OuterKey) -> Buffer:
+        """The values at an orthogonal selection of the array's own axes, planned by the backend."""
+        return self._numpy(
+            self.backend.to_numpy(outer_by_request(self.backend, self.array, keys, self._shape))
+        )
+
     def read_flat(self, indices: Indices) -> Buffer:
         return self._numpy(self.backend.to_numpy(self.select_flat(indices)))
 
@@ -833,7 +851,18 @@ class ArrayBase(BaseTensor):
             values = self.select_flat(np.asarray(evaluate.storage_indices(t)))
         return values if chunkforms.is_dask(values) else require("dask.array", "dask").asarray(values)
 
-    def apply_lazily(self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> AbstractTensor:
+    def apply_lazily(
+        self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]
+    ) -> AbstractTensor | None:
+        """dask (a dask base or operand): a dask graph; else an elementwise operation's computed tensor;
+        else zarr's operations through dask; else None: `apply` runs it in memory."""
+        if not self.backend.lazy and _lazy_base_among(operands) is None:
+            for compute in COMPUTING:
+                result = compute(entry, operands, params)
+                if result is not None:
+                    return result
+            if not (self.backend.through_dask and has_dask()):
+                return None
         needs_grad = [x.shape for x in operands if isinstance(x, AbstractTensor) and x.requires_grad]
         if needs_grad and autograd.is_grad_enabled():
             raise TypeError(
@@ -865,9 +894,13 @@ class ArrayBase(BaseTensor):
         if isinstance(entry.chunked, NoChunkedForm):
             values = tuple(values_of(x) for x in operands)
             return StorageTensor.from_array(np.array(entry.kernel(*values, **params)))
-        return self._dask_twin.apply_lazily(entry, operands, params).compute()
+        lazy = self._dask_twin.apply_lazily(entry, operands, params)
+        if lazy is None:  # a dask base always builds a graph, or refuses
+            raise AssertionError(f"{entry.name}: dask gave no graph")
+        return lazy.compute()
 
     def computed(self, t: AbstractTensor) -> AbstractTensor:
+        check_materialize(t.shape, t.dtype.itemsize, f"a {self.backend.kind}-backed tensor")
         return StorageTensor.from_array(np.array(evaluate.read(t), order="C"))  # 0-d stays 0-d
 
     def postcompute(self, lazy: Any) -> tuple[Any, tuple[Any, ...]]:

@@ -16,9 +16,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from lazytensor.bases import computed
 from lazytensor.bases.zarrstore import shown
+from lazytensor.engine.optable import Op
+from lazytensor.ground import settings
 from lazytensor.ground.layout import Layout
-from lazytensor.tensors.tensor import Buffer, StorageTensor
+from lazytensor.tensors.tensor import AbstractTensor, Buffer, StorageTensor
 
 
 def _map_of(array: Buffer) -> mmap.mmap | None:
@@ -73,6 +76,19 @@ class MappedTensor(StorageTensor):
             f"cannot write to {self.file_name}: it is memory-mapped read-only; "
             "lt.load(path, mode='r+') maps it for writing (in the repl: --writable)"
         )
+
+    @property
+    def defers_operations(self) -> bool:  # type: ignore[override]
+        """Whether the map is big enough (the `mmap_lazy_bytes` option) that its elementwise operations
+        are computed tensors, read on request, rather than computed in memory at once."""
+        least = settings.current().mmap_lazy_bytes
+        return least is not None and self.buffer.nbytes >= least
+
+    def apply_lazily(
+        self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]
+    ) -> AbstractTensor | None:
+        """An elementwise operation's computed tensor; None for the rest (`apply` runs it in memory)."""
+        return computed.computed(entry, operands, params)
 
     def check_file(self) -> None:
         """Raise OSError (one line, naming the file) when the file ends before the mapped data does."""

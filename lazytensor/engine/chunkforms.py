@@ -410,3 +410,22 @@ VECTOR_NORM = ChunkedForm(_vector_norm_chunked)
 def fft_shift(name: str) -> ChunkedForm:
     """dask's `fftshift`/`ifftshift` (rolls of every named axis)."""
     return ChunkedForm(functools.partial(_shift_chunked, name))
+
+
+def elementwise_operands(form: Declaration) -> tuple[str, ...] | None:
+    """For an elementwise form (`blockwise`, `ttransform`'s, `tpoint`'s), the parameters that are
+    operands broadcast with the others (clip's `lo` and `hi`); None for any other form: what a
+    computed tensor (`lazytensor.bases.computed`) may compute block by block.
+
+    >>> elementwise_operands(blockwise(("lo", "hi"))), elementwise_operands(TRANSFORM)
+    (('lo', 'hi'), ())
+    >>> elementwise_operands(whole_axis()) is None
+    True
+    """
+    if form is TRANSFORM or form is POINT:
+        return ()
+    build = getattr(form, "build", None)
+    if isinstance(build, functools.partial) and build.func is _blockwise:
+        names: tuple[str, ...] = build.args[0]
+        return names
+    return None

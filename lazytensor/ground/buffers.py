@@ -34,7 +34,12 @@ def physical_memory() -> int:
         return 1 << 62
 
 
-def _bytes_text(count: float) -> str:
+def bytes_text(count: float) -> str:
+    """A number of bytes in three digits and a unit.
+
+    >>> bytes_text(4_000_000_000)
+    '4 GB'
+    """
     for unit in ("bytes", "KB", "MB", "GB", "TB", "PB"):
         if count < 1000:
             return f"{count:.3g} {unit}"
@@ -58,6 +63,6 @@ def check_fits(count: int, bytes_each: int, what: str | Callable[[], str]) -> No
         if callable(what):
             what = what()
         raise MemoryError(
-            f"{what} needs {_bytes_text(need)} ({count:,} elements), more than this machine's "
-            f"{_bytes_text(have)} of memory"
+            f"{what} needs {bytes_text(need)} ({count:,} elements), more than this machine's "
+            f"{bytes_text(have)} of memory"
         )

@@ -200,6 +200,13 @@ def _layer_label(layer: Tensor, room: int | None = None) -> Text:
     )
 
 
+def operands_of(base: Any) -> tuple[Tensor, ...]:
+    """The tensors a computed base computes from (its `operands`, duck-typed), none for storage."""
+    array = getattr(base, "array", None)
+    operands = getattr(array, "operands", ()) if getattr(base, "operand_positions", None) else ()
+    return tuple(x for x in operands if hasattr(x, "layers"))
+
+
 def _value_text(value: Any) -> str:
     return printable(repr(value.item()) if isinstance(value, np.generic) else repr(value))
 
@@ -233,6 +240,8 @@ class Explanation:
         root = node = Tree(labels[0], guide_style=DIM)
         for label in labels[1:]:
             node = node.add(label)
+        for operand in operands_of(bottom[-1] if bottom else top[-1]):  # a computed base: its operands
+            node.children.extend(Explanation(operand)._tree())
         yield root
 
     def _trace(self, position: Shape, width: int | None = None) -> Iterator[Any]:
@@ -246,6 +255,12 @@ class Explanation:
         value = layer.base.read_one(index)  # the bottom of the stack: its base
         yield Text.assemble("storage index ", (str(index), LABEL), " holds ", _value_text(value))
         yield self._shortcut(position)
+        follow = getattr(layer.base, "operand_positions", None)  # a computed base: into each operand
+        for k, (operand, at) in enumerate(follow(pos) if follow is not None else ()):
+            yield Text.assemble(
+                ("operand ", DIM), (str(k), LABEL), (" of the computation, at ", DIM), str(at)
+            )
+            yield from Explanation(operand, at)._trace(at, width)
 
     def _position_lines(self, position: Shape, width: int | None) -> list[Text]:
         """`position (2, 0) of a tensor of shape (3, 4)`; with names, in as many lines as `width` needs."""

@@ -17,6 +17,7 @@ from rich.text import Text
 from lazytensor.ground.buffers import is_memory_mapped
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.axisnames import coords_entries, one_line_or_two, shape_entries, shape_text, wrapped
+from lazytensor.printer.escapes import printable
 from lazytensor.printer.numberformat import Values
 from lazytensor.printer.options import AUTO_STATS_LIMIT, PrintOptions
 from lazytensor.printer.shown import Selection
@@ -285,6 +286,9 @@ def header(selection: Selection, shown: Values, options: PrintOptions, width: in
     kind = storage_kind(t)
     if kind is not None:
         parts.append(Text(kind, style=WARN))
+    read_cost = getattr(t.base, "read_cost", None)  # a computed base: what reading all of `t` costs
+    if read_cost is not None:
+        parts.append(Text(printable(read_cost(t)), style=DIM))
     top += pack_parts(parts, dot, width)
     top += _coords_lines(selection, dot, width)
     chain = _chain_lines(t, dot, width) if len(t.layers) > 1 else []

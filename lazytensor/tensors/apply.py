@@ -100,9 +100,10 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
         streamed = _streamed(entry, operands[0], params)  # a base not in memory: reduced block by block
         if streamed is not None:
             return streamed if names is None else _named(streamed, names, how)
-    if deferring is not None:  # dask: the operation stays lazy, no gradient; named as in memory
+    if deferring is not None:  # not in memory: dask's graph, or a computed tensor; named as in memory
         lazy = deferring.apply_lazily(entry, operands, params)
-        return lazy if names is None else _named(lazy, names, how)  # type: ignore[return-value]
+        if lazy is not None:
+            return lazy if names is None else _named(lazy, names, how)  # type: ignore[return-value]
     values: list[Any] = []
     for x, base in zip(operands, bases, strict=True):
         if base is None:

@@ -37,6 +37,7 @@ from lazytensor.ground.dtypes import as_dtype
 from lazytensor.ground.layout import Layout
 from lazytensor.ground.once import once
 from lazytensor.ground.positions import Shape, int_tuple, normalize_position, numel, row_major_strides
+from lazytensor.ground.settings import check_materialize
 from lazytensor.tensors.surface.arrays import ArrayMethods
 from lazytensor.tensors.surface.casts import Casts
 from lazytensor.tensors.surface.collection import DaskCollection
@@ -249,7 +250,13 @@ class AbstractTensor(
                [2, 5]])
         """
         fused = self._fused_values
-        return evaluate.read(self) if fused is None else fused.view()
+        if fused is not None:
+            return fused.view()
+        if not self.base.has_buffer:  # a file, a store, a computed tensor: read on purpose, up to a limit
+            kind = self.base.layer_name.lower()
+            what = "a computed tensor" if kind == "computed" else f"a {kind}-backed tensor"
+            check_materialize(self.shape, self.dtype.itemsize, what)
+        return evaluate.read(self)
 
     @once
     def _fused_values(self) -> Buffer | None:
@@ -340,6 +347,8 @@ class AbstractTensor(
         """
         if not copy and as_dtype(dtype) == self.dtype:
             return self
+        if self.base.defers_operations:  # not in memory: a computed tensor (dask: a graph)
+            return self._apply(optable.ASTYPE, self, dtype=as_dtype(dtype))
         check_fits(self.numel(), np.dtype(dtype).itemsize, f"a copy of shape {self.shape} as {dtype}")
         return StorageTensor.from_array(self.numpy().astype(dtype, order="C"))
 
@@ -539,8 +548,11 @@ class BaseTensor(AbstractTensor):
         """The lazy array of the view `t` of this base (bases that defer operations)."""
         raise AttributeError(f"a tensor over a {self.layer_name} base has no lazy (dask) array")
 
-    def apply_lazily(self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]) -> AbstractTensor:
-        """The lazy result of an operation of the table on operands one of which stands on this base."""
+    def apply_lazily(
+        self, entry: Op, operands: tuple[Any, ...], params: dict[str, Any]
+    ) -> AbstractTensor | None:
+        """The lazy result of an operation of the table on operands one of which stands on this base,
+        or None when it runs in memory after all."""
         raise TypeError(f"a {self.layer_name} base does not defer operations")
 
     def computed(self, t: AbstractTensor) -> AbstractTensor:

@@ -1,5 +1,5 @@
-"""The dask collection protocol: a tensor over a dask base is a dask collection, its base doing the
-work."""
+"""The dask collection protocol: a tensor over a dask base (or any base not in memory) is a dask
+collection, its base doing the work; `to_dask()` hands any tensor to dask."""
 
 from __future__ import annotations
 
@@ -29,6 +29,20 @@ class DaskCollection(Surface):
         True
         """
         return self.base.computed(cast("AbstractTensor", self))
+
+    def to_dask(self) -> Any:
+        """This tensor as a dask array: a dask base's own graph; a tensor not in memory (a store, a
+        file, a computed tensor) one task per block it reads in; one in memory, one chunk of its values.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(4).to_dask().sum().compute()
+        np.int64(6)
+        """
+        if self.base.defers_operations:
+            return self._lazy_values
+        import dask.array as da  # dask is optional: asked for here only
+
+        return da.from_array(self.numpy(), chunks=-1)  # type: ignore[no-untyped-call]
 
     @once
     def _lazy_values(self) -> Any:

@@ -5,6 +5,8 @@ writes through; a missing label is one line naming the axis, the label and the n
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -147,3 +149,13 @@ def test_nearest_on_an_unsorted_coordinate_is_refused() -> None:
     t = lt.zeros(3, names=("x",), coords={"x": [3, 1, 2]})
     with pytest.raises(ValueError, match="needs a sorted coordinate"):
         t.sel(x=2.2, method="nearest")
+
+
+def test_a_dimension_without_a_coordinate_variable_gets_no_labels(tmp_path: Path) -> None:
+    """xarray makes up a range for a bare dimension (`coords.get`); the file has none, so neither has
+    the tensor, and operations on reversed views of it are numpy's, not refused as mismatched."""
+    path = tmp_path / "bare.nc"
+    xr.DataArray(np.arange(5.0), name="data").to_netcdf(path, engine="h5netcdf")
+    t = lt.from_array(xr.open_dataarray(path, engine="h5netcdf", cache=False))
+    assert t.names == ("dim_0",) and t.axis_coords == (None,)
+    assert (t * t[::-1]).tolist() == (np.arange(5.0) * np.arange(5.0)[::-1]).tolist()
