@@ -80,8 +80,19 @@ def asarray(
             return astype(obj, dtype)
         return obj.clone() if copy else obj
     if copy:
-        return StorageTensor.from_array(np.array(obj, dtype=dtype, copy=True, order="C"))
-    array = np.asarray(obj, dtype=dtype, copy=copy)
+        array = np.array(obj, dtype=dtype, copy=True, order="C")
+    else:
+        array = np.asarray(obj, dtype=dtype, copy=copy)
+    if array.dtype.kind in "USO" and not isinstance(obj, np.ndarray):
+        # the standard's asarray takes numbers; clients (scikit-learn) rely on text being refused
+        first = array.reshape(-1)[0] if array.size else ""
+        first = first.item() if isinstance(first, np.generic) else first
+        raise TypeError(
+            f"asarray takes numbers and bools, not text or objects such as {first!r} "
+            "(lt.tensor makes a tensor of them)"
+        )
+    if copy:
+        return StorageTensor.from_array(array)
     if copy is False and not array.flags.c_contiguous:
         raise ValueError(
             f"asarray: an array of strides {array.strides} needs a copy to be a tensor (copy=False)"
