@@ -7,7 +7,7 @@ constants and dtypes are here, `linalg` and `fft` are its extensions, and every 
 
 import math
 import warnings
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 from lazytensor import compat, fft, linalg, nn, optim, tenxor
 from lazytensor.api.creation import (
@@ -80,11 +80,14 @@ from lazytensor.array_api.namespace import (
     cumulative_prod,
     cumulative_sum,
     diff,
+    einsum,
     expand_dims,
     eye,
     flip,
     from_dlpack,
     full,
+    gradient,
+    isin,
     linspace,
     max,
     mean,
@@ -92,12 +95,14 @@ from lazytensor.array_api.namespace import (
     min,
     moveaxis,
     ones,
+    pad,
     permute_dims,
     prod,
     repeat,
     reshape,
     roll,
     searchsorted,
+    sliding_window_view,
     sort,
     squeeze,
     stack,
@@ -142,6 +147,8 @@ inf = math.inf
 nan = math.nan
 newaxis = None
 """`t[lt.newaxis]` inserts an axis, as numpy's `np.newaxis`."""
+lib = SimpleNamespace(stride_tricks=SimpleNamespace(sliding_window_view=sliding_window_view))
+"""numpy's `np.lib.stride_tricks.sliding_window_view` on tensors, where xarray's `rolling` looks for it."""
 
 __all__ = [
     "AbstractTensor",
@@ -180,6 +187,7 @@ __all__ = [
     "cumulative_sum",
     "diff",
     "e",
+    "einsum",
     "empty",
     "empty_like",
     "enable_grad",
@@ -198,6 +206,7 @@ __all__ = [
     "gather",
     "get_num_threads",
     "get_printoptions",
+    "gradient",
     "iinfo",
     "inf",
     "inference_mode",
@@ -207,6 +216,8 @@ __all__ = [
     "int64",
     "is_grad_enabled",
     "isdtype",
+    "isin",
+    "lib",
     "linalg",
     "linspace",
     "load",
@@ -229,6 +240,7 @@ __all__ = [
     "ones_like",
     "open",
     "optim",
+    "pad",
     "permute_dims",
     "pi",
     "printoptions",

@@ -9,6 +9,7 @@ from typing import Any, cast
 from lazytensor import printer
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer import explain
+from lazytensor.printer.summary import inline_text
 from lazytensor.tensors.surface.primitives import Surface
 
 
@@ -44,6 +45,15 @@ class Display(Surface):
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         """IPython's prompt: the print, in colour on a terminal (`repr()` stays plain)."""
         printer.tensor_pretty(cast(Tensor, self), p, cycle)
+
+    def _repr_inline_(self, max_width: int) -> str:
+        """One short line of values for xarray's repr of a Dataset holding this tensor.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(10)._repr_inline_(15)
+        '0 1 2 ... 8 9'
+        """
+        return inline_text(cast(Tensor, self), max_width)
 
     def summary(self, **options: Any) -> printer.SummaryLine:
         """One line: shape, dtype, count, range, mean, std, NaN/inf counts, the layers in short."""
