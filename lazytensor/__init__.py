@@ -7,7 +7,7 @@ constants and dtypes are here, `linalg` and `fft` are its extensions, and every 
 
 import math
 import warnings
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 from lazytensor import browse as browse  # importing it registers what `t.browse()` runs
 from lazytensor import compat, fft, linalg, nn, optim, tenxor
@@ -81,11 +81,14 @@ from lazytensor.array_api.namespace import (
     cumulative_prod,
     cumulative_sum,
     diff,
+    einsum,
     expand_dims,
     eye,
     flip,
     from_dlpack,
     full,
+    gradient,
+    isin,
     linspace,
     max,
     mean,
@@ -93,12 +96,14 @@ from lazytensor.array_api.namespace import (
     min,
     moveaxis,
     ones,
+    pad,
     permute_dims,
     prod,
     repeat,
     reshape,
     roll,
     searchsorted,
+    sliding_window_view,
     sort,
     squeeze,
     stack,
@@ -144,6 +149,8 @@ inf = math.inf
 nan = math.nan
 newaxis = None
 """`t[lt.newaxis]` inserts an axis, as numpy's `np.newaxis`."""
+lib = SimpleNamespace(stride_tricks=SimpleNamespace(sliding_window_view=sliding_window_view))
+"""numpy's `np.lib.stride_tricks.sliding_window_view` on tensors, where xarray's `rolling` looks for it."""
 
 __all__ = [
     "AbstractTensor",
@@ -182,6 +189,7 @@ __all__ = [
     "cumulative_sum",
     "diff",
     "e",
+    "einsum",
     "empty",
     "empty_like",
     "enable_grad",
@@ -201,6 +209,7 @@ __all__ = [
     "get_num_threads",
     "get_options",
     "get_printoptions",
+    "gradient",
     "iinfo",
     "inf",
     "inference_mode",
@@ -210,6 +219,8 @@ __all__ = [
     "int64",
     "is_grad_enabled",
     "isdtype",
+    "isin",
+    "lib",
     "linalg",
     "linspace",
     "load",
@@ -233,6 +244,7 @@ __all__ = [
     "open",
     "optim",
     "options",
+    "pad",
     "permute_dims",
     "pi",
     "printoptions",

@@ -18,6 +18,10 @@ import os
 import sys
 from pathlib import Path
 
+# SciPy reads its array-API switch once, when first imported (by networkx, scikit-learn, ...):
+# set before any test imports it, so tests/top/test_clients.py calls SciPy's array-API paths
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
 import pytest
 from hypothesis import HealthCheck, settings
 

@@ -48,6 +48,7 @@ DOCTESTED_PAGES = (
     "docs/concurrency.md",
     "docs/printing.md",
     "docs/array-api.md",
+    "docs/clients.md",
     "docs/performance.md",
     "docs/extending.md",
 )

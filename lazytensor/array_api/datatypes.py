@@ -144,25 +144,27 @@ def isdtype(dtype: Any, kind: Any) -> builtins.bool:
     return False
 
 
-def result_type(*arrays_and_dtypes: Any) -> type:
+def result_type(*arrays_and_dtypes: Any) -> np.dtype[Any]:
     """The dtype that numpy's promotion gives these arrays, dtypes and Python scalars together (a
-    Python scalar counts weakly: it never widens an array's dtype).
+    Python scalar counts weakly: it never widens an array's dtype; Python scalars alone give numpy's
+    defaults, as `np.result_type(float("nan"))` is float64). A dtype instance, as numpy returns.
 
     >>> import lazytensor as lt
     >>> lt.result_type(lt.int8, lt.int16), lt.result_type(lt.zeros(2, dtype=lt.float32), 1.0)
-    (<class 'numpy.int16'>, <class 'numpy.float32'>)
+    (dtype('int16'), dtype('float32'))
+    >>> lt.result_type(float("nan")), lt.result_type(1, True)
+    (dtype('float64'), dtype('int64'))
     """
     if not arrays_and_dtypes:
-        raise ValueError("result_type needs at least one array or dtype")
+        raise ValueError("result_type needs at least one array, dtype or Python scalar")
     found: list[Any] = []
     for item in arrays_and_dtypes:
         if isinstance(item, builtins.bool | int | float | complex):
             found.append(item)
         else:
             found.append(dtype_of(item))
-    if all(isinstance(item, builtins.bool | int | float | complex) for item in found):
-        raise ValueError("result_type needs at least one array or dtype beside Python scalars")
-    return np.result_type(*found).type
+    promoted: np.dtype[Any] = np.result_type(*found)
+    return promoted
 
 
 def can_cast(from_: Any, to: Any, /) -> builtins.bool:
@@ -187,7 +189,7 @@ class Info:
     >>> import lazytensor as lt
     >>> info = lt.__array_namespace_info__()
     >>> info.default_device(), info.default_dtypes()["real floating"], sorted(info.dtypes(kind="bool"))
-    ('cpu', <class 'numpy.float64'>, ['bool'])
+    ('cpu', dtype('float64'), ['bool'])
     """
 
     def capabilities(self) -> dict[str, Any]:
@@ -202,21 +204,23 @@ class Info:
         """The devices there are: ["cpu"]."""
         return [DEVICE]
 
-    def default_dtypes(self, *, device: Any = None) -> dict[str, type]:
-        """numpy's defaults: float64, complex128, int64 (integers and indices)."""
+    def default_dtypes(self, *, device: Any = None) -> dict[str, np.dtype[Any]]:
+        """numpy's defaults: float64, complex128, int64 (integers and indices), as `np.dtype`
+        instances, which hash as `x.dtype` does (numpy's scalar types compare equal but hash apart)."""
         check_device(device)
         return {
-            "real floating": float64,
-            "complex floating": complex128,
-            "integral": int64,
-            "indexing": int64,
+            "real floating": np.dtype(float64),
+            "complex floating": np.dtype(complex128),
+            "integral": np.dtype(int64),
+            "indexing": np.dtype(int64),
         }
 
-    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, type]:
-        """The standard's dtypes by name, all of them or those of `kind` (a kind name or a tuple)."""
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, np.dtype[Any]]:
+        """The standard's dtypes by name, all of them or those of `kind` (a kind name or a tuple), as
+        `np.dtype` instances, so `{dtype: name}` tables built from them find `x.dtype`."""
         check_device(device)
-        chosen = [t for t in STANDARD_DTYPES if kind is None or isdtype(t, kind)]
-        return {np.dtype(t).name: t for t in chosen}
+        chosen = [np.dtype(t) for t in STANDARD_DTYPES if kind is None or isdtype(t, kind)]
+        return {t.name: t for t in chosen}
 
 
 def __array_namespace_info__() -> Info:

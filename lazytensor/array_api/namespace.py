@@ -80,8 +80,19 @@ def asarray(
             return astype(obj, dtype)
         return obj.clone() if copy else obj
     if copy:
-        return StorageTensor.from_array(np.array(obj, dtype=dtype, copy=True, order="C"))
-    array = np.asarray(obj, dtype=dtype, copy=copy)
+        array = np.array(obj, dtype=dtype, copy=True, order="C")
+    else:
+        array = np.asarray(obj, dtype=dtype, copy=copy)
+    if array.dtype.kind in "USO" and not isinstance(obj, np.ndarray):
+        # the standard's asarray takes numbers; clients (scikit-learn) rely on text being refused
+        first = array.reshape(-1)[0] if array.size else ""
+        first = first.item() if isinstance(first, np.generic) else first
+        raise TypeError(
+            f"asarray takes numbers and bools, not text or objects such as {first!r} "
+            "(lt.tensor makes a tensor of them)"
+        )
+    if copy:
+        return StorageTensor.from_array(array)
     if copy is False and not array.flags.c_contiguous:
         raise ValueError(
             f"asarray: an array of strides {array.strides} needs a copy to be a tensor (copy=False)"
@@ -941,3 +952,65 @@ def diff(
     pieces = [p for p in (prepend, tensor, append) if p is not None]
     joined = tensor if len(pieces) == 1 else apply_to_sequence(optable.CAT, pieces, dim=axis)
     return apply(optable.DIFF, joined, axis=axis, n=n)
+
+
+# -- numpy's functions that clients ask of a namespace (xarray's duck_array_ops) ---------------------
+
+
+def _numpy_result(result: Any) -> AbstractTensor:
+    """numpy's function on tensors returns a tensor (through `__array_function__`); say so to mypy."""
+    tensor: AbstractTensor = result
+    return tensor
+
+
+def pad(x: Operand, /, pad_width: Any, mode: str = "constant", **kwargs: Any) -> AbstractTensor:
+    """`x` padded as numpy's `pad` pads it (xarray's `pad`, `shift` and `rolling` call it), in new storage.
+
+    >>> import lazytensor as lt
+    >>> lt.pad(lt.tensor([1.0, 2.0]), 1, constant_values=lt.nan).tolist()
+    [nan, 1.0, 2.0, nan]
+    """
+    return _numpy_result(np.pad(operand_tensor(x), pad_width, mode=mode, **kwargs))  # type: ignore[call-overload]
+
+
+def einsum(subscripts: str, /, *operands: Operand, **kwargs: Any) -> AbstractTensor:
+    """numpy's `einsum` on tensors (xarray's `dot` and `weighted` call it).
+
+    >>> import lazytensor as lt
+    >>> lt.einsum("ij,j->i", lt.eye(2), lt.tensor([3.0, 4.0])).tolist()
+    [3.0, 4.0]
+    """
+    return _numpy_result(np.einsum(subscripts, *(operand_tensor(x) for x in operands), **kwargs))
+
+
+def isin(element: Operand, test_elements: Operand, /, **kwargs: Any) -> AbstractTensor:
+    """Whether each element of `element` is among `test_elements`, as numpy's `isin` (xarray's `isin`).
+
+    >>> import lazytensor as lt
+    >>> lt.isin(lt.tensor([1, 2, 3]), [2, 3]).tolist()
+    [False, True, True]
+    """
+    return _numpy_result(np.isin(operand_tensor(element), test_elements, **kwargs))
+
+
+def gradient(f: Operand, /, *varargs: Any, **kwargs: Any) -> Any:
+    """numpy's `gradient` (central differences) on a tensor: a tensor, or a list of them for several
+    axes (xarray's `differentiate` calls it).
+
+    >>> import lazytensor as lt
+    >>> lt.gradient(lt.tensor([1.0, 4.0, 9.0])).tolist()
+    [3.0, 4.0, 5.0]
+    """
+    return np.gradient(operand_tensor(f), *varargs, **kwargs)
+
+
+def sliding_window_view(x: Operand, window_shape: Any, axis: Any = None, **kwargs: Any) -> AbstractTensor:
+    """Every window of `window_shape` along `axis`, as numpy's `lib.stride_tricks.sliding_window_view`
+    (xarray's `rolling` calls it as `xp.lib.stride_tricks.sliding_window_view`).
+
+    >>> import lazytensor as lt
+    >>> lt.lib.stride_tricks.sliding_window_view(lt.arange(4), 2).tolist()
+    [[0, 1], [1, 2], [2, 3]]
+    """
+    windows = np.lib.stride_tricks.sliding_window_view(operand_tensor(x), window_shape, axis=axis, **kwargs)
+    return _numpy_result(windows)

@@ -272,15 +272,15 @@ def _slice_range(bounds: tuple[int, int, int]) -> Range:
     return made
 
 
-def basic_specs(key: Any, shape: Sequence[int]) -> tuple[Spec, ...] | None:
+def basic_specs(key: Any, shape: Sequence[int], elements: bool = False) -> tuple[Spec, ...] | None:
     """The specs of the commonest view key, Python ints and slices, at most one per axis and not an
-    int for every axis (that names an element), straight from the key; None for any other key (which
-    `parse` reads, giving the same specs and the same errors).
+    int for every axis (that names an element) unless `elements`, straight from the key; None for any
+    other key (which `parse` reads, giving the same specs and the same errors).
 
     >>> basic_specs((slice(1, 5), slice(None, None, 2)), (10, 10))
     (Range(start=1, step=1, count=4), Range(start=0, step=2, count=5))
-    >>> basic_specs((3, 4), (10, 10)), basic_specs([1, 2], (10, 10))
-    (None, None)
+    >>> basic_specs((3, 4), (10, 10)), basic_specs([1, 2], (10, 10)), basic_specs((3, -1), (10, 10), True)
+    (None, None, (3, 9))
     """
     items = key if type(key) is tuple else (key,)
     if len(items) > len(shape):
@@ -300,7 +300,7 @@ def basic_specs(key: Any, shape: Sequence[int]) -> tuple[Spec, ...] | None:
             specs.append(normalize_index(item, shape[axis], axis))
         else:
             return None
-    if whole and len(items) == len(shape):
+    if whole and len(items) == len(shape) and not elements:
         return None
     for size in shape[len(items) :]:
         specs.append(Range.derived(0, 1, size))

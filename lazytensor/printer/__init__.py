@@ -96,11 +96,11 @@ def to_string(t: Tensor, dims: DimsSpec = None, style: str | None = None, **opti
 def tensor_str(t: Tensor) -> str:
     """`str(t)`: a 0-d tensor is its number, as numpy's `str` writes that scalar; any other is its print.
 
-    `repr(t)` of a 0-d tensor stays the one informative line (shape, dtype, value, layers).
+    `repr(t)` of a 0-d tensor is its value and dtype on one line, as PyTorch writes it.
 
     >>> import lazytensor as lt
     >>> tensor_str(lt.arange(12).sum()), repr(lt.arange(12).sum())
-    ('66', 'tensor () int64 66')
+    ('66', 'tensor(66, dtype=int64)')
     """
     if len(t.shape) == 0:
         return scalar_text(t.numpy())

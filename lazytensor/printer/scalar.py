@@ -1,7 +1,7 @@
 """A 0-d tensor read as a number: `str()` gives its value as numpy's `str()` gives that scalar.
 
-`print(x.sum())` shows `66`, as numpy prints `66`; `repr()` stays the one informative
-line (`tensor () int64 66`). Text that numpy itself cannot make (a unicode code point
+`print(x.sum())` shows `66`, as numpy prints `66`; `repr()` is the value with its dtype
+(`tensor(66, dtype=int64)`). Text that numpy itself cannot make (a unicode code point
 over 0x10FFFF) is written as its escape, and control characters as theirs.
 """
 

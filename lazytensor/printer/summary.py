@@ -10,6 +10,7 @@ A 0-d tensor shows its value instead of a range.
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -64,18 +65,19 @@ def summary_text(t: Tensor, options: PrintOptions | None = None) -> Text:
     >>> import lazytensor as lt
     >>> summary_text(lt.arange(12.0).reshape(3, 4).T[1:]).plain
     'tensor (3, 3) float64 n=9 x∈[1, 11] μ=6 σ=3.367 Sliced∘Transposed∘Reshaped∘Storage'
-    >>> summary_text(lt.tensor(7)).plain
-    'tensor () int64 7'
+    >>> summary_text(lt.tensor(7)).plain, summary_text(lt.arange(3.0)[1]).plain
+    ('tensor(7, dtype=int64)', 'tensor(1., dtype=float64)')
     """
     options = current_options() if options is None else options
+    if len(t.shape) == 0:  # a number: its value and dtype, as PyTorch writes one (`explain()` has the layers)
+        return Text.assemble(
+            ("tensor(", DIM), _value_text(t, options), (", dtype=", DIM), (str(t.dtype), DTYPE), (")", DIM)
+        )
     space = Text(" ")
     shape = shape_text(t.shape, names_of(t))
     parts = [Text("tensor", style=DIM), Text(shape, style=SHAPE), Text(str(t.dtype), style=DTYPE)]
-    if len(t.shape) == 0:
-        parts.append(_value_text(t, options))
-    else:
-        parts.append(Text(f"n={t.numel():,}"))
-        parts += _statistics_parts(t, options)
+    parts.append(Text(f"n={t.numel():,}"))
+    parts += _statistics_parts(t, options)
     if len(t.layers) > 1:
         names = chain_names(t.layers, CHAIN_EDGE)
         parts.append(Text("∘", style=CHAIN).join(names))
@@ -139,7 +141,7 @@ def container_summary(value: object, options: PrintOptions | None = None) -> Tex
     >>> import lazytensor as lt
     >>> print(container_summary((lt.arange(3), lt.tensor(2.5))))
     (tensor (3,) int64 n=3 x∈[0, 2] μ=1 σ=0.8165,
-     tensor () float64 2.5)
+     tensor(2.5, dtype=float64))
     >>> container_summary((lt.arange(3), 1)) is None
     True
     """
@@ -247,3 +249,36 @@ def streamed_statistics(
     '100000000000000'
     """
     return format_statistics(one_pass(t, chunk).numbers(), options)
+
+
+def inline_text(t: Tensor, max_width: int) -> str:
+    """The first and last values of `t`, flat, in at most `max_width` characters (xarray's one-line
+    `_repr_inline_` in a Dataset's repr); reads only the values shown.
+
+    >>> import lazytensor as lt
+    >>> inline_text(lt.arange(12.0).reshape(3, 4), 30)
+    '0.0 1.0 2.0 ... 9.0 10.0 11.0'
+    >>> inline_text(lt.arange(3), 30), inline_text(lt.tensor(2.5), 30)
+    ('0 1 2', '2.5')
+    """
+    count = math.prod(t.shape)
+    if count == 0:
+        return "[]"
+    flat = np.asarray(t.numpy()).reshape(-1) if count <= 2 * max_width else None
+
+    def value(i: int) -> str:  # the whole tensor when small, else one element at a time
+        element = flat[i] if flat is not None else np.asarray(t[np.unravel_index(i, t.shape)])[()]
+        return printable(str(element.item() if isinstance(element, np.generic) else element))
+
+    front: list[str] = []
+    back: list[str] = []
+    used = 0
+    for k in range(count):
+        i = k // 2 if k % 2 == 0 else count - 1 - k // 2
+        text = value(i)
+        ellipsis = 4 if k + 1 < count else 0
+        if front and used + len(text) + 1 + ellipsis > max_width:
+            return " ".join([*front, "...", *reversed(back)])
+        (front if k % 2 == 0 else back).append(text)
+        used += len(text) + 1
+    return " ".join([*front, *reversed(back)])

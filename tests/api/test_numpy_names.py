@@ -72,14 +72,19 @@ def test_full_names_its_value_fill_value_and_keeps_it_positional() -> None:
     assert lt.full((2,), 7, dtype=np.float32).dtype == np.float32
 
 
-def test_an_element_is_numpys_scalar_and_an_ellipsis_a_0d_view() -> None:
-    """The `x[()]` decision (docs/numpy.md): numpy's habit, a scalar for a key naming one element,
-    so `x[i]` costs what numpy's does; `x[...]` stays a view, as numpy's is an array."""
+def test_an_element_is_a_0d_view_and_x_of_empty_tuple_is_x() -> None:
+    """The `x[()]` decision (docs/numpy.md): the array API's and PyTorch's habit, a 0-d tensor for a
+    key naming one element, so clients' results (SciPy's `res[()]`) stay tensors; `x[...]` a view."""
     values = np.arange(3.0)
     t = lt.tensor(values)
-    assert type(t[1]) is type(values[1]) and t[1] == values[1]
+    assert isinstance(t[1], lt.AbstractTensor) and t[1].shape == () and t[1] == values[1]
+    element = t[1]
+    t[1] = 7.0  # a view: it reads what the storage holds
+    assert element.item() == 7.0
     zero_d = lt.tensor(np.float32(2.5))
-    assert type(zero_d[()]) is type(np.array(np.float32(2.5))[()])
+    assert zero_d[()] is zero_d
+    obj = lt.tensor([{"a": 1}, None], dtype=object)
+    assert obj[0] == {"a": 1}  # an object tensor's element is the object, as numpy's
     whole = zero_d[...]
     assert isinstance(whole, lt.AbstractTensor) and whole.shape == ()
     whole[...] = 4.0

@@ -100,8 +100,8 @@ def test_inside_jupyter_the_text_renderings_still_come_back_as_strings(
 
 
 def test_a_0d_print_follows_the_options_of_its_call() -> None:
-    assert lt.to_string(lt.tensor(2 / 3), precision=2) == "tensor () float64 0.67"
-    assert lt.to_string(lt.tensor(2 / 3)) == "tensor () float64 0.6667"
+    assert lt.to_string(lt.tensor(2 / 3), precision=2) == "tensor(0.67, dtype=float64)"
+    assert lt.to_string(lt.tensor(2 / 3)) == "tensor(0.6667, dtype=float64)"
 
 
 def test_a_heatmap_survives_the_cut_of_rows_and_nan_keeps_its_own_style() -> None:

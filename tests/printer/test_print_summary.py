@@ -67,12 +67,12 @@ def test_empty_and_skipped_statistics_are_styled() -> None:
 
 def test_a_0d_summary_follows_precision_and_notation() -> None:
     value = lt.tensor(1 / 3)
-    assert str(value.summary(precision=2)) == "tensor () float64 0.33"
-    assert str(value.summary(sci_mode=True)) == "tensor () float64 3.3333e-01"
-    assert summary_text(value, PrintOptions(precision=1)).plain == "tensor () float64 0.3"
+    assert str(value.summary(precision=2)) == "tensor(0.33, dtype=float64)"
+    assert str(value.summary(sci_mode=True)) == "tensor(3.3333e-01, dtype=float64)"
+    assert summary_text(value, PrintOptions(precision=1)).plain == "tensor(0.3, dtype=float64)"
     with lt.printoptions(precision=3):
-        assert summary_text(value).plain == "tensor () float64 0.333"
-        assert str(SummaryLine(value)) == "tensor () float64 0.333"
+        assert summary_text(value).plain == "tensor(0.333, dtype=float64)"
+        assert str(SummaryLine(value)) == "tensor(0.333, dtype=float64)"
 
 
 def test_a_summary_shows_counts_of_true_and_nothing_for_strings() -> None:
@@ -153,7 +153,7 @@ def test_a_list_of_tensors_and_other_items_is_bracketed_one_per_line() -> None:
     assert text.plain.splitlines() == [
         "[tensor (2,) int64 n=2 x∈[0, 1] μ=0.5 σ=0.5,",
         " 'x\\x1b',",
-        " tensor () float64 2.5]",
+        " tensor(2.5, dtype=float64)]",
     ]
 
 
@@ -161,10 +161,13 @@ def test_a_dict_of_tensors_is_keyed_and_follows_the_options() -> None:
     value = {"a\x1b": lt.tensor(1 / 3), 2: lt.tensor(2 / 3)}
     text = container_summary(value, PrintOptions(precision=2))
     assert text is not None
-    assert text.plain.splitlines() == ["{'a\\x1b': tensor () float64 0.33,", " 2: tensor () float64 0.67}"]
+    assert text.plain.splitlines() == [
+        "{'a\\x1b': tensor(0.33, dtype=float64),",
+        " 2: tensor(0.67, dtype=float64)}",
+    ]
     with lt.printoptions(precision=1):
         default = container_summary(value)
-    assert default is not None and default.plain.endswith("2: tensor () float64 0.7}")
+    assert default is not None and default.plain.endswith("2: tensor(0.7, dtype=float64)}")
 
 
 def test_a_tensor_is_known_by_its_protocol_without_running_properties() -> None:

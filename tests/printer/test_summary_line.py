@@ -50,8 +50,8 @@ def test_summary_lines_golden() -> None:
 
 
 def test_a_0d_tensor_at_the_prompt_is_one_line() -> None:
-    assert repr(lt.tensor(2.5)) == "tensor () float64 2.5"
-    assert lt.tensor(2.5)._repr_mimebundle_()["text/plain"] == "tensor () float64 2.5"
+    assert repr(lt.tensor(2.5)) == "tensor(2.5, dtype=float64)"
+    assert lt.tensor(2.5)._repr_mimebundle_()["text/plain"] == "tensor(2.5, dtype=float64)"
     assert repr(lt.arange(3).sum()).count("\n") == 0
 
 

@@ -56,9 +56,7 @@ def test_show_an_index(npy: pathlib.Path) -> None:
     assert "layers Sliced ∘ Storage · strided" in result.stdout
     assert result.stdout.rstrip().endswith("55.  57.  59.")
     element = run("show", str(npy), "--index", "-1, -1, -1")
-    assert element.returncode == 0 and element.stdout.rstrip().endswith(
-        "\ntensor () float32 59. Sliced∘Storage"
-    )
+    assert element.returncode == 0 and element.stdout.rstrip().endswith("\ntensor(59., dtype=float32)")
 
 
 def test_show_precision_width_and_heatmap(npy: pathlib.Path) -> None:

@@ -114,7 +114,7 @@ def test_any_key_shows_numpys_selection_or_one_line(cube: Path, key: str) -> Non
     expected = numpy_shape(parse_key(key))
     assert expected is not None, f"shown, but numpy refuses {key!r}"
     if expected == ():  # one element prints as one line, as a 0-d tensor does at the prompt
-        assert "tensor () int16" in out
+        assert "dtype=int16)" in out
     else:
         assert f"shape {expected} · int16" in out
 

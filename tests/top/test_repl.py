@@ -77,7 +77,7 @@ def test_a_bad_file_is_one_line_and_status_2(tmp_path: pathlib.Path) -> None:
 
 def test_no_files_is_a_console_with_lt() -> None:
     result = run_repl(typed="lt.tensor(3)\n", NO_COLOR="1")
-    assert result.returncode == 0 and ">>> tensor () int64 3\n" in result.stdout
+    assert result.returncode == 0 and ">>> tensor(3, dtype=int64)\n" in result.stdout
 
 
 def test_the_display_hook() -> None:

@@ -10,6 +10,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 from lazytensor import printer
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer import explain
+from lazytensor.printer.summary import inline_text
 from lazytensor.tensors.surface.primitives import Surface
 
 BROWSERS: list[Callable[..., None]] = []
@@ -112,6 +113,15 @@ class Display(Surface):
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         """IPython's prompt: the print, in colour on a terminal (`repr()` stays plain)."""
         printer.tensor_pretty(cast(Tensor, self), p, cycle)
+
+    def _repr_inline_(self, max_width: int) -> str:
+        """One short line of values for xarray's repr of a Dataset holding this tensor.
+
+        >>> import lazytensor as lt
+        >>> lt.arange(10)._repr_inline_(15)
+        '0 1 2 ... 8 9'
+        """
+        return inline_text(cast(Tensor, self), max_width)
 
     @one_line_repr
     def summary(self, /, **options: Any) -> printer.SummaryLine:

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from lazytensor.engine import autograd
 from lazytensor.ground import keywords, naming
 from lazytensor.ground.keywords import UNSET
 from lazytensor.ground.positions import as_shape
@@ -240,24 +239,23 @@ class Shaping(Surface):
         return self._views.OuterIndexer(cast("AbstractTensor", self))
 
     def __getitem__(self, key: Any) -> Any:
-        """`t[key]` by numpy's rules: a view, or for a key naming one element a numpy scalar, as numpy
-        gives; but a 0-d view when the tensor requires grad, so that `w[0] * 2` keeps its gradient.
+        """`t[key]` by numpy's rules, always a tensor: a key naming one element gives a 0-d view, as the
+        array API standard and PyTorch give (numpy gives a scalar), so an array API client's results stay
+        tensors; a 0-d tensor is a number wherever Python takes one. `x[()]` of a 0-d tensor is `x`
+        (SciPy ends its functions with `res[()]`); an element of an object tensor is the object, as numpy.
 
         >>> import lazytensor as lt
-        >>> lt.arange(3.0)[1], lt.ones(3, requires_grad=True)[1].shape
-        (np.float64(1.0), ())
+        >>> t = lt.arange(3.0)
+        >>> u = t[1]
+        >>> u, float(u) + 1, u[()] is u
+        (tensor(1., dtype=float64), 2.0, True)
         """
-        if _is_element_key(key, len(self.shape)):
-            fused = self._fused_values
-            if fused is not None and (self.base.plain or not self.requires_grad):
-                try:  # free unless raised, where `contextlib.suppress` costs a third of the read
-                    return fused[key]  # an element of a fused stack: numpy's own indexing and checks
-                except (OverflowError, IndexError):  # out of bounds, or past C's ints, where numpy
-                    pass  # says "only integers ... are valid indices": our parser names the index
-        if not self.base.plain and self.requires_grad and autograd.is_grad_enabled():  # plain: no grad
-            return self._views.index_view(cast("AbstractTensor", self), key)
+        if type(key) is tuple and not key and not self.shape:
+            return self
         try:  # free unless raised: a bad argument's traceback ends at the caller's line
-            return self._views.getitem(cast("AbstractTensor", self), key)
+            if self.dtype.hasobject:
+                return self._views.getitem(cast("AbstractTensor", self), key)
+            return self._views.index_view(cast("AbstractTensor", self), key)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
 
@@ -266,18 +264,6 @@ class Shaping(Surface):
             self._views.setitem(cast("AbstractTensor", self), key, value)
         except USER_ERRORS as error:
             raise error.with_traceback(None) from None
-
-
-def _is_element_key(key: Any, ndim: int) -> bool:
-    """Whether `key` is plain Python ints, one per axis (the commonest read at a prompt)."""
-    if type(key) is int:
-        return ndim == 1
-    if type(key) is not tuple or len(key) != ndim:
-        return False
-    for k in key:  # noqa: SIM110 (a loop: `all(...)` of a generator costs three times as much here)
-        if type(k) is not int:
-            return False
-    return True
 
 
 def _is_dtype_argument(arg: Any) -> bool:

@@ -262,11 +262,12 @@ def _adopted(spec: Spec) -> IndexArray | None:
     return indexing.read_only_window(np.array(spec, dtype=np.intp) if isinstance(spec, int) else spec)
 
 
-def _common_view(t: AbstractTensor, key: Any) -> AbstractTensor | None:
-    """The view of the commonest keys (ints and slices; one list of ints) made straight from the key,
-    or None for any other key. The same wrappers `_numpy_view` makes from the parsed key."""
+def _common_view(t: AbstractTensor, key: Any, elements: bool = False) -> AbstractTensor | None:
+    """The view of the commonest keys (ints and slices, an element's ints too when `elements`; one list
+    of ints) made straight from the key, or None for any other key. The same wrappers `_numpy_view`
+    makes from the parsed key."""
     shape = t.shape
-    specs = indexing.basic_specs(key, shape)
+    specs = indexing.basic_specs(key, shape, elements)
     if specs is not None:
         return SlicedTensor.trusted(t, specs)
     indices = indexing.lone_list(key, shape)
@@ -279,7 +280,7 @@ def _common_view(t: AbstractTensor, key: Any) -> AbstractTensor | None:
 
 def index_view(t: AbstractTensor, key: Any) -> AbstractTensor:
     """The view `t[key]` by numpy's rules (a 0-d view for an all-int key)."""
-    common = _common_view(t, key)
+    common = _common_view(t, key, elements=True)
     return _numpy_view(t, indexing.parse(key, t.shape)) if common is None else common
 
 

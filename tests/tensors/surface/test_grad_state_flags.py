@@ -46,3 +46,10 @@ def test_a_refused_leaf_write_says_to_write_under_no_grad() -> None:
     with lt.no_grad():
         x[0] = 5.0
     assert x.tolist() == [5.0, 2.0]
+
+
+def test_an_integer_or_bool_result_requires_no_grad_as_in_pytorch() -> None:
+    w = lt.tensor([0.5, -1.5], requires_grad=True)
+    for result in (lt.astype(w, "int64"), w.astype(lt.int32), lt.astype(w, lt.bool), w > 0, lt.argmax(w)):
+        assert result.requires_grad is False and result.grad_fn is None
+    assert lt.astype(w, "float32").requires_grad is True  # a float cast keeps its gradient
