@@ -121,7 +121,7 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     except USER_ERRORS as error:
         raise error.with_traceback(None) from None
     if result.dtype.kind in "biu":  # an integer or bool result has no gradient, as in PyTorch
-        return result if names is None else _named(result, names)
+        return result if names is None else _named(result, names, how)
     saved = Saved(inputs, result.values(), params, needs, _watch(operands, result))
     result.grad_state.requires_grad = True
     object.__setattr__(result, "plain", False)
