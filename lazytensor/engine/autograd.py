@@ -80,7 +80,8 @@ def enable_grad() -> Iterator[None]:
 @contextlib.contextmanager
 def inference_mode(mode: bool = True) -> Iterator[None]:
     """PyTorch's `inference_mode`: here `no_grad()` (nothing is recorded), or nothing changed when
-    `mode` is False. Also a decorator, as every context manager here.
+    `mode` is False, so inside `no_grad()` recording stays off (PyTorch's C++ guard sets grad mode to
+    `not mode`, which turns it on there). Also a decorator, as every context manager here.
 
     >>> import lazytensor as lt
     >>> w = lt.ones(2, requires_grad=True)
