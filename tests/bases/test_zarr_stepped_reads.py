@@ -1,0 +1,55 @@
+"""Reads of a zarr base through a step that skips whole chunks of an axis of very many chunks: one
+request per element picked, not zarr's walk over every chunk of the slice's span (a `repr` of
+`t.T[[0, -1]]` over a sparse `(2**40, 2**40)` array with 2×2 chunks walked 2**39 chunks, #41)."""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+import zarr
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazytensor as lt
+
+
+def test_the_first_and_last_columns_of_a_sparse_2_to_the_40_square_print_at_once(
+    tmp_path: pathlib.Path,
+) -> None:
+    path = tmp_path / "sparse.zarr"
+    z = zarr.create_array(path, shape=(2**40, 2**40), chunks=(2, 2), dtype="f8", fill_value=0)
+    z[0, 0], z[-1, -1], z[5, 7], z[-2, 0] = 1.0, 2.0, 3.0, 4.0
+    t = lt.open(path)
+    picked = t.T[[0, -1]]
+    assert picked[:, :3].tolist() == [[1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    assert picked[:, -3:].tolist() == [[0.0, 4.0, 0.0], [0.0, 0.0, 2.0]]
+    assert "1.  0.  0.  …  0.  4.  0." in repr(picked)
+    assert t[:: 2**39, :: 2**39 - 1].tolist() == [[1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    assert t[5, 1 : 2**40 : 6][:2].tolist() == [0.0, 3.0]
+
+
+SIZE = 10**6
+"""500,000 chunks of two: more than the count past which a step is read element by element."""
+
+
+@settings(max_examples=30, deadline=None)  # random spans and steps over one sparse store
+@given(
+    start=st.integers(-SIZE, SIZE),
+    stop=st.integers(-SIZE, SIZE) | st.none(),
+    step=st.integers(250, SIZE) | st.integers(-SIZE, -250),
+    written=st.lists(st.integers(0, SIZE - 1), max_size=20),
+)
+def test_a_stepped_slice_of_a_zarr_base_with_many_chunks_is_numpys(
+    start: int, stop: int | None, step: int, written: list[int]
+) -> None:
+    z = zarr.create_array({}, shape=(SIZE, 2), chunks=(2, 1), dtype="i8", fill_value=-1)
+    expected = np.full((SIZE, 2), -1, dtype=np.int64)
+    for position in written:
+        z[position] = [position, -position]
+        expected[position] = [position, -position]
+    t = lt.from_array(z)
+    key = slice(start, stop, step)
+    np.testing.assert_array_equal(t[key].numpy(), expected[key])
+    np.testing.assert_array_equal(t[key, 1].numpy(), expected[key, 1])
+    np.testing.assert_array_equal(t.T[:, key].numpy(), expected.T[:, key])
