@@ -53,3 +53,14 @@ def test_a_stepped_slice_of_a_zarr_base_with_many_chunks_is_numpys(
     np.testing.assert_array_equal(t[key].numpy(), expected[key])
     np.testing.assert_array_equal(t[key, 1].numpy(), expected[key, 1])
     np.testing.assert_array_equal(t.T[:, key].numpy(), expected.T[:, key])
+
+
+def test_an_expanded_view_of_a_zarr_base_reads_each_repeated_element_once() -> None:
+    """numpy's broadcast of the few elements read, not a request for each of 3 * 10**8 positions."""
+    z = zarr.create_array({}, shape=(1, 3), chunks=(1, 2), dtype="f8", fill_value=0)
+    z[:] = [[1.0, 0.0, 3.0]]
+    e = lt.from_array(z).expand(10**8, 3)
+    values = e.numpy()
+    assert values.shape == (10**8, 3) and values.strides[0] == 0 and not values.flags.writeable
+    np.testing.assert_array_equal(values[:: 10**7], np.broadcast_to([1.0, 0.0, 3.0], (10, 3)))
+    assert lt.from_array(z).T.expand(2, 3, 5)[1, :, ::2].tolist() == [[1.0] * 3, [0.0] * 3, [3.0] * 3]
