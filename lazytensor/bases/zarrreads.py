@@ -68,7 +68,10 @@ def outer_by_runs(array: Any, keys: tuple[Any, ...], limit: int = MAX_RUN_REQUES
 
 
 MAX_STEPPED_REQUESTS = 4096
-"""The most requests a stepped read makes (one per element it picks along the wide axes)."""
+"""The requests a stepped read makes at most (one per element it picks along the wide axes), unless
+zarr's own read would visit `REQUEST_COST` times as many chunks."""
+REQUEST_COST = 100
+"""About how many chunks zarr's read walks past in the time of one request."""
 
 
 def _stepped(key: Any, size: int, chunk: int) -> Any:
@@ -102,7 +105,13 @@ def basic_by_runs(array: Any, key: tuple[Any, ...]) -> Any:
         p if p is not None else item if isinstance(item, slice) else slice(int(item) % n, int(item) % n + 1)
         for p, item, n in zip(picked, items, array.shape, strict=True)
     )
-    found = outer_by_runs(array, outer, MAX_STEPPED_REQUESTS)
+    walked = math.prod(  # the chunks zarr's own read would visit along each axis
+        -(-len(range(*item.indices(n))) * abs(item.indices(n)[2]) // max(c, 1))
+        if isinstance(item, slice)
+        else 1
+        for item, n, c in zip(items, array.shape, chunks, strict=True)
+    )
+    found = outer_by_runs(array, outer, max(MAX_STEPPED_REQUESTS, walked // REQUEST_COST))
     if found is None:
         return None
     return found[tuple(0 if isinstance(item, int | np.integer) else slice(None) for item in items)]

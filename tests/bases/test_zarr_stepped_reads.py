@@ -4,12 +4,18 @@ request per element picked, not zarr's walk over every chunk of the slice's span
 
 from __future__ import annotations
 
+import os
 import pathlib
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import zarr
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repo_paths import ROOT
 
 import lazytensor as lt
 
@@ -64,3 +70,33 @@ def test_an_expanded_view_of_a_zarr_base_reads_each_repeated_element_once() -> N
     assert values.shape == (10**8, 3) and values.strides[0] == 0 and not values.flags.writeable
     np.testing.assert_array_equal(values[:: 10**7], np.broadcast_to([1.0, 0.0, 3.0], (10, 3)))
     assert lt.from_array(z).T.expand(2, 3, 5)[1, :, ::2].tolist() == [[1.0] * 3, [0.0] * 3, [3.0] * 3]
+
+
+def test_a_long_stepped_read_stops_at_ctrl_c(tmp_path: pathlib.Path) -> None:
+    """A million picked elements are a million requests from a Python loop: SIGINT raises
+    KeyboardInterrupt in the reading process within seconds (zarr's own read walked 2**39 chunks)."""
+    path = tmp_path / "sparse.zarr"
+    zarr.create_array(path, shape=(2**40, 2**40), chunks=(2, 2), dtype="f8", fill_value=0)
+    script = (
+        "import sys, lazytensor as lt\n"
+        "t = lt.open(sys.argv[1])\n"
+        "print('ready', flush=True)\n"
+        "try:\n"
+        "    t[5, :: 2**20].numpy()\n"
+        "    print('finished', flush=True)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)  # well into the reads
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    assert out.strip() == "interrupted"
