@@ -430,7 +430,9 @@ def _run(name: str, data: st.DataObject, stacks: st.SearchStrategy[Any]) -> None
     n = math.prod(shape)
     values = np.arange(n, dtype=np.float64).reshape(shape) - n // 3
     tensor, ref = apply_ops(lt.tensor(values), values, ops)
-    ref = np.array(ref)  # numpy's functions on a plain array, not on a read-only broadcast
+    # numpy's functions on a plain array, not on a read-only broadcast; laid out C or F as the view is
+    # (order "A" reads it so): numpy's default copy of a broadcast (strides (0, 8)) is F-contiguous (#41)
+    ref = np.array(ref, order="A")
     call = data.draw(CASES[name](name, ref.ndim, ref), label="arguments")
     expected_kind, expected = _outcome(call, ref)
     kind, result = _outcome(call, tensor)
