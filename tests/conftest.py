@@ -4,12 +4,17 @@ The Planetoid-format files are made from the `.npz` files the examples ship: not
 the repository is read, so a fresh clone has all it needs (the original Planetoid files are
 only needed to re-run `scripts/convert_planetoid.py`).
 
-Profiles (chosen with the `HYPOTHESIS_PROFILE` environment variable, `dev` when unset):
+Profiles (chosen with the `HYPOTHESIS_PROFILE` environment variable, `ci` when unset, so the
+README's command runs the same examples as CI on every machine):
 
-- `dev`: random examples on every run, so local runs keep exploring; no deadline
-  (timings are never asserted, and a slow first call must not fail a test).
 - `ci`: `derandomize=True` and no example database, so the same examples run on
-  every CI run and nothing is written into the repository; `.ci/run` selects it.
+  every run and nothing is written into the repository.
+- `random` (`dev` is the same): new random examples on every run, for exploring; no example
+  database either, so a failure is replayed with the seed pytest prints
+  (`--hypothesis-seed=N`) or the `@reproduce_failure` blob. `.ci/run` makes one such pass
+  over the property tests at a printed seed.
+
+Neither has a deadline: timings are never asserted, and a slow first call must not fail a test.
 """
 
 from __future__ import annotations
@@ -25,7 +30,6 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("dev", deadline=None)
 settings.register_profile(
     "ci",
     derandomize=True,
@@ -35,7 +39,11 @@ settings.register_profile(
     # a timing health check would make a derandomized run depend on the machine's speed
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+for _name in ("random", "dev"):
+    settings.register_profile(
+        _name, deadline=None, database=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+    )
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -54,6 +54,30 @@ def view_pairs(draw: st.DrawFn, shape: tuple[int, ...], dtype: Any) -> Pair:
     return lt.tensor(base), base
 
 
+Written = tuple[lt.AbstractTensor, npt.NDArray[Any], Any]
+
+
+@st.composite
+def written_view_pairs(draw: st.DrawFn, shape: tuple[int, ...], dtype: Any) -> Written:
+    """A view of exactly `shape` that can be written (no expand), with its numpy twin as a target and
+    a key: numpy's `target[key] += x` is the write through the view (buffered: where a list repeats an
+    index, the last write wins) and `target[key]` reads the view back."""
+    kind = draw(st.sampled_from([kind for kind in VIEW_KINDS if kind != "expanded"] if shape else ["plain"]))
+    if kind == "transposed":
+        base = random_array(draw, shape[::-1], dtype)
+        return lt.tensor(base.copy()).T, base.T, ...
+    if kind == "flipped":
+        base = random_array(draw, (2 * shape[0], *shape[1:]), dtype)
+        return lt.tensor(base.copy())[::-2], base, slice(None, None, -2)
+    if kind == "listed":
+        rows = shape[0] + 1
+        picks = draw(st.lists(st.integers(0, rows - 1), min_size=shape[0], max_size=shape[0]))
+        base = random_array(draw, (rows, *shape[1:]), dtype)
+        return lt.tensor(base.copy())[picks], base, picks
+    base = random_array(draw, shape, dtype)
+    return lt.tensor(base.copy()), base, ...
+
+
 shapes = st.lists(st.integers(0, 3), min_size=0, max_size=3).map(tuple)
 nonempty_shapes = st.lists(st.integers(1, 3), min_size=1, max_size=3).map(tuple)
 

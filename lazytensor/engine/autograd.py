@@ -24,6 +24,7 @@ import numpy.typing as npt
 from lazytensor.ground.layout import Layout
 from lazytensor.ground.positions import Shape, numel, open_grid
 from lazytensor.ground.protocol import Tensor, Wrapper
+from lazytensor.kernels import reductions
 
 Buffer = npt.NDArray[Any]
 Grads = Sequence[Buffer | None]
@@ -80,7 +81,8 @@ def enable_grad() -> Iterator[None]:
 @contextlib.contextmanager
 def inference_mode(mode: bool = True) -> Iterator[None]:
     """PyTorch's `inference_mode`: here `no_grad()` (nothing is recorded), or nothing changed when
-    `mode` is False. Also a decorator, as every context manager here.
+    `mode` is False, so inside `no_grad()` recording stays off (PyTorch's C++ guard sets grad mode to
+    `not mode`, which turns it on there). Also a decorator, as every context manager here.
 
     >>> import lazytensor as lt
     >>> w = lt.ones(2, requires_grad=True)
@@ -207,6 +209,25 @@ def view_backward(view: Wrapper, grad: Buffer) -> Buffer:
     else:
         summed = np.bincount(flat, weights=weights, minlength=size)
     return summed.reshape(below_shape).astype(grad.dtype, copy=False)
+
+
+def expand_backward(grad: Buffer, below_shape: Shape) -> Buffer:
+    """The gradient of the tensor an expand broadcast: `grad` summed over the new leading axes and
+    the stretched ones. A broadcast gradient (a sum's) reduces in the base's size, not the expanded
+    one: `x.expand(10**6, 10**6).sum()` gives `x` a gradient of 10**12 at once.
+
+    >>> expand_backward(np.broadcast_to(np.ones(1), (10**6, 10**6)), (1,)).tolist()
+    [1000000000000.0]
+    """
+    lead = grad.ndim - len(below_shape)
+    stretched = (
+        lead + axis for axis, size in enumerate(below_shape) if size == 1 and grad.shape[lead + axis] != 1
+    )
+    axes = (*range(lead), *stretched)
+    if not axes:
+        return grad
+    summed = reductions.tsum(grad, axes, keepdim=True)
+    return np.asarray(summed).reshape(below_shape).astype(grad.dtype, copy=False)
 
 
 def _topological(root: Tensor) -> list[Tensor]:

@@ -290,7 +290,10 @@ def basic_specs(key: Any, shape: Sequence[int], elements: bool = False) -> tuple
     for axis, item in enumerate(items):
         kind = type(item)
         if kind is slice:
-            bounds = item.indices(shape[axis])
+            try:
+                bounds = item.indices(shape[axis])
+            except TypeError:  # `parse` checks the other items first, as numpy (`a[0.0:, 0.0]`: IndexError)
+                return None
             shared = _SLICE_RANGES.get(bounds)  # a hot path: numpy's bounds straight to the shared range
             if shared is None:
                 shared = _slice_range(bounds)

@@ -8,10 +8,11 @@ a Fraction, because the sum is divided by the count once, at the end.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from lazytensor.ground.buffers import check_fits
 from lazytensor.ground.dtypes import OBJECT
 from lazytensor.ground.positions import Shape, normalize_dim, normalize_dims, numel
 from lazytensor.kernels import threads
@@ -27,18 +28,43 @@ def _prepare(t: Values, dim: AxisSpec) -> tuple[Buffer, Shape]:
     return values, normalize_dims(dim, values.ndim)
 
 
-def _without_repeats(t: Values, dim: AxisSpec) -> tuple[Buffer, Shape, int]:
-    """The values with every reduced axis that only repeats one element (stride 0: an expanded
-    view) cut to size 1, the axes, and how many times each element was repeated. Reductions
-    then cost what the base costs, not what the expansion would: a sum over 10^12 repeats of
-    three numbers is three additions and a multiplication."""
+class Cut(NamedTuple):
+    """Values with every repeated axis (stride 0 and size > 1: an expanded view's) cut to size 1."""
+
+    values: Buffer
+    axes: Shape
+    repeats: int
+    """How many times each element repeats over the reduced axes."""
+    shape: Shape
+    """The values' shape before the cut."""
+
+    def widened(self, result: Any, keepdim: bool) -> Buffer:
+        """A result over the cut values broadcast back to what the whole values give (a copy, as
+        numpy's reductions return a new array): the same where nothing but reduced axes were cut."""
+        shape = tuple(
+            1 if axis in self.axes else size
+            for axis, size in enumerate(self.shape)
+            if keepdim or axis not in self.axes
+        )
+        found = np.asarray(result)
+        if found.shape == shape:
+            return found
+        check_fits(numel(shape), found.itemsize, lambda: f"a reduction's result of shape {shape}")
+        return np.array(np.broadcast_to(found, shape))
+
+
+def without_repeats(t: Values, dim: AxisSpec) -> Cut:
+    """The values with every repeated axis (stride 0: an expanded view) cut to size 1, reduced or
+    not, and how many times each element repeats over the reduced axes. Reductions then cost what
+    the base costs, not what the expansion would: a sum over 10^12 repeats of three numbers is three
+    additions and a multiplication, and a kept repeated axis is broadcast back at the end."""
     values, axes = _prepare(t, dim)
-    repeated = [axis for axis in axes if values.strides[axis] == 0 and values.shape[axis] > 1]
+    repeated = [axis for axis in range(values.ndim) if values.strides[axis] == 0 and values.shape[axis] > 1]
     if not repeated:
-        return values, axes, 1
-    count = numel([values.shape[axis] for axis in repeated])
+        return Cut(values, axes, 1, values.shape)
+    count = numel([values.shape[axis] for axis in repeated if axis in axes])
     cut = tuple(slice(0, 1) if axis in repeated else slice(None) for axis in range(values.ndim))
-    return values[cut], axes, count
+    return Cut(values[cut], axes, count, values.shape)
 
 
 def _keep_object(result: Any, values: Buffer) -> Buffer:
@@ -102,9 +128,9 @@ def tsum(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = No
     >>> tsum(np.arange(6).reshape(2, 3), 1).tolist()
     [3, 12]
     """
-    values, axes, repeats = _without_repeats(t, dim)
-    total = sum_values(values, axes, keepdim, dtype)
-    return total if repeats == 1 else _keep_object(total * repeats, values)
+    cut = without_repeats(t, dim)
+    total = sum_values(cut.values, cut.axes, keepdim, dtype)
+    return cut.widened(total if cut.repeats == 1 else _keep_object(total * cut.repeats, cut.values), keepdim)
 
 
 def mean(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = None) -> Buffer:
@@ -114,8 +140,8 @@ def mean(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = No
     >>> mean(np.array([Fraction(1, 2), Fraction(1, 3)])).item()
     Fraction(5, 12)
     """
-    values, axes, _ = _without_repeats(t, dim)  # repeating every element changes no mean
-    return mean_values(values, axes, keepdim, dtype)
+    cut = without_repeats(t, dim)  # repeating every element changes no mean
+    return cut.widened(mean_values(cut.values, cut.axes, keepdim, dtype), keepdim)
 
 
 def prod(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = None) -> Buffer:
@@ -124,9 +150,9 @@ def prod(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = No
     >>> prod(np.arange(1, 5)).item()
     24
     """
-    values, axes, repeats = _without_repeats(t, dim)
-    result = _keep_object(_reduce(np.multiply, values, axes, keepdim, dtype), values)
-    return result if repeats == 1 else _keep_object(result**repeats, values)
+    cut = without_repeats(t, dim)
+    result = _keep_object(_reduce(np.multiply, cut.values, cut.axes, keepdim, dtype), cut.values)
+    return cut.widened(result if cut.repeats == 1 else _keep_object(result**cut.repeats, cut.values), keepdim)
 
 
 def tmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
@@ -135,9 +161,8 @@ def tmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> tmax(np.array([[1, 5], [7, 2]]), 0).tolist()
     [7, 5]
     """
-    values, axes, _ = _without_repeats(t, dim)
-    result = _keep_object(_reduce(np.maximum, values, axes, keepdim), values)
-    return result
+    cut = without_repeats(t, dim)
+    return cut.widened(_keep_object(_reduce(np.maximum, cut.values, cut.axes, keepdim), cut.values), keepdim)
 
 
 def tmin(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
@@ -146,21 +171,25 @@ def tmin(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> tmin(np.array([[1, 5], [7, 2]]), 1).tolist()
     [1, 2]
     """
-    values, axes, _ = _without_repeats(t, dim)
-    result = _keep_object(_reduce(np.minimum, values, axes, keepdim), values)
-    return result
+    cut = without_repeats(t, dim)
+    return cut.widened(_keep_object(_reduce(np.minimum, cut.values, cut.axes, keepdim), cut.values), keepdim)
 
 
 def _arg_reduce(t: Values, dim: AxisSpec, keepdim: bool, find: Callable[..., Any]) -> Buffer:
     """`find` (np.argmax or np.argmin) over the axes of `dim` taken together as one row-major axis."""
-    values, axes = _prepare(t, dim)
+    cut = without_repeats(t, dim)
+    values, axes = cut.values, cut.axes
     kept = [axis for axis in range(values.ndim) if axis not in axes]
     kept_shape = tuple(values.shape[axis] for axis in kept)
     rows = np.transpose(values, (*kept, *axes)).reshape((*kept_shape, _count(values.shape, axes)))
     index = np.asarray(find(rows, axis=-1))
+    if values.shape != cut.shape and axes:  # the first extreme is at position 0 of each repeated axis
+        reduced = [values.shape[axis] for axis in axes]
+        whole = [cut.shape[axis] for axis in axes]
+        index = np.asarray(np.ravel_multi_index(np.unravel_index(index, reduced), whole), dtype=index.dtype)
     if keepdim:
         index = index.reshape(tuple(1 if axis in axes else size for axis, size in enumerate(values.shape)))
-    return index
+    return cut.widened(index, keepdim)
 
 
 def argmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
@@ -193,8 +222,8 @@ def tall(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> tall(np.array([[1, 0], [2, 3]]), 1).tolist()
     [False, True]
     """
-    values, axes, _ = _without_repeats(t, dim)
-    return np.asarray(_reduce(np.logical_and, _truth(values), axes, keepdim))
+    cut = without_repeats(t, dim)
+    return cut.widened(_reduce(np.logical_and, _truth(cut.values), cut.axes, keepdim), keepdim)
 
 
 def tany(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
@@ -203,8 +232,8 @@ def tany(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> tany(np.array([[1, 0], [0, 0]]), 1).tolist()
     [True, False]
     """
-    values, axes, _ = _without_repeats(t, dim)
-    return np.asarray(_reduce(np.logical_or, _truth(values), axes, keepdim))
+    cut = without_repeats(t, dim)
+    return cut.widened(_reduce(np.logical_or, _truth(cut.values), cut.axes, keepdim), keepdim)
 
 
 def var(
@@ -216,11 +245,16 @@ def var(
     >>> var(np.array([1.0, 2.0, 3.0, 4.0])).item(), var(np.array([1.0, 2.0, 3.0, 4.0]), ddof=1).item()
     (1.25, 1.6666666666666667)
     """
-    if ddof:  # the repeats count towards the degrees of freedom: no shortcut
+    cut = without_repeats(t, dim)
+    if dtype is not None and np.dtype(dtype).kind in "biu":  # numpy's integer steps: on every element
         values, axes = _prepare(t, dim)
-    else:  # the variance of repeats is the variance of one copy
-        values, axes, _ = _without_repeats(t, dim)
-    return var_values(values, axes, keepdim, ddof, dtype)
+        return var_values(values, axes, keepdim, ddof, dtype)
+    if not ddof or cut.repeats == 1:  # the variance of repeats is the variance of one copy
+        return cut.widened(var_values(cut.values, cut.axes, keepdim, ddof, dtype), keepdim)
+    # the repeats count towards the degrees of freedom: the squared distances of one copy, repeated
+    deviations = var_values(cut.values, cut.axes, keepdim, 0, dtype) * _count(cut.values.shape, cut.axes)
+    divisor = max(_count(cut.shape, cut.axes) - ddof, 0)
+    return cut.widened(_divided(deviations * cut.repeats, divisor, cut.values, dtype), keepdim)
 
 
 def std(
@@ -294,8 +328,9 @@ def nansum(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = 
     >>> nansum(np.array([1.0, np.nan, 2.0])).item()
     3.0
     """
-    values, axes = _prepare(t, dim)
-    return np.asarray(np.nansum(values, axis=axes, keepdims=keepdim, dtype=dtype))
+    cut = without_repeats(t, dim)
+    total = np.asarray(np.nansum(cut.values, axis=cut.axes, keepdims=keepdim, dtype=dtype))
+    return cut.widened(total if cut.repeats == 1 else _keep_object(total * cut.repeats, cut.values), keepdim)
 
 
 def nanmean(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any = None) -> Buffer:
@@ -304,8 +339,8 @@ def nanmean(t: Values, dim: AxisSpec = None, keepdim: bool = False, dtype: Any =
     >>> nanmean(np.array([[1.0, np.nan], [2.0, 4.0]]), 1).tolist()
     [1.0, 3.0]
     """
-    values, axes = _prepare(t, dim)
-    return np.asarray(np.nanmean(values, axis=axes, keepdims=keepdim, dtype=dtype))
+    cut = without_repeats(t, dim)
+    return cut.widened(np.nanmean(cut.values, axis=cut.axes, keepdims=keepdim, dtype=dtype), keepdim)
 
 
 def nanmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
@@ -314,8 +349,8 @@ def nanmax(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> nanmax(np.array([1.0, np.nan, 3.0])).item()
     3.0
     """
-    values, axes = _prepare(t, dim)
-    return np.asarray(np.nanmax(values, axis=axes, keepdims=keepdim))
+    cut = without_repeats(t, dim)
+    return cut.widened(np.nanmax(cut.values, axis=cut.axes, keepdims=keepdim), keepdim)
 
 
 def nanmin(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
@@ -324,8 +359,8 @@ def nanmin(t: Values, dim: AxisSpec = None, keepdim: bool = False) -> Buffer:
     >>> nanmin(np.array([1.0, np.nan, 3.0])).item()
     1.0
     """
-    values, axes = _prepare(t, dim)
-    return np.asarray(np.nanmin(values, axis=axes, keepdims=keepdim))
+    cut = without_repeats(t, dim)
+    return cut.widened(np.nanmin(cut.values, axis=cut.axes, keepdims=keepdim), keepdim)
 
 
 def _scan_axis(values: Buffer, dim: int | None) -> int | None:

@@ -9,8 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from lazytensor.ground import find_nonzero
 from lazytensor.ground.positions import normalize_dim
 from lazytensor.kernels.callables import Buffer, Values
+from lazytensor.kernels.reductions import without_repeats
 
 # -- copies and unique's parts ------------------------------------------------------------------
 
@@ -60,7 +62,11 @@ def count_nonzero(values: Values, axis: Any = None, keepdims: bool = False) -> B
     >>> count_nonzero(np.array([[0, 1], [2, 3]]), axis=0).tolist()
     [1, 2]
     """
-    return np.asarray(np.count_nonzero(values, axis=axis, keepdims=keepdims), dtype=np.int64)
+    cut = without_repeats(values, axis)  # an expanded view: counted over its base, then multiplied
+    if axis is None and not keepdims:
+        return np.asarray(find_nonzero.count_nonzero(cut.values) * cut.repeats, dtype=np.int64)
+    found = np.count_nonzero(cut.values, axis=cut.axes, keepdims=keepdims) * cut.repeats
+    return cut.widened(np.asarray(found, dtype=np.int64), keepdims)
 
 
 def diff(values: Values, axis: int = -1, n: int = 1) -> Buffer:

@@ -353,10 +353,12 @@ def heat_of(values: Values) -> npt.NDArray[np.float64]:
     finite = np.isfinite(numbers)
     if not finite.any():
         return heat
-    halves = numbers[finite] / 2  # halved, a difference of two finite floats cannot overflow
-    low, high = float(halves.min()), float(halves.max())
+    shown = numbers[finite]
+    low, high = float(shown.min()), float(shown.max())
+    if np.isinf(high - low):  # halved, a difference of two finite floats cannot overflow (halving
+        shown, low, high = shown / 2, low / 2, high / 2  # only then: it loses the smallest subnormals)
     span = high - low if high > low else 1.0
-    heat[finite] = (halves - low) / span
+    heat[finite] = (shown - low) / span
     return heat
 
 

@@ -217,7 +217,11 @@ def test_unary_functions_are_numpys(name: str, data: st.DataObject) -> None:
     if name in ("ceil", "floor", "trunc", "signbit") and dtype is np.complex128:
         dtype = np.float64
     t, a = data.draw(view_pairs(data.draw(shapes, label="shape"), dtype))
-    _same(getattr(lt, name)(t), UNARY[name](a))
+    result = getattr(lt, name)(t)
+    try:
+        _same(result, UNARY[name](a))
+    except AssertionError:  # numpy's own answer depends on the layout: its SIMD loops (expm1, sin, ...)
+        _same(result, UNARY[name](t.numpy()))  # take unit strides, a reversed view the scalar one (#41)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -228,8 +232,14 @@ def test_binary_functions_broadcast_as_numpy(name: str, data: st.DataObject) -> 
     shape_a, shape_b = data.draw(broadcastable_shapes())
     t, a = data.draw(view_pairs(shape_a, np.float64))
     u, b = data.draw(view_pairs(shape_b, np.float32))
-    _same(getattr(lt, name)(t, u), BINARY[name](a, b))
-    _same(getattr(lt, name)(t, 2.5), BINARY[name](a, 2.5))  # a Python scalar never widens
+    for result, expected, same_layout in (
+        (getattr(lt, name)(t, u), lambda: BINARY[name](a, b), lambda: BINARY[name](t.numpy(), u.numpy())),
+        (getattr(lt, name)(t, 2.5), lambda: BINARY[name](a, 2.5), lambda: BINARY[name](t.numpy(), 2.5)),
+    ):  # a Python scalar never widens; numpy's answer on the tensor's own layout is numpy's too
+        try:
+            _same(result, expected())
+        except AssertionError:
+            _same(result, same_layout())
 
 
 @pytest.mark.parametrize("name", sorted(LOGICAL))

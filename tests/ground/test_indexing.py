@@ -382,3 +382,36 @@ def test_a_lone_list_beside_ints_and_ranges_selects_outer() -> None:
     np.testing.assert_array_equal(t.numpy(), expected)
     two = t.oindex[[0, 2], [1, 3]]  # two lists stay outer: one SlicedTensor
     assert two.layers[0].layer_name == "Sliced" and two.shape == (2, 2, 5)
+
+
+FLOAT_SLICE_KEYS = [
+    (slice(0.0, None), 0.0),
+    (slice(0.0, None), np.float64(1.0)),
+    (slice(None, 1.5), [0.0]),
+    (slice(0.0, None), 0.0, 0.0),
+    (slice(0.0, None),),
+    (slice(0.0, None), 0),
+    (slice(None, None, 1.0), slice(None)),
+]
+
+
+@pytest.mark.parametrize("key", FLOAT_SLICE_KEYS, ids=repr)
+@pytest.mark.parametrize("write", [False, True])
+def test_a_float_in_a_slice_raises_numpys_error_type(key: Any, write: bool) -> None:
+    """numpy checks the other items before a slice's bounds: `a[0.0:, 0.0]` is numpy's IndexError for
+    the float scalar, `a[0.0:, 0]` the TypeError of the slice; a write raises the same and changes
+    nothing."""
+    t, a = grid(2, 3)
+
+    def attempt(x: Any) -> type[BaseException]:
+        try:
+            if write:
+                x[key] = 1
+            else:
+                x[key]
+        except (IndexError, TypeError) as error:
+            return type(error)
+        raise AssertionError(f"{key!r} was accepted")
+
+    assert attempt(t) is attempt(a)
+    assert t.tolist() == np.arange(6).reshape(2, 3).tolist()

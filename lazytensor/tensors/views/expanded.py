@@ -3,10 +3,13 @@ since the positions of a stretched axis share one element."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import numpy as np
 
 import lazytensor.tensors.evaluate as evaluate
+from lazytensor.engine import autograd
 from lazytensor.ground import naming
 from lazytensor.ground.coords import Coords
 from lazytensor.ground.layout import Layout
@@ -89,6 +92,10 @@ class ExpandedTensor(View):
         if layout is None or not evaluate.numpy_can_view(layout, below.itemsize):
             return None
         return np.broadcast_to(below, self._shape)
+
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
+        """The gradient summed over the new and stretched axes, in the base's size (not by position)."""
+        return [(self.wrapped, autograd.expand_backward(grad, self.wrapped.shape))]
 
     def describe(self) -> str:
         return f"new shape {self._shape}"

@@ -181,6 +181,30 @@ def test_enable_grad_inside_no_grad_and_inference_mode() -> None:
         assert train()
 
 
+def test_inference_mode_false_changes_nothing_even_inside_no_grad() -> None:
+    """`inference_mode(False)` leaves recording as it found it: off inside `no_grad()` or
+    `inference_mode()`, on outside them; as a context manager and as a decorator. (A planted bug that
+    turned recording back on inside `no_grad()` once survived the suite, #41.)"""
+    w = lt.ones(2, requires_grad=True)
+
+    @lt.inference_mode(False)
+    def doubled() -> lt.AbstractTensor:
+        return w * 2
+
+    for outer in (lt.no_grad, lt.inference_mode):
+        with outer():
+            with lt.inference_mode(False):
+                assert lt.is_grad_enabled() is False
+                assert not (w * 2).requires_grad
+            assert not doubled().requires_grad
+            with lt.enable_grad(), lt.inference_mode(False):
+                assert (w * 2).requires_grad
+            assert lt.is_grad_enabled() is False
+    with lt.inference_mode(False):
+        assert (w * 2).requires_grad
+    assert doubled().requires_grad and lt.is_grad_enabled() is True
+
+
 def test_requires_grad_underscore_returns_the_leaf() -> None:
     w = lt.zeros(3)
     assert w.requires_grad_() is w and w.requires_grad

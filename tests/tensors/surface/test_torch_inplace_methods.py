@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ops_strategies import nonempty_shapes, view_pairs
+from ops_strategies import nonempty_shapes, view_pairs, written_view_pairs
 
 import lazytensor as lt
 
@@ -22,11 +22,25 @@ FAST = settings(max_examples=30, deadline=None)
 @FAST
 @given(st.data(), nonempty_shapes, st.sampled_from([1, 2, -3, 0.5]), st.sampled_from(["add_", "sub_"]))
 def test_add_and_sub_with_alpha_match_numpy(data: st.DataObject, shape: Any, alpha: Any, method: str) -> None:
-    t, a = data.draw(view_pairs(shape, np.float64).filter(lambda pair: pair[0].layer_name != "Expanded"))
+    """numpy's `target[key] += alpha * other` on the twin: through a list with a repeated index
+    (`s[[0, 0]]`) the last write wins, and both positions read it back."""
+    t, target, key = data.draw(written_view_pairs(shape, np.float64))
     other = data.draw(view_pairs(shape, np.float64))[1]
-    expected = a + alpha * other if method == "add_" else a - alpha * other
+    if method == "add_":
+        target[key] += alpha * other
+    else:
+        target[key] -= alpha * other
     assert getattr(t, method)(lt.tensor(other), alpha=alpha) is t
-    np.testing.assert_array_equal(t.numpy(), expected)
+    np.testing.assert_array_equal(t.numpy(), target[key])
+
+
+def test_add_through_a_repeated_index_is_numpys_buffered_write() -> None:
+    """`b[[0, 0]] += [10, 20]` in numpy: both reads see 1, the last write (1 + 20) wins."""
+    base = lt.tensor([1.0, 2.0])
+    base[[0, 0]].add_(lt.tensor([10.0, 20.0]))
+    b = np.array([1.0, 2.0])
+    b[[0, 0]] += np.array([10.0, 20.0])
+    assert base.tolist() == b.tolist() == [21.0, 2.0]
 
 
 @pytest.mark.parametrize(("dtype", "scalar"), [("int8", 300), ("uint8", -1), ("int16", 40000)])
