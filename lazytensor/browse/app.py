@@ -10,6 +10,7 @@ worker, with progress, cancelled by Esc. This module needs textual (`pip install
 from __future__ import annotations
 
 import ast
+import threading
 from typing import Any, ClassVar, Literal
 
 import attrs
@@ -108,6 +109,7 @@ class BrowseApp(App[None]):
         self.state = BrowseState.start(tensor.shape, tensor.names)
         self.last_window: Window | None = None
         self.last_request: tuple[Any, ...] | None = None
+        self.reading = threading.Lock()  # one window read at a time: memory holds one window, not one per key
         self.shown_values: Any = np.zeros((0, 0))
         self.on_screen = (1, 1)
         self.edits: list[Edit] = []
@@ -161,11 +163,14 @@ class BrowseApp(App[None]):
             height -= 1
         rows = max(height - 1, 1)
         try:
-            if reuse is not None:
-                window = attrs.evolve(reuse, state=state)
-                drawn = grid_lines(window, state, width, height)
-            else:
-                window, drawn = self.read_cells(state, width, height, rows)
+            with self.reading:  # keys pressed while a read runs wait here; those pressed over read nothing
+                if get_current_worker().is_cancelled:
+                    return
+                if reuse is not None:
+                    window = attrs.evolve(reuse, state=state)
+                    drawn = grid_lines(window, state, width, height)
+                else:
+                    window, drawn = self.read_cells(state, width, height, rows)
         except Exception as error:  # a failed read says so in the status line; the screen stays
             if not get_current_worker().is_cancelled:
                 self.call_from_thread(self.say, Text(_one_line(error), style=WARN))
@@ -404,7 +409,7 @@ class BrowseApp(App[None]):
         """`value` written through the slice's view to the tensor (and its store); remembered for `u`."""
         view = slice_view(self.tensor, state)
         position: tuple[int, ...] = cell[: view.ndim] if view.ndim < 2 else cell
-        old = view[position] if view.ndim else view.item()
+        old = (view[position] if view.ndim else view).item()  # the value itself: an element is a 0-d view
         if view.ndim:
             view[position] = value
         else:

@@ -26,12 +26,13 @@ def test_a_missing_submodule_is_named_by_its_package(monkeypatch: pytest.MonkeyP
     assert caught.value.__cause__ is None and caught.value.__suppress_context__
 
 
-def test_a_reduction_on_zarr_without_dask_array_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_running_sum_on_zarr_without_dask_array_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     stored = zarr.create_array(store={}, shape=(4,), dtype="f8", chunks=(2,))
     stored[...] = np.arange(4.0)
     t = lt.from_array(stored)
     refuse_import(monkeypatch, "dask.array")
     assert (t * 2).tolist() == [0.0, 2.0, 4.0, 6.0]  # elementwise: a computed tensor, no dask needed
+    assert t.sum().item() == 6.0 and t.mean(0).item() == 1.5  # reductions stream: no dask needed
     with pytest.raises(ImportError) as caught:
-        _ = t.sum()
+        _ = t.cumsum()  # a running sum runs through dask's chunked form
     assert str(caught.value) == _MESSAGE
