@@ -38,6 +38,7 @@ from lazytensor.browse.keys import KEYS
 from lazytensor.browse.state import BrowseState
 from lazytensor.browse.wholestats import whole_statistics
 from lazytensor.browse.window import Window, read_window, slice_view
+from lazytensor.printer.axisnames import coords_of
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.styles import DIM, WARN
 from lazytensor.tensors.tensor import AbstractTensor
@@ -64,7 +65,8 @@ def _region(state: BrowseState) -> tuple[Any, ...]:
 
 
 def _one_line(error: BaseException) -> str:
-    message = printable(" ".join(str(error).split()))
+    said = error.args[0] if isinstance(error, KeyError) and error.args else error  # no quotes round it
+    message = printable(" ".join(str(said).split()))
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
@@ -105,7 +107,7 @@ class BrowseApp(App[None]):
         self.tensor = tensor
         self.file_label = title
         self.writable = writable
-        self.state = BrowseState.start(tensor.shape, tensor.names)
+        self.state = BrowseState.start(tensor.shape, tensor.names, coords=coords_of(tensor))
         self.last_window: Window | None = None
         self.last_request: tuple[Any, ...] | None = None
         self.shown_values: Any = np.zeros((0, 0))
@@ -373,7 +375,11 @@ class BrowseApp(App[None]):
         self.set_focus(None)
 
     def action_jump(self) -> None:
-        self.open_prompt("jump", "a numpy key (2, :, 7, :) or name=index (time=7); Enter jumps, Esc cancels")
+        self.open_prompt(
+            "jump",
+            "a numpy key (2, :, 7, :), name=index (time=7) or name=label (station=rome); "
+            "Enter jumps, Esc cancels",
+        )
 
     def action_edit(self) -> None:
         if not self.writable:
