@@ -179,7 +179,7 @@ class BrowseApp(App[None]):
         """The columns that fit the widest cells of the dtype, then, when the cells came out narrower,
         the columns after them that fit too: no read of a column the screen has no room for."""
         widest = widest_cell(self.tensor.dtype, state.precision)
-        cols = fitting_columns(widest, label_width(state, state.top, rows), width)
+        cols = fitting_columns(widest, label_width(state, state.top, rows, width), width)
         window = read_window(self.tensor, state, rows, cols)
         drawn = grid_lines(window, state, width, height)
         more = min(drawn.fits, state.slice_shape[1] - state.left) - window.values.shape[1]

@@ -94,19 +94,20 @@ def cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 1, 0)] + "…"[: max(width, 0)]
 
 
-def row_labels(state: BrowseState, top: int, rows: int) -> list[str]:
-    """The labels of the rows `top` to `top + rows - 1`: their coordinate's labels (cut to
-    `ROW_LABEL_MOST`) when the rows' axis has one, else their positions."""
+def row_labels(state: BrowseState, top: int, rows: int, width: int) -> list[str]:
+    """The labels of the rows `top` to `top + rows - 1`: their coordinate's labels when the rows'
+    axis has one (cut to `ROW_LABEL_MOST`, and to a quarter of a narrow `width`), else their positions."""
     positions = range(top, top + max(rows, 1))
     if state.coord(state.rows) is None or state.slice_shape[0] == 0:
         return [str(row) for row in positions]
     last = state.slice_shape[0] - 1
-    return [cut(str(state.label(state.rows, min(row, last))), ROW_LABEL_MOST) for row in positions]
+    most = max(min(ROW_LABEL_MOST, width // 4), 2)
+    return [cut(str(state.label(state.rows, min(row, last))), most) for row in positions]
 
 
-def label_width(state: BrowseState, top: int, rows: int) -> int:
-    """The characters the row labels take: the rows' axis, a space, the widest row label."""
-    widest = max(len(label) for label in row_labels(state, top, rows))
+def label_width(state: BrowseState, top: int, rows: int, width: int) -> int:
+    """The characters the row labels take in `width`: the rows' axis, a space, the widest row label."""
+    widest = max(len(label) for label in row_labels(state, top, rows, width))
     return len(axis_label(state, state.rows, ROWS)) + 1 + widest
 
 
@@ -153,9 +154,9 @@ def grid_lines(window: Window, state: BrowseState, width: int, height: int) -> D
     position) cut to `width` × `height`, with the values those lines show."""
     values = window.values[: max(height - 1, 1)]
     row_name = axis_label(state, state.rows, ROWS)
-    shown_rows = row_labels(state, window.top, values.shape[0])
+    shown_rows = row_labels(state, window.top, values.shape[0], width)
     digits = max(len(label) for label in shown_rows)
-    labels = label_width(state, window.top, values.shape[0])
+    labels = label_width(state, window.top, values.shape[0], width)
     cells = format_values(values, options_of(state))
     shown_columns = fitting_columns(cells.width, labels, width)
     if shown_columns < values.shape[1]:

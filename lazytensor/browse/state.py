@@ -147,7 +147,9 @@ class BrowseState:
         ('oslo', None)
         """
         coord = self.coord(axis)
-        return None if axis is None or coord is None else label_at(coord, position)
+        if axis is None or coord is None or not 0 <= position < len(coord):
+            return None
+        return label_at(coord, position)
 
     def sel_text(self) -> str | None:
         """The slice by label, `t.sel(station="rome", time="2024-01-02")`, when the outer axes are
@@ -161,7 +163,7 @@ class BrowseState:
         't.sel(station="oslo").isel(level=0)'
         """
         outer = self.outer
-        if not outer or any(self.names[a] is None for a in outer):
+        if not outer or any(self.names[a] is None or self.shape[a] == 0 for a in outer):
             return None
         by_label = [a for a in outer if self.coord(a) is not None]
         if not by_label:

@@ -341,3 +341,12 @@ def test_slow_reads_never_block_the_keys_and_the_last_key_wins() -> None:
     assert _lines(pressed)[1].startswith("t[5, :, :]")  # the header followed every key at once
     assert _lines(drawn)[1].startswith("t[5, :, :]")
     assert _lines(drawn)[3].split()[:4] == ["axis", "1↓", "0", "150."]  # the cells of t[5], the last key's
+
+
+@pytest.mark.parametrize("shape", [(0, 3, 4), (2, 0, 4), (2, 3, 0), (1, 1, 1)])
+def test_empty_and_tiny_axes_with_coordinates_browse(shape: tuple[int, ...]) -> None:
+    names = ("station", "time", "level")
+    coords = {name: [f"label{k}" for k in range(size)] for name, size in zip(names, shape, strict=True)}
+    t = lt.tensor(np.zeros(shape), names=names, coords=coords)
+    screen = drive(BrowseApp(t, "t"), ["right", "x", "t", "end", "y", "left"])
+    assert _lines(screen)[0].startswith("t · (station")

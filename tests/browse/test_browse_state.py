@@ -240,3 +240,16 @@ def test_an_unknown_label_is_a_key_error_naming_the_nearest_and_changes_nothing(
     plain = BrowseState.start((2, 3, 4), ("run", None, None))
     with pytest.raises(KeyError, match="has no coordinate"):
         plain.jump("run=first")
+
+
+@pytest.mark.parametrize("width", [24, 40, 80])
+def test_long_labels_are_cut_and_every_line_fits_the_width(width: int) -> None:
+    from lazytensor.browse.drawing import grid_lines
+
+    long = [f"{k}-" + "station" * 9 for k in range(6)]
+    t = lt.tensor(np.arange(36.0).reshape(6, 6), names=("a", "b"), coords={"a": long, "b": long})
+    s = BrowseState.start(t.shape, t.names, coords=t.axis_coords)
+    lines = grid_lines(read_window(t, s, 6, 6), s, width, 10).lines
+    assert all(len(line.plain) <= width for line in lines)
+    label = "0-stationstatio…" if width >= 64 else "0-stationstatio"[: width // 4 - 1] + "…"
+    assert lines[1].plain.startswith(f"a↓ {label} ") and "…" in lines[0].plain
