@@ -153,7 +153,8 @@ class BrowseState:
 
     def sel_text(self) -> str | None:
         """The slice by label, `t.sel(station="rome", time="2024-01-02")`, when the outer axes are
-        named and some have coordinates (those without follow as `.isel(level=0)`); else None.
+        named and some have coordinates (those without, or whose label `sel` would not find at this
+        one position, follow as `.isel(level=0)`); else None.
 
         >>> import numpy as np
         >>> stations = np.array(["rome", "oslo"])
@@ -165,12 +166,24 @@ class BrowseState:
         outer = self.outer
         if not outer or any(self.names[a] is None or self.shape[a] == 0 for a in outer):
             return None
-        by_label = [a for a in outer if self.coord(a) is not None]
+        by_label = [a for a in outer if self._by_label(a)]
         if not by_label:
             return None
         picks = ", ".join(f"{self.names[a]}={_quoted(self.coord(a), self.index[a])}" for a in by_label)
         rest = ", ".join(f"{self.names[a]}={self.index[a]}" for a in outer if a not in by_label)
         return f"t.sel({picks})" + (f".isel({rest})" if rest else "") + (".T" if self.transposed else "")
+
+    def _by_label(self, axis: int) -> bool:
+        """Whether `t.sel` finds the axis' position by its label as shown: not when the axis has no
+        coordinate, or the label is repeated, cut, or not a label `sel` matches (NaN)."""
+        if self.coord(axis) is None:
+            return False
+        try:
+            return (
+                self.position_of(axis, _quoted(self.coord(axis), self.index[axis]), True) == self.index[axis]
+            )
+        except (KeyError, ValueError, TypeError):
+            return False
 
     # -- the keys ---------------------------------------------------------------------------
 

@@ -253,3 +253,33 @@ def test_long_labels_are_cut_and_every_line_fits_the_width(width: int) -> None:
     assert all(len(line.plain) <= width for line in lines)
     label = "0-stationstatio…" if width >= 64 else "0-stationstatio"[: width // 4 - 1] + "…"
     assert lines[1].plain.startswith(f"a↓ {label} ") and "…" in lines[0].plain
+
+
+@given(st.lists(st.sampled_from(["left", "right", "up", "down", "x", "y", "t"]), max_size=12))
+def test_the_sel_text_and_its_jump_name_the_slice_the_key_does(keys: list[str]) -> None:
+    values = np.arange(3 * 4 * 2 * 5, dtype=np.float64).reshape(3, 4, 2, 5)
+    coords = {
+        "time": DAYS,
+        "station": ["rome", "oslo", "rome", "x" * 50],  # a repeated label and a cut one: by position
+        "level": [850.0, np.nan],
+    }
+    t = lt.tensor(values, names=("time", "station", "level", "run"), coords=coords)
+    s = BrowseState.start(t.shape, t.names, coords=t.axis_coords)
+    moves = {
+        "left": lambda s: s.step(-1),
+        "right": lambda s: s.step(1),
+        "up": lambda s: s.choose_axis(-1),
+        "down": lambda s: s.choose_axis(1),
+        "x": BrowseState.make_columns,
+        "y": BrowseState.make_rows,
+        "t": BrowseState.transpose,
+    }
+    for key in keys:
+        s = moves[key](s)
+    sel = s.sel_text()
+    if sel is None:
+        return
+    expected = np.asarray(eval(s.key_text(), {"t": t}))
+    np.testing.assert_array_equal(np.asarray(eval(sel, {"t": t})), expected)
+    if ".isel(" not in sel:
+        assert s.jump(sel.removesuffix(".T")).key() == s.key()
