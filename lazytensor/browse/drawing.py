@@ -102,7 +102,8 @@ def row_labels(state: BrowseState, top: int, rows: int, width: int) -> list[str]
         return [str(row) for row in positions]
     last = state.slice_shape[0] - 1
     most = max(min(ROW_LABEL_MOST, width // 4), 2)
-    return [cut(str(state.label(state.rows, min(row, last))), most) for row in positions]
+    labels = state.labels(state.rows, [min(row, last) for row in positions]) or []
+    return [cut(label, most) for label in labels]
 
 
 def label_width(state: BrowseState, top: int, rows: int, width: int) -> int:
@@ -183,10 +184,8 @@ def _column_line(state: BrowseState, left: int, count: int, cell: int, label_wid
     labels instead, cut to the cell width, when the columns' axis has one."""
     name = axis_label(state, state.cols, COLUMNS)
     line = Text(name[:label_width].ljust(label_width), style=LABEL)
-    labelled = state.coord(state.cols) is not None
-    heads = [
-        cut(str(state.label(state.cols, left + c)), cell) if labelled else str(left + c) for c in range(count)
-    ]
+    labels = state.labels(state.cols, range(left, left + count))
+    heads = [str(left + c) for c in range(count)] if labels is None else [cut(text, cell) for text in labels]
     line.append(" ".join(head.rjust(cell) for head in heads), style=DIM)
     return line
 

@@ -18,7 +18,11 @@ import attrs
 
 from lazytensor.ground import coords as coordinates
 from lazytensor.printer.axisnames import label_at
+from lazytensor.printer.escapes import printable
 
+WHOLE_DATES = 10_000
+"""Dates of a coordinate this long or shorter are written in the unit that fits all of them (as the
+printer's `label_at` does): the browser formats them in one pass per screen."""
 MAX_PRECISION = 16
 """Digits after the point, at most (float64 has 17 significant ones)."""
 
@@ -150,6 +154,17 @@ class BrowseState:
         if axis is None or coord is None or not 0 <= position < len(coord):
             return None
         return label_at(coord, position)
+
+    def labels(self, axis: int | None, positions: Sequence[int]) -> list[str] | None:
+        """The labels at `positions` of `axis`, as `label` writes each but formatted together (one
+        pass over a coordinate of dates, not one per label); None when the axis has no coordinate."""
+        coord = self.coord(axis)
+        if axis is None or coord is None:
+            return None
+        if coord.dtype.kind != "M" or len(coord) > WHOLE_DATES:
+            return [str(self.label(axis, p)) for p in positions]
+        texts = coordinates.labels_text(coord)
+        return [printable(texts[p]) if 0 <= p < len(texts) else "None" for p in positions]
 
     def sel_text(self) -> str | None:
         """The slice by label, `t.sel(station="rome", time="2024-01-02")`, when the outer axes are

@@ -283,3 +283,13 @@ def test_the_sel_text_and_its_jump_name_the_slice_the_key_does(keys: list[str]) 
     np.testing.assert_array_equal(np.asarray(eval(sel, {"t": t})), expected)
     if ".isel(" not in sel:
         assert s.jump(sel.removesuffix(".T")).key() == s.key()
+
+
+@pytest.mark.parametrize("hours", [[0, 0, 0], [0, 6, 0]])
+def test_labels_of_a_screen_are_each_label_as_shown(hours: list[int]) -> None:
+    days = (np.datetime64("2024-01-01T00", "h") + np.array([0, 24, 48]) + np.array(hours)).astype("M8[ns]")
+    t = lt.tensor(np.zeros((3, 2)), names=("time", "x"), coords={"time": days})
+    s = BrowseState.start(t.shape, t.names, coords=t.axis_coords)
+    assert s.labels(0, [0, 1, 2]) == [s.label(0, p) for p in range(3)]
+    assert s.labels(1, [0]) is None
+    assert s.labels(0, [2])[0] == ("2024-01-03" if hours == [0, 0, 0] else "2024-01-03T00:00")
