@@ -39,6 +39,7 @@ from lazytensor.browse.keys import KEYS
 from lazytensor.browse.state import BrowseState
 from lazytensor.browse.wholestats import whole_statistics
 from lazytensor.browse.window import Window, read_window, slice_view
+from lazytensor.printer.axisnames import coords_of
 from lazytensor.printer.escapes import printable
 from lazytensor.printer.styles import DIM, WARN
 from lazytensor.tensors.tensor import AbstractTensor
@@ -65,7 +66,8 @@ def _region(state: BrowseState) -> tuple[Any, ...]:
 
 
 def _one_line(error: BaseException) -> str:
-    message = printable(" ".join(str(error).split()))
+    said = error.args[0] if isinstance(error, KeyError) and error.args else error  # no quotes round it
+    message = printable(" ".join(str(said).split()))
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
@@ -106,7 +108,7 @@ class BrowseApp(App[None]):
         self.tensor = tensor
         self.file_label = title
         self.writable = writable
-        self.state = BrowseState.start(tensor.shape, tensor.names)
+        self.state = BrowseState.start(tensor.shape, tensor.names, coords=coords_of(tensor))
         self.last_window: Window | None = None
         self.last_request: tuple[Any, ...] | None = None
         self.reading = threading.Lock()  # one window read at a time: memory holds one window, not one per key
@@ -182,7 +184,7 @@ class BrowseApp(App[None]):
         """The columns that fit the widest cells of the dtype, then, when the cells came out narrower,
         the columns after them that fit too: no read of a column the screen has no room for."""
         widest = widest_cell(self.tensor.dtype, state.precision)
-        cols = fitting_columns(widest, label_width(state, state.top, rows), width)
+        cols = fitting_columns(widest, label_width(state, state.top, rows, width), width)
         window = read_window(self.tensor, state, rows, cols)
         drawn = grid_lines(window, state, width, height)
         more = min(drawn.fits, state.slice_shape[1] - state.left) - window.values.shape[1]
@@ -378,7 +380,11 @@ class BrowseApp(App[None]):
         self.set_focus(None)
 
     def action_jump(self) -> None:
-        self.open_prompt("jump", "a numpy key (2, :, 7, :) or name=index (time=7); Enter jumps, Esc cancels")
+        self.open_prompt(
+            "jump",
+            "a numpy key (2, :, 7, :), name=index (time=7) or name=label (station=rome); "
+            "Enter jumps, Esc cancels",
+        )
 
     def action_edit(self) -> None:
         if not self.writable:

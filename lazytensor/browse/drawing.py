@@ -69,19 +69,47 @@ def header_lines(t: Tensor, state: BrowseState, title: str, writable: bool) -> l
         ("writable" if writable else "read-only", "bold" if writable else DIM),
     )
     second = Text.assemble((state.key_text(), LABEL))
-    isel = state.isel_text()
-    if isel is not None:
-        second.append_text(Text.assemble(("  =  ", DIM), (isel, LABEL)))
+    for text in (state.isel_text(), state.sel_text()):
+        if text is not None:
+            second.append_text(Text.assemble(("  =  ", DIM), (text, LABEL)))
     if state.moving is not None:
         size = state.shape[state.moving]
         moving = axis_label(state, state.moving, "")
-        second.append_text(Text(f"   ←/→ {moving} {state.index[state.moving]}/{size - 1}", style=DIM))
+        label = state.label(state.moving, state.index[state.moving])
+        at = f"{moving} {'' if label is None else cut(label, ROW_LABEL_MOST) + ' '}"
+        second.append_text(Text(f"   ←/→ {at}{state.index[state.moving]}/{size - 1}", style=DIM))
     return [first, second]
 
 
-def label_width(state: BrowseState, top: int, rows: int) -> int:
-    """The characters the row labels take: the rows' axis, a space, the widest row position."""
-    return len(axis_label(state, state.rows, ROWS)) + 1 + len(str(top + max(rows - 1, 0)))
+ROW_LABEL_MOST = 16
+"""The most characters a row's coordinate label takes; a longer one is cut with an ellipsis."""
+
+
+def cut(text: str, width: int) -> str:
+    """`text` in at most `width` characters, its end replaced by `…` when it is longer.
+
+    >>> cut("2024-01-02", 5), cut("rome", 5)
+    ('2024…', 'rome')
+    """
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"[: max(width, 0)]
+
+
+def row_labels(state: BrowseState, top: int, rows: int, width: int) -> list[str]:
+    """The labels of the rows `top` to `top + rows - 1`: their coordinate's labels when the rows'
+    axis has one (cut to `ROW_LABEL_MOST`, and to a quarter of a narrow `width`), else their positions."""
+    positions = range(top, top + max(rows, 1))
+    if state.coord(state.rows) is None or state.slice_shape[0] == 0:
+        return [str(row) for row in positions]
+    last = state.slice_shape[0] - 1
+    most = max(min(ROW_LABEL_MOST, width // 4), 2)
+    labels = state.labels(state.rows, [min(row, last) for row in positions]) or []
+    return [cut(label, most) for label in labels]
+
+
+def label_width(state: BrowseState, top: int, rows: int, width: int) -> int:
+    """The characters the row labels take in `width`: the rows' axis, a space, the widest row label."""
+    widest = max(len(label) for label in row_labels(state, top, rows, width))
+    return len(axis_label(state, state.rows, ROWS)) + 1 + widest
 
 
 def fitting_columns(cell_width: int, labels: int, width: int) -> int:
@@ -127,8 +155,9 @@ def grid_lines(window: Window, state: BrowseState, width: int, height: int) -> D
     position) cut to `width` × `height`, with the values those lines show."""
     values = window.values[: max(height - 1, 1)]
     row_name = axis_label(state, state.rows, ROWS)
-    digits = len(str(window.top + max(values.shape[0] - 1, 0)))
-    labels = label_width(state, window.top, values.shape[0])
+    shown_rows = row_labels(state, window.top, values.shape[0], width)
+    digits = max(len(label) for label in shown_rows)
+    labels = label_width(state, window.top, values.shape[0], width)
     cells = format_values(values, options_of(state))
     shown_columns = fitting_columns(cells.width, labels, width)
     if shown_columns < values.shape[1]:
@@ -138,7 +167,7 @@ def grid_lines(window: Window, state: BrowseState, width: int, height: int) -> D
     lines = [_column_line(state, window.left, values.shape[1], cells.width, labels)]
     for r in range(values.shape[0]):
         row = window.top + r
-        label = (row_name if r == 0 else " " * len(row_name)) + " " + str(row).rjust(digits)
+        label = (row_name if r == 0 else " " * len(row_name)) + " " + shown_rows[r].rjust(digits)
         line = Text(label + " ", style=DIM)
         for c in range(values.shape[1]):
             text, style = painter.piece((r, c))
@@ -151,10 +180,13 @@ def grid_lines(window: Window, state: BrowseState, width: int, height: int) -> D
 
 
 def _column_line(state: BrowseState, left: int, count: int, cell: int, label_width: int) -> Text:
-    """The columns' positions above the cells, under the columns' axis label."""
+    """The columns' positions above the cells, under the columns' axis label; their coordinate's
+    labels instead, cut to the cell width, when the columns' axis has one."""
     name = axis_label(state, state.cols, COLUMNS)
     line = Text(name[:label_width].ljust(label_width), style=LABEL)
-    line.append(" ".join(str(left + c).rjust(cell) for c in range(count)), style=DIM)
+    labels = state.labels(state.cols, range(left, left + count))
+    heads = [str(left + c) for c in range(count)] if labels is None else [cut(text, cell) for text in labels]
+    line.append(" ".join(head.rjust(cell) for head in heads), style=DIM)
     return line
 
 

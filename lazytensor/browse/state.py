@@ -10,11 +10,19 @@ written as a user would type it by `key_text()` (`t[2, :, 7, :]`) and `isel_text
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
+from lazytensor.ground import coords as coordinates
+from lazytensor.printer.axisnames import label_at
+from lazytensor.printer.escapes import printable
+
+WHOLE_DATES = 10_000
+"""Dates of a coordinate this long or shorter are written in the unit that fits all of them (as the
+printer's `label_at` does): the browser formats them in one pass per screen."""
 MAX_PRECISION = 16
 """Digits after the point, at most (float64 has 17 significant ones)."""
 
@@ -32,6 +40,8 @@ def _check(state: BrowseState) -> None:
         raise ValueError(f"axis {state.moving} moves but the slice shows it")
     if not 0 <= state.precision <= MAX_PRECISION:
         raise ValueError(f"precision {state.precision} is not between 0 and {MAX_PRECISION}")
+    if state.coords and len(state.coords) != ndim:
+        raise ValueError(f"{ndim} axes need {ndim} coordinates (or None each), got {len(state.coords)}")
 
 
 @attrs.frozen
@@ -57,22 +67,32 @@ class BrowseState:
     top: int = 0
     left: int = 0
     cursor: tuple[int, int] = (0, 0)
+    coords: tuple[Any, ...] = attrs.field(default=(), eq=False)
+    """One 1-D array of labels (or None) per axis, as `t.axis_coords`; empty when no axis has one.
+    Left out of equality: a browser's coordinates never change, and arrays do not compare as one."""
 
     def __attrs_post_init__(self) -> None:
         _check(self)
 
     @classmethod
     def start(
-        cls, shape: Sequence[int], names: Sequence[str | None] | None = None, precision: int = 4
+        cls,
+        shape: Sequence[int],
+        names: Sequence[str | None] | None = None,
+        precision: int = 4,
+        coords: Sequence[Any] | None = None,
     ) -> BrowseState:
-        """The first view: the last two axes as rows and columns, the axis before them moving."""
+        """The first view: the last two axes as rows and columns, the axis before them moving;
+        `coords` the axes' labels (`t.axis_coords`), when the tensor has any."""
         shape = tuple(int(n) for n in shape)
         ndim = len(shape)
         rows = ndim - 2 if ndim >= 2 else (0 if ndim == 1 else None)
         cols = ndim - 1 if ndim >= 2 else None
         outer = [a for a in range(ndim) if a not in (rows, cols)]
         given = tuple(names) if names is not None else (None,) * ndim
-        return cls(shape, given, (0,) * ndim, rows, cols, outer[-1] if outer else None, precision)
+        labels = tuple(coords) if coords is not None and coordinates.has_any(tuple(coords)) else ()
+        moving = outer[-1] if outer else None
+        return cls(shape, given, (0,) * ndim, rows, cols, moving, precision, coords=labels)
 
     # -- what is shown ----------------------------------------------------------------------
 
@@ -115,6 +135,70 @@ class BrowseState:
             return None
         picks = ", ".join(f"{self.names[a]}={self.index[a]}" for a in outer)
         return f"t.isel({picks})" + (".T" if self.transposed else "")
+
+    def coord(self, axis: int | None) -> Any:
+        """The labels of `axis` (a 1-D array), or None when it has none."""
+        return None if axis is None or not self.coords else self.coords[axis]
+
+    def label(self, axis: int | None, position: int) -> str | None:
+        """The label at `position` of `axis` as the printer shows it (dates shortest, long ones cut),
+        or None when the axis has no coordinate.
+
+        >>> import numpy as np
+        >>> stations = np.array(["rome", "oslo", "lima"])
+        >>> s = BrowseState.start((3, 2, 2), ("station", None, None), coords=(stations, None, None))
+        >>> s.label(0, 1), s.label(1, 0)
+        ('oslo', None)
+        """
+        coord = self.coord(axis)
+        if axis is None or coord is None or not 0 <= position < len(coord):
+            return None
+        return label_at(coord, position)
+
+    def labels(self, axis: int | None, positions: Sequence[int]) -> list[str] | None:
+        """The labels at `positions` of `axis`, as `label` writes each but formatted together (one
+        pass over a coordinate of dates, not one per label); None when the axis has no coordinate."""
+        coord = self.coord(axis)
+        if axis is None or coord is None:
+            return None
+        if coord.dtype.kind != "M" or len(coord) > WHOLE_DATES:
+            return [str(self.label(axis, p)) for p in positions]
+        texts = coordinates.labels_text(coord)
+        return [printable(texts[p]) if 0 <= p < len(texts) else "None" for p in positions]
+
+    def sel_text(self) -> str | None:
+        """The slice by label, `t.sel(station="rome", time="2024-01-02")`, when the outer axes are
+        named and some have coordinates (those without, or whose label `sel` would not find at this
+        one position, follow as `.isel(level=0)`); else None.
+
+        >>> import numpy as np
+        >>> stations = np.array(["rome", "oslo"])
+        >>> names = ("station", "level", None, None)
+        >>> s = BrowseState.start((2, 3, 4, 5), names, coords=(stations, None, None, None))
+        >>> s.choose_axis(1).step(1).sel_text()
+        't.sel(station="oslo").isel(level=0)'
+        """
+        outer = self.outer
+        if not outer or any(self.names[a] is None or self.shape[a] == 0 for a in outer):
+            return None
+        by_label = [a for a in outer if self._by_label(a)]
+        if not by_label:
+            return None
+        picks = ", ".join(f"{self.names[a]}={_quoted(self.coord(a), self.index[a])}" for a in by_label)
+        rest = ", ".join(f"{self.names[a]}={self.index[a]}" for a in outer if a not in by_label)
+        return f"t.sel({picks})" + (f".isel({rest})" if rest else "") + (".T" if self.transposed else "")
+
+    def _by_label(self, axis: int) -> bool:
+        """Whether `t.sel` finds the axis' position by its label as shown: not when the axis has no
+        coordinate, or the label is repeated, cut, or not a label `sel` matches (NaN)."""
+        if self.coord(axis) is None:
+            return False
+        try:
+            return (
+                self.position_of(axis, _quoted(self.coord(axis), self.index[axis]), True) == self.index[axis]
+            )
+        except (KeyError, ValueError, TypeError):
+            return False
 
     # -- the keys ---------------------------------------------------------------------------
 
@@ -196,18 +280,25 @@ class BrowseState:
 
     def jump(self, text: str) -> BrowseState:
         """`/`: a numpy key (`2, :, 7, :`, `t[2, :, 7, :]`) fixes every int axis and makes the two `:`
-        axes the slice; `name=index` pairs (`time=7, trial=2`, `t.isel(time=7)`) fix those axes.
-        A bad key is a ValueError or IndexError naming what is wrong, and changes nothing.
+        axes the slice; `name=index` pairs (`time=7, trial=2`, `t.isel(time=7)`) fix those axes, and
+        `name=label` pairs (`station=rome`, `time=2024-01-02`, `t.sel(level=850)`) fix them at a label
+        of their coordinate (an int is a position, except inside `t.sel(...)`). A bad key is a
+        ValueError, IndexError or KeyError (an unknown label, with the nearest ones) naming what is
+        wrong, and changes nothing.
 
         >>> s = BrowseState.start((4, 3, 100, 50), ("trial", "channel", "time", "freq"))
         >>> s.jump("2, :, 7, :").key_text(), s.jump("t.isel(trial=3)").key_text()
         ('t[2, :, 7, :]', 't[3, 0, :, :]')
         """
         body = text.strip()
-        for prefix, suffix in (("t.isel(", ")"), ("t[", "]"), ("[", "]")):
+        by_label = body.startswith("t.sel(") and body.endswith(")")
+        for prefix, suffix in (("t.sel(", ")"), ("t.isel(", ")"), ("t[", "]"), ("[", "]")):
             if body.startswith(prefix) and body.endswith(suffix):
                 body = body[len(prefix) : -len(suffix)]
                 break
+        pairs = _pairs(body)
+        if pairs is not None:
+            return self._jump_by_pairs(pairs, by_label)
         try:
             call = ast.parse(f"f({body})", mode="eval").body
         except SyntaxError:
@@ -225,16 +316,49 @@ class BrowseState:
         return self._jump_by_key(list(items.elts) if isinstance(items, ast.Tuple) else [items])
 
     def _jump_by_name(self, keywords: list[ast.keyword]) -> BrowseState:
+        return self._jump_by_pairs([(str(k.arg), ast.unparse(k.value)) for k in keywords], False)
+
+    def _jump_by_pairs(self, pairs: list[tuple[str, str]], by_label: bool) -> BrowseState:
         state = self
-        for keyword in keywords:
-            if keyword.arg not in self.names:
-                known = ", ".join(str(name) for name in self.names if name is not None) or "none"
-                raise ValueError(f"no axis is named {keyword.arg!r} (the names: {known})")
-            axis = self.names.index(keyword.arg)
-            if axis in (self.rows, self.cols):
-                raise ValueError(f"{keyword.arg} is an axis of the slice; x or y makes it an outer axis")
-            state = state._at(axis, _position(_int(keyword.value), self.shape[axis], axis))
-        return attrs.evolve(state, moving=self.names.index(keywords[-1].arg))
+        for name, value in pairs:
+            axis = self._outer_axis(name)
+            position = self.position_of(axis, value, by_label)
+            state = state._at(axis, _position(position, self.shape[axis], axis))
+        return attrs.evolve(state, moving=self.names.index(pairs[-1][0]))
+
+    def _outer_axis(self, name: str) -> int:
+        if name not in self.names:
+            known = ", ".join(str(name) for name in self.names if name is not None) or "none"
+            raise ValueError(f"no axis is named {name!r} (the names: {known})")
+        axis = self.names.index(name)
+        if axis in (self.rows, self.cols):
+            raise ValueError(f"{name} is an axis of the slice; x or y makes it an outer axis")
+        return axis
+
+    def position_of(self, axis: int, value: str, by_label: bool = False) -> int:
+        """The position `value` (as typed after `name=`) names on `axis`: an int is a position (unless
+        `by_label`), anything else a label of the axis' coordinate, found as `t.sel` finds it (a
+        KeyError naming the nearest labels when it is not there).
+
+        >>> import numpy as np
+        >>> stations = np.array(["rome", "oslo", "lima"])
+        >>> s = BrowseState.start((3, 2, 2), ("station", None, None), coords=(stations, None, None))
+        >>> s.position_of(0, "oslo"), s.position_of(0, '"lima"'), s.position_of(0, "1")
+        (1, 2, 1)
+        """
+        text = value.strip()
+        number = _literal(text)
+        if isinstance(number, int) and not isinstance(number, bool) and not by_label:
+            return number
+        name = str(self.names[axis])
+        coord = self.coord(axis)
+        label: Any = number if number is not None else text
+        if coord is not None and coord.dtype.kind not in "biuf" and not isinstance(label, str):
+            label = text
+        found = coordinates.index_for(coord, name, label, None)
+        if not isinstance(found, int):
+            raise KeyError(f"sel: axis {name!r}: {text} names several positions, {found}; give one")
+        return found
 
     def _jump_by_key(self, items: list[ast.expr]) -> BrowseState:
         ndim = len(self.shape)
@@ -264,6 +388,35 @@ class BrowseState:
             left=self.left if keep else 0,
             cursor=self.cursor if keep else (0, 0),
         )
+
+
+_NAME = re.compile(r"\s*([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)\s*(.*?)\s*$", re.DOTALL)
+
+
+def _pairs(body: str) -> list[tuple[str, str]] | None:
+    """`name=value` pairs split at commas (`station=rome, time=2024-01-02`), values as typed; None
+    when the text is not such pairs (a numpy key)."""
+    found = [_NAME.match(part) for part in body.split(",")]
+    if not body.strip() or any(match is None or not match.group(2) for match in found):
+        return None
+    return [(match.group(1), match.group(2)) for match in found if match is not None]
+
+
+def _literal(text: str) -> Any:
+    """A number or quoted string as Python reads it (`-2`, `850.5`, `"rome"`), else None."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, int | float | str) else None
+
+
+def _quoted(coord: Any, position: int) -> str:
+    """A label as typed in `t.sel(...)`: numbers bare, strings and dates in double quotes."""
+    text = label_at(coord, position)
+    if coord.dtype.kind in "biuf":
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _is_colon(item: ast.expr) -> bool:

@@ -264,6 +264,51 @@ def test_a_netcdf_variable_and_an_hdf5_dataset_browse_by_their_names(tmp_path: A
     assert lines[1].startswith("t[1, :, :]") and "read-only" in lines[0]
 
 
+def _weather(tmp_path: Any) -> lt.AbstractTensor:
+    """A netCDF variable written by xarray: days, three stations by name, four pressure levels."""
+    xarray = pytest.importorskip("xarray")
+    pytest.importorskip("h5netcdf")
+    values = np.arange(3 * 3 * 4, dtype=np.float32).reshape(3, 3, 4) / 4
+    dataset = xarray.Dataset(
+        {"temperature": (("time", "station", "level"), values)},
+        coords={
+            "time": np.array(["2024-01-01", "2024-01-02", "2024-01-03"], dtype="M8[ns]"),
+            "station": ["rome", "oslo", "lima"],
+            "level": [1000.0, 850.0, 500.0, 250.0],
+        },
+    )
+    dataset.to_netcdf(tmp_path / "weather.nc", engine="h5netcdf")
+    return lt.open(tmp_path / "weather.nc", "temperature")
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (160, 48)])
+def test_a_store_with_coordinates_shows_its_labels(tmp_path: Any, width: int, height: int) -> None:
+    screen = drive(BrowseApp(_weather(tmp_path), "weather.nc temperature"), ["right"], size=(width, height))
+    check_golden("browse", f"coords_{width}x{height}", screen)
+    lines = _lines(screen)
+    at = next(k for k, line in enumerate(lines) if line.startswith("level→"))
+    header = " ".join(lines[1:at])  # the key line wraps at 80 columns
+    assert 't.sel(time="2024-01-02")' in header and "←/→ time 2024-01-02 1/2" in header
+    assert lines[at].split()[1:] == ["1000", "850", "500", "250"]
+    assert [line.split()[-5] for line in lines[at + 1 : at + 4]] == ["rome", "oslo", "lima"]
+
+
+def test_slash_jumps_to_a_label_and_an_unknown_one_names_the_nearest(tmp_path: Any) -> None:
+    t = _weather(tmp_path)
+    station = ["y", "slash", *"station=oslo", "enter"]  # y: the days are the rows, the stations move
+    lines = _lines(drive(BrowseApp(t, "w"), station, size=(160, 48)))
+    assert lines[1].startswith('t[:, 1, :]  =  t.isel(station=1)  =  t.sel(station="oslo")')
+    assert "←/→ station oslo 1/2" in lines[1]
+    day = _lines(drive(BrowseApp(t, "w"), ["slash", *"time=2024-01-03", "enter"], size=(160, 48)))
+    assert day[1].startswith('t[2, :, :]  =  t.isel(time=2)  =  t.sel(time="2024-01-03")')
+    bad = _lines(drive(BrowseApp(t, "w"), ["y", "slash", *"station=paris", "enter"], size=(160, 48)))
+    assert bad[1].startswith("t[:, 0, :]")
+    assert (
+        bad[-2]
+        == "KeyError: sel: axis 'station' has no label 'paris'; the nearest are 'lima', 'oslo', 'rome'"
+    )
+
+
 class SlowArray:
     """An array-like whose every read waits, as a store over a slow network does."""
 
@@ -296,3 +341,12 @@ def test_slow_reads_never_block_the_keys_and_the_last_key_wins() -> None:
     assert _lines(pressed)[1].startswith("t[5, :, :]")  # the header followed every key at once
     assert _lines(drawn)[1].startswith("t[5, :, :]")
     assert _lines(drawn)[3].split()[:4] == ["axis", "1↓", "0", "150."]  # the cells of t[5], the last key's
+
+
+@pytest.mark.parametrize("shape", [(0, 3, 4), (2, 0, 4), (2, 3, 0), (1, 1, 1)])
+def test_empty_and_tiny_axes_with_coordinates_browse(shape: tuple[int, ...]) -> None:
+    names = ("station", "time", "level")
+    coords = {name: [f"label{k}" for k in range(size)] for name, size in zip(names, shape, strict=True)}
+    t = lt.tensor(np.zeros(shape), names=names, coords=coords)
+    screen = drive(BrowseApp(t, "t"), ["right", "x", "t", "end", "y", "left"])
+    assert _lines(screen)[0].startswith("t · (station")

@@ -158,3 +158,138 @@ def test_the_whole_tensors_statistics_are_t_stats_and_stop_when_cancelled() -> N
         t, options_of(BrowseState.start(t.shape)), lambda: next(calls), lambda d, n: None, 64
     )
     assert stopped is None
+
+
+# -- coordinates: labels shown, `t.sel` written, `/name=label` resolved ----------------------------------
+
+DAYS = np.array(["2024-01-01", "2024-01-02", "2024-01-03"], dtype="M8[ns]")
+STATIONS = np.array(["rome", "oslo", "lima"])
+LEVELS = np.array([1000.0, 850.0, 500.0, 250.0])
+
+
+def _labelled() -> Any:
+    values = np.arange(3 * 3 * 4, dtype=np.float64).reshape(3, 3, 4)
+    coords = {"time": DAYS, "station": STATIONS, "level": LEVELS}
+    t = lt.tensor(values, names=("time", "station", "level"), coords=coords)
+    return t, BrowseState.start(t.shape, t.names, coords=t.axis_coords).make_columns()
+
+
+def test_a_state_knows_the_labels_of_its_axes_as_the_printer_shows_them() -> None:
+    _, s = _labelled()  # the rows are stations, the columns days, the levels move
+    assert (s.label(0, 1), s.label(1, 2), s.label(2, 1)) == ("2024-01-02", "lima", "850")
+    assert BrowseState.start((2, 3)).label(0, 1) is None
+
+
+def test_the_sel_text_quotes_strings_and_dates_and_selects_what_the_key_does() -> None:
+    t, s = _labelled()
+    s = s.make_columns()  # the columns: the levels; the days move
+    assert s.step(1).sel_text() == 't.sel(time="2024-01-02")'
+    s = s.transpose().step(2)
+    assert s.sel_text() == 't.sel(time="2024-01-03").T'
+    np.testing.assert_array_equal(
+        np.asarray(eval(s.sel_text(), {"t": t})), np.asarray(eval(s.key_text(), {"t": t}))
+    )
+    number = BrowseState.start(t.shape, t.names, coords=t.axis_coords)
+    number = number.make_rows().make_columns().step(1)  # the levels move
+    assert number.sel_text() == "t.sel(level=850)"
+    mixed = lt.tensor(
+        np.zeros((2, 3, 4, 5)), names=("station", "run", None, None), coords={"station": ["a", "b"]}
+    )
+    state = BrowseState.start(mixed.shape, mixed.names, coords=mixed.axis_coords)
+    assert state.sel_text() == 't.sel(station="a").isel(run=0)'
+    assert BrowseState.start((2, 3, 4), ("a", None, None)).sel_text() is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "key"),
+    [
+        ("station=oslo", "t[:, 1, :]"),
+        ('station="lima"', "t[:, 2, :]"),
+        ("station=2", "t[:, 2, :]"),
+        ('t.sel(station="rome")', "t[:, 0, :]"),
+        ("level=500.0", "t[:, :, 2]"),
+        ("t.sel(level=250)", "t[:, :, 3]"),
+        ("level=1", "t[:, :, 1]"),
+    ],
+)
+def test_slash_takes_a_label_or_a_position_by_name(typed: str, key: str) -> None:
+    t, _ = _labelled()
+    s = BrowseState.start(t.shape, t.names, coords=t.axis_coords).make_rows()  # time↓ level→, station moves
+    if "level" in typed:
+        s = s.choose_axis(1).make_columns()  # time↓ station→, level moves
+    assert s.jump(typed).key_text() == key
+
+
+def test_slash_takes_dates_in_their_shortest_form() -> None:
+    _, s = _labelled()
+    s = s.make_columns()  # the days move
+    assert s.jump("time=2024-01-03").key_text() == "t[2, :, :]"
+    assert s.jump("t.sel(time='2024-01-02')").key_text() == "t[1, :, :]"
+
+
+def test_an_unknown_label_is_a_key_error_naming_the_nearest_and_changes_nothing() -> None:
+    t, _ = _labelled()
+    s = BrowseState.start(t.shape, t.names, coords=t.axis_coords).make_rows()
+    with pytest.raises(KeyError, match="no label 'paris'; the nearest are 'lima', 'oslo', 'rome'"):
+        s.jump("station=paris")
+    with pytest.raises(KeyError) as sel:
+        t.sel(station="paris")
+    with pytest.raises(KeyError) as jump:
+        s.jump("station=paris")
+    assert str(jump.value) == str(sel.value)  # the same lookup, the same line
+    plain = BrowseState.start((2, 3, 4), ("run", None, None))
+    with pytest.raises(KeyError, match="has no coordinate"):
+        plain.jump("run=first")
+
+
+@pytest.mark.parametrize("width", [24, 40, 80])
+def test_long_labels_are_cut_and_every_line_fits_the_width(width: int) -> None:
+    from lazytensor.browse.drawing import grid_lines
+
+    long = [f"{k}-" + "station" * 9 for k in range(6)]
+    t = lt.tensor(np.arange(36.0).reshape(6, 6), names=("a", "b"), coords={"a": long, "b": long})
+    s = BrowseState.start(t.shape, t.names, coords=t.axis_coords)
+    lines = grid_lines(read_window(t, s, 6, 6), s, width, 10).lines
+    assert all(len(line.plain) <= width for line in lines)
+    label = "0-stationstatio…" if width >= 64 else "0-stationstatio"[: width // 4 - 1] + "…"
+    assert lines[1].plain.startswith(f"a↓ {label} ") and "…" in lines[0].plain
+
+
+@given(st.lists(st.sampled_from(["left", "right", "up", "down", "x", "y", "t"]), max_size=12))
+def test_the_sel_text_and_its_jump_name_the_slice_the_key_does(keys: list[str]) -> None:
+    values = np.arange(3 * 4 * 2 * 5, dtype=np.float64).reshape(3, 4, 2, 5)
+    coords = {
+        "time": DAYS,
+        "station": ["rome", "oslo", "rome", "x" * 50],  # a repeated label and a cut one: by position
+        "level": [850.0, np.nan],
+    }
+    t = lt.tensor(values, names=("time", "station", "level", "run"), coords=coords)
+    s = BrowseState.start(t.shape, t.names, coords=t.axis_coords)
+    moves = {
+        "left": lambda s: s.step(-1),
+        "right": lambda s: s.step(1),
+        "up": lambda s: s.choose_axis(-1),
+        "down": lambda s: s.choose_axis(1),
+        "x": BrowseState.make_columns,
+        "y": BrowseState.make_rows,
+        "t": BrowseState.transpose,
+    }
+    for key in keys:
+        s = moves[key](s)
+    sel = s.sel_text()
+    if sel is None:
+        return
+    expected = np.asarray(eval(s.key_text(), {"t": t}))
+    np.testing.assert_array_equal(np.asarray(eval(sel, {"t": t})), expected)
+    if ".isel(" not in sel:
+        assert s.jump(sel.removesuffix(".T")).key() == s.key()
+
+
+@pytest.mark.parametrize("hours", [[0, 0, 0], [0, 6, 0]])
+def test_labels_of_a_screen_are_each_label_as_shown(hours: list[int]) -> None:
+    days = (np.datetime64("2024-01-01T00", "h") + np.array([0, 24, 48]) + np.array(hours)).astype("M8[ns]")
+    t = lt.tensor(np.zeros((3, 2)), names=("time", "x"), coords={"time": days})
+    s = BrowseState.start(t.shape, t.names, coords=t.axis_coords)
+    assert s.labels(0, [0, 1, 2]) == [s.label(0, p) for p in range(3)]
+    assert s.labels(1, [0]) is None
+    assert s.labels(0, [2])[0] == ("2024-01-03" if hours == [0, 0, 0] else "2024-01-03T00:00")
