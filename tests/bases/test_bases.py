@@ -23,8 +23,8 @@ import zarr
 from bases_support import Plain
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from store_support import CountingStore
 from strategies import chains
-from zarr.storage import MemoryStore
 
 import lazytensor as lt
 from lazytensor.bases import arraylike
@@ -110,25 +110,6 @@ def test_one_element_writes_and_reads_through_a_zarr_view() -> None:
 
 
 # -- reads touch only the chunks they need ----------------------------------------------------------------
-
-
-class CountingStore(MemoryStore):
-    """A zarr store that records every chunk key read."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.chunk_reads: list[str] = []
-        self.chunk_writes: list[str] = []
-
-    async def get(self, key: str, *args: Any, **kwargs: Any) -> Any:
-        if key.startswith("c/"):
-            self.chunk_reads.append(key)
-        return await super().get(key, *args, **kwargs)
-
-    async def set(self, key: str, *args: Any, **kwargs: Any) -> None:
-        if key.startswith("c/"):
-            self.chunk_writes.append(key)
-        await super().set(key, *args, **kwargs)
 
 
 def _big(store: CountingStore) -> Any:

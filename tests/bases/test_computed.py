@@ -23,7 +23,7 @@ from bases_support import Plain, on_base
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from memory_support import peak_bytes
-from zarr.storage import MemoryStore
+from store_support import CountingStore
 
 import lazytensor as lt
 from lazytensor.bases import computed
@@ -103,19 +103,6 @@ def test_a_gradient_keeps_the_operation_in_memory(tmp_path: Path) -> None:
 
 
 # -- reads: only what is read, in the operands' chunks -----------------------------------------------------
-
-
-class CountingStore(MemoryStore):
-    """A zarr store that records every chunk key read."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.chunk_reads: list[str] = []
-
-    async def get(self, key: str, *args: Any, **kwargs: Any) -> Any:
-        if key.startswith("c/"):
-            self.chunk_reads.append(key)
-        return await super().get(key, *args, **kwargs)
 
 
 def _counted_zarr(values: np.ndarray, chunks: tuple[int, ...]) -> tuple[lt.AbstractTensor, CountingStore]:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from store_support import CountingStore
 
 import lazytensor as lt
 
@@ -27,25 +28,11 @@ pytest.importorskip(
 zarr = pytest.importorskip("zarr")
 
 from browse_support import drive, settle  # noqa: E402
-from zarr.storage import MemoryStore  # noqa: E402
 
 from lazytensor.browse.app import BrowseApp  # noqa: E402
 
 SHAPE = (10, 100, 1000, 10_000)  # 10¹⁰ elements
 CHUNKS = (1, 1, 100, 100)
-
-
-class CountingStore(MemoryStore):
-    """A zarr store that records every chunk key read."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.chunk_reads: list[str] = []
-
-    async def get(self, key: str, *args: Any, **kwargs: Any) -> Any:
-        if key.startswith("c/"):
-            self.chunk_reads.append(key)
-        return await super().get(key, *args, **kwargs)
 
 
 def _store() -> tuple[CountingStore, Any]:

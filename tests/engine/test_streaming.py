@@ -28,7 +28,7 @@ import zarr
 from bases_support import Plain
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from zarr.storage import MemoryStore
+from store_support import CountingStore
 
 import lazytensor as lt
 from lazytensor.engine import streaming
@@ -48,19 +48,6 @@ def blocks_of(nbytes: int) -> Iterator[None]:
         yield
     finally:
         streaming.BLOCK_BYTES, streaming.MAPPED_BYTES = before
-
-
-class CountingStore(MemoryStore):
-    """A zarr store that records every chunk key read."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.chunk_reads: list[str] = []
-
-    async def get(self, key: str, *args: Any, **kwargs: Any) -> Any:
-        if key.startswith("c/"):
-            self.chunk_reads.append(key)
-        return await super().get(key, *args, **kwargs)
 
 
 def on(kind: str, values: np.ndarray, chunks: tuple[int, ...], folder: Path, store: Any = None) -> Any:

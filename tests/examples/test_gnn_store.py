@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 from repo_paths import ROOT
-from zarr.storage import MemoryStore
+from store_support import CountingStore
 
 import lazytensor as lt
 from lazytensor import nn
@@ -22,19 +22,6 @@ import gnn
 import graphs
 
 ROWS, WIDTH = 16, 24
-
-
-class CountingStore(MemoryStore):
-    """A zarr store that records every chunk key read."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.chunk_reads: list[str] = []
-
-    async def get(self, key: str, *args: Any, **kwargs: Any) -> Any:
-        if key.startswith("c/"):
-            self.chunk_reads.append(key)
-        return await super().get(key, *args, **kwargs)
 
 
 @pytest.fixture(scope="module")

@@ -26,8 +26,8 @@ from bases_support import KINDS, on_base
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
+from store_support import CountingStore
 from strategies import chains
-from zarr.storage import MemoryStore
 
 import lazytensor as lt
 from lazytensor.printer import streamstats
@@ -39,19 +39,6 @@ STD_RTOL = 1e-9
 """Mean and std merged block by block agree with numpy's one-array result to this relative tolerance."""
 
 SPECIALS = [np.nan, np.inf, -np.inf, 0.0]
-
-
-class CountingStore(MemoryStore):
-    """A zarr store that records every chunk key read."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.chunk_reads: list[str] = []
-
-    async def get(self, key: str, *args: Any, **kwargs: Any) -> Any:
-        if key.startswith("c/"):
-            self.chunk_reads.append(key)
-        return await super().get(key, *args, **kwargs)
 
 
 class CountingArray:
