@@ -8,12 +8,8 @@ import attrs
 
 from lazytensor.ground import coords
 from lazytensor.ground.coords import Coords
-from lazytensor.ground.layout import Layout
 from lazytensor.ground.naming import Names, shown_name
-from lazytensor.ground.once import stacked
-from lazytensor.ground.positions import Shape
-from lazytensor.tensors.tensor import Buffer
-from lazytensor.tensors.views.view import IndexArrays, View
+from lazytensor.tensors.views.view import PassThrough
 
 
 def _frozen(found: Any) -> Coords:
@@ -21,7 +17,7 @@ def _frozen(found: Any) -> Coords:
 
 
 @attrs.frozen(eq=False, repr=False, slots=False)
-class LabelledTensor(View):
+class LabelledTensor(PassThrough):
     """The same tensor with other coordinates (`t.assign_coords(...)`): positions, values, names and
     gradients pass straight through.
 
@@ -44,26 +40,6 @@ class LabelledTensor(View):
         if coords.has_any(labels):  # views and operations over the base derive coordinates from now on
             coords.mark_labelled(self.base)
 
-    @stacked
-    def shape(self) -> Shape:
-        return self.wrapped.shape
-
-    def translate(self, pos: Shape) -> Shape:
-        return pos
-
-    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
-        return index_arrays
-
-    def numpy_equivalent(self, below: Buffer) -> Buffer:
-        return below
-
-    def view_of(self, below: Buffer) -> Buffer:
-        return below
-
-    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
-        """A new label moves nothing: the gradient passes straight down."""
-        return [(self.wrapped, grad)]
-
     def describe(self) -> str:
         given = [
             shown_name(name or "")
@@ -71,10 +47,6 @@ class LabelledTensor(View):
             if coord is not None
         ]
         return "coordinates of " + (", ".join(given) if given else "no axis")
-
-    @stacked
-    def layout(self) -> Layout | None:
-        return self.wrapped.layout
 
     def names_of(self, names_below: Names) -> Names:
         return names_below

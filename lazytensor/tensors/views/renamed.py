@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from lazytensor.ground import naming
 from lazytensor.ground.coords import Coords
-from lazytensor.ground.layout import Layout
 from lazytensor.ground.naming import Names
-from lazytensor.ground.once import stacked
-from lazytensor.ground.positions import (
-    Shape,
-)
-from lazytensor.tensors.tensor import Buffer
-from lazytensor.tensors.views.view import IndexArrays, View
+from lazytensor.tensors.views.view import PassThrough
 
 
 @attrs.frozen(eq=False, repr=False, slots=False)
-class RenamedTensor(View):
+class RenamedTensor(PassThrough):
     """The same tensor under other axis names (`t.rename(...)`): positions, values and gradients
     pass straight through.
 
@@ -35,32 +27,8 @@ class RenamedTensor(View):
     def _check_names(self, _attribute: object, names: Names) -> None:
         naming.check_names(names, self.wrapped.shape)
 
-    @stacked
-    def shape(self) -> Shape:
-        return self.wrapped.shape
-
-    def translate(self, pos: Shape) -> Shape:
-        return pos
-
-    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
-        return index_arrays
-
-    def numpy_equivalent(self, below: Buffer) -> Buffer:
-        return below
-
-    def view_of(self, below: Buffer) -> Buffer:
-        return below
-
-    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
-        """A new name moves nothing: the gradient passes straight down."""
-        return [(self.wrapped, grad)]
-
     def describe(self) -> str:
         return "names (" + ", ".join(repr(name) for name in naming.shown_names(self.axis_names)) + ")"
-
-    @stacked
-    def layout(self) -> Layout | None:
-        return self.wrapped.layout
 
     def names_of(self, names_below: Names) -> Names:
         return self.axis_names

@@ -19,7 +19,7 @@ import numpy as np
 from lazytensor.engine import autograd
 from lazytensor.ground import coords
 from lazytensor.ground.coords import Coords
-from lazytensor.ground.layout import IndexArray
+from lazytensor.ground.layout import IndexArray, Layout
 from lazytensor.ground.naming import Names
 from lazytensor.ground.once import stacked
 from lazytensor.ground.positions import (
@@ -130,6 +130,36 @@ class View(AbstractTensor):
 
     def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
         return [(self.wrapped, autograd.view_backward(self, grad))]
+
+
+@attrs.frozen(eq=False, repr=False, slots=False)
+class PassThrough(View):
+    """A view that moves nothing (new names, new coordinates): its shape, positions, layout, values
+    and gradient are the tensor's below; a kind says only what it changes and how it describes it."""
+
+    @stacked
+    def shape(self) -> Shape:
+        return self.wrapped.shape
+
+    def translate(self, pos: Shape) -> Shape:
+        return pos
+
+    def translate_batch(self, index_arrays: IndexArrays) -> IndexArrays:
+        return index_arrays
+
+    def numpy_equivalent(self, below: Buffer) -> Buffer:
+        return below
+
+    def view_of(self, below: Buffer) -> Buffer:
+        return below
+
+    def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
+        """Nothing moved: the gradient passes straight down."""
+        return [(self.wrapped, grad)]
+
+    @stacked
+    def layout(self) -> Layout | None:
+        return self.wrapped.layout
 
 
 def _unpickle_stack(
