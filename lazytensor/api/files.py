@@ -37,6 +37,7 @@ from lazytensor.bases.memmap import MappedTensor
 from lazytensor.bases.zarrstore import shown
 from lazytensor.ground import coords as coordinates
 from lazytensor.ground import naming
+from lazytensor.ground.filekinds import file_kind
 from lazytensor.tensors.tensor import AbstractTensor
 from lazytensor.tensors.views import TransposedTensor
 
@@ -51,14 +52,6 @@ MAX_EMPTY_ELEMENTS = 1 << 24
 """Elements of zero bytes each (`descr` `[]`) a file may hold: its size does not bound their number,
 and every loop over them (a copy, a print, a sum) would run for years past this."""
 HEADER_LENGTH_BYTES = {(1, 0): 2, (2, 0): 4, (3, 0): 4}
-FILE_KINDS = {
-    stat.S_IFDIR: "a directory",
-    stat.S_IFIFO: "a FIFO (named pipe)",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFSOCK: "a socket",
-    stat.S_IFLNK: "a symbolic link",
-}
 
 
 @attrs.frozen
@@ -112,7 +105,7 @@ def _open_regular(path: PathLike, writable: bool = False) -> BinaryIO:
 def _require_regular(name: str, mode: int) -> None:
     if stat.S_ISREG(mode):
         return
-    kind = FILE_KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    kind = file_kind(mode)
     if stat.S_ISDIR(mode):
         raise _os_error(IsADirectoryError, errno.EISDIR, f"{name}: is a directory, not a .npy file")
     raise ValueError(f"{name}: is {kind}, not a regular .npy file")
@@ -584,7 +577,7 @@ def _check_npy_target(target: str) -> bool:
     if stat.S_ISDIR(info.st_mode):
         raise _os_error(IsADirectoryError, errno.EISDIR, f"{shown(target)}: is a directory, not a .npy file")
     if not stat.S_ISREG(info.st_mode):
-        kind = FILE_KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
+        kind = file_kind(info.st_mode)
         raise _os_error(
             FileExistsError, errno.EEXIST, f"{shown(target)}: is {kind}; lt.save replaces only a regular file"
         )
@@ -753,7 +746,7 @@ def _replaceable(target: str) -> bool:
         )
     if stat.S_ISREG(info.st_mode) and _starts_with(target, MAGIC):
         return True
-    kind = FILE_KINDS.get(stat.S_IFMT(info.st_mode), "a file that is not a .npy file")
+    kind = file_kind(info.st_mode, "a file that is not a .npy file")
     raise _os_error(
         FileExistsError,
         errno.EEXIST,

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from lazytensor.ground.filekinds import file_kind
+
 MAX_CHUNK_BYTES = 1 << 28
 """A chunk of a dataset holds at most this many bytes decoded (256 MiB): HDF5 decodes a whole chunk
 to read one element of it, so a larger one (a few KB on disk can inflate to gigabytes) is refused."""
@@ -39,13 +41,6 @@ SCANS_PER_REQUEST = 1024
 """Past SCANNED_CHUNKS, a request is split when its box spans more than this many chunks for each
 request the split makes (one request costs about what HDF5 takes to walk a thousand chunks)."""
 MAX_LINK_HOPS = 32
-FILE_KINDS = {
-    stat.S_IFDIR: "a directory",
-    stat.S_IFIFO: "a FIFO (named pipe)",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFSOCK: "a socket",
-}
 ALLOW = "lt.open(path, key, allow_external=True) reads it if you trust the file"
 
 
@@ -88,7 +83,7 @@ def require_regular(name: str, what: str = "HDF5 file") -> None:
 
 def _refuse_irregular(name: str, mode: int, what: str) -> None:
     if not stat.S_ISREG(mode):
-        kind = FILE_KINDS.get(stat.S_IFMT(mode), "not a regular file")
+        kind = file_kind(mode)
         raise Hdf5Error(f"{name}: is {kind}, not a regular {what}")
 
 

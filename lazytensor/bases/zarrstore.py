@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from lazytensor.ground.filekinds import file_kind
+
 MAX_METADATA_BYTES = 16 << 20
 """A metadata document (`zarr.json`, `.zarray`, ...) larger than this is refused unread."""
 MAX_CHUNK_FILE_BYTES = 1 << 30
@@ -40,12 +42,6 @@ SLACK_BYTES = 1 << 16
 METADATA_NAMES = ("zarr.json", ".zarray", ".zattrs", ".zgroup", ".zmetadata")
 SETTLE_SECONDS = 2.0
 """How long a failed read waits for zarr's other requests of it to finish."""
-FILE_KINDS = {
-    stat.S_IFIFO: "a FIFO (named pipe)",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFSOCK: "a socket",
-}
 
 
 class StoreError(ValueError):
@@ -172,7 +168,7 @@ def read_key(root: str, key: str, byte_range: Any, limits: Limits) -> bytes | No
     if stat.S_ISDIR(mode):
         return None
     if not stat.S_ISREG(mode):
-        raise StoreError(f"{where}: is {FILE_KINDS.get(stat.S_IFMT(mode), 'not a regular file')}, not a file")
+        raise StoreError(f"{where}: is {file_kind(mode)}, not a file")
     try:  # O_NONBLOCK: should it turn into a FIFO after the stat, opening must not wait
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
     except (FileNotFoundError, NotADirectoryError):
