@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import os
 import subprocess
 import sys
@@ -80,7 +81,8 @@ def numpys(name: str, values: np.ndarray, params: dict[str, Any]) -> Any:
     if name in ("argmax", "argmin") and (axis is None or isinstance(axis, tuple)):
         axes = tuple(range(values.ndim)) if axis is None else tuple(a % values.ndim for a in axis)
         kept = [a for a in range(values.ndim) if a not in axes]
-        rows = values.transpose((*kept, *sorted(axes))).reshape((*(values.shape[a] for a in kept), -1))
+        reduced = math.prod(values.shape[a] for a in axes)  # not -1: numpy cannot infer it beside a 0
+        rows = values.transpose((*kept, *sorted(axes))).reshape((*(values.shape[a] for a in kept), reduced))
         found = getattr(np, name)(rows, axis=-1)
         if params.get("keepdims"):
             found = found.reshape(tuple(1 if a in axes else n for a, n in enumerate(values.shape)))
