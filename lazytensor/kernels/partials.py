@@ -11,6 +11,7 @@ two-pass computation.
 
 from __future__ import annotations
 
+import abc
 import math
 import warnings
 from collections.abc import Callable
@@ -38,21 +39,22 @@ class Block:
     repeats: int = 1
 
 
-class Running:
-    """A reduction over `axes` of values of `dtype`, into a result of `shape` (reduced axes of size 1)."""
+class Running(abc.ABC):
+    """A reduction over `axes` of values of `dtype`, into a result of `shape` (reduced axes of size 1);
+    each kind of reduction says how a block merges in and what the result is."""
 
     def __init__(self, dtype: np.dtype[Any], shape: Shape, axes: Shape) -> None:
         self.dtype = dtype
         self.shape = shape
         self.axes = axes
 
+    @abc.abstractmethod
     def add(self, values: Buffer, block: Block) -> None:
         """Merge the reduction of one block's values into the result."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def result(self) -> Buffer:
         """numpy's result, reduced axes kept (of size 1)."""
-        raise NotImplementedError
 
 
 def _quiet() -> Any:
