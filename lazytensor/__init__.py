@@ -124,7 +124,7 @@ from lazytensor.array_api.namespace import (
 )
 from lazytensor.engine.autograd import enable_grad, inference_mode, is_grad_enabled, no_grad
 from lazytensor.ground.layout import Layout
-from lazytensor.ground.settings import get_options, options, set_options
+from lazytensor.ground.settings import get_options, lazy, options, set_options
 from lazytensor.kernels.threads import get_num_threads, set_num_threads
 from lazytensor.linalg import matmul, matrix_transpose, tensordot, vecdot
 from lazytensor.nn.functional import gather, log_softmax, softmax
@@ -220,6 +220,7 @@ __all__ = [
     "is_grad_enabled",
     "isdtype",
     "isin",
+    "lazy",
     "lib",
     "linalg",
     "linspace",

@@ -1,6 +1,7 @@
-"""lazytensor's options beyond printing: how much a materialisation may read, and from what size a
-memory-mapped file computes its operations lazily. Set as the print options are (`lt.set_options`,
-`lt.get_options`, `with lt.options(...)`), in a context variable, so a thread or a task sets its own.
+"""lazytensor's options beyond printing: how much a materialisation may read, from what size a
+memory-mapped file computes its operations lazily, and whether operations in memory do too. Set as
+the print options are (`lt.set_options`, `lt.get_options`, `with lt.options(...)`), in a context
+variable, so a thread or a task sets its own.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ class Options:
     mmap_lazy_bytes: int | None = attrs.field(default=1 << 28, validator=_limit)
     """Memory-mapped files of at least this many bytes (default 256 MiB) compute elementwise
     operations lazily, as zarr and HDF5 do; smaller ones compute them in memory at once. None: never."""
+    lazy: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    """Elementwise operations on tensors in memory give computed tensors too (`with lt.lazy():`),
+    evaluated in cache-sized blocks on every core when read; False: computed at once, as numpy."""
 
 
 OPTION_NAMES = tuple(field.name for field in attrs.fields(Options))
@@ -83,7 +87,7 @@ def get_options() -> dict[str, Any]:
 
     >>> import lazytensor as lt
     >>> sorted(lt.get_options())
-    ['materialize_limit', 'mmap_lazy_bytes']
+    ['lazy', 'materialize_limit', 'mmap_lazy_bytes']
     """
     return attrs.asdict(current())
 
@@ -102,6 +106,28 @@ def options(**changes: Any) -> Iterator[Options]:
         yield current()
     finally:
         _current.reset(token)
+
+
+def lazy() -> contextlib.AbstractContextManager[Options]:
+    """Inside the block, elementwise operations on tensors in memory give read-only computed tensors,
+    as they do on a file: `a * 2 + b - c / 3` holds no temporaries, and reading it (`np.asarray`,
+    `.compute()`, a print, a slice) computes what is read in cache-sized blocks on every core. The
+    results stay computed after the block; an operand that requires grad computes at once.
+
+    >>> import lazytensor as lt
+    >>> a = lt.arange(4.0)
+    >>> with lt.lazy():
+    ...     r = a * 2 + 1
+    >>> r.base.layer_name, r[1:].tolist()
+    ('Computed', [3.0, 5.0, 7.0])
+    """
+    return options(lazy=True)
+
+
+def lazy_now() -> bool:
+    """Whether `lt.lazy()` is in force (cheap: `apply` asks on every operation)."""
+    options = _current.get()
+    return options is not None and options.lazy
 
 
 def check_materialize(shape: tuple[int, ...], itemsize: int, what: str) -> None:

@@ -8,7 +8,7 @@ general path by the tests.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -19,6 +19,7 @@ from lazytensor.engine.optable import Op
 from lazytensor.ground import coords as coordinates
 from lazytensor.ground import naming
 from lazytensor.ground.positions import Shape
+from lazytensor.ground.settings import lazy_now
 from lazytensor.kernels import threads
 from lazytensor.tensors.surface.primitives import USER_ERRORS
 from lazytensor.tensors.tensor import (
@@ -30,6 +31,10 @@ from lazytensor.tensors.tensor import (
     is_tensor_type,
     plain_values,
 )
+
+LAZILY: list[Callable[[Op, tuple[Any, ...], dict[str, Any]], AbstractTensor | None]] = []
+"""Under `lt.lazy()`: the computed tensor of an operation on tensors in memory, or None for one that
+runs at once (registered by `lazytensor.bases.computed`, a floor above)."""
 
 # Type tuples for isinstance on hot paths (`X | Y` would build a union object on every call).
 _NUMPY_VALUES = (np.ndarray, np.generic)
@@ -65,7 +70,8 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     >>> apply(optable.ADD, lt.tensor([1, 2]), 10).tolist()
     [11, 12]
     """
-    resident = _resident_values(operands)  # the common case first: values in memory, no gradient
+    lazy = lazy_now()  # `lt.lazy()`: an elementwise operation is a computed tensor, in memory too
+    resident = None if lazy else _resident_values(operands)  # the common case: in memory, no gradient
     if resident is not None:
         ufunc = entry.ufunc
         if ufunc is None or params:  # the general path's call, unasked
@@ -100,10 +106,10 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
         streamed = _streamed(entry, operands[0], params)  # a base not in memory: reduced block by block
         if streamed is not None:
             return streamed if names is None else _named(streamed, names, how)
-    if deferring is not None:  # not in memory: dask's graph, or a computed tensor; named as in memory
-        lazy = deferring.apply_lazily(entry, operands, params)
-        if lazy is not None:
-            return lazy if names is None else _named(lazy, names, how)  # type: ignore[return-value]
+    if deferring is not None or lazy:  # not in memory, or asked: dask's graph or a computed tensor
+        later = _lazily(entry, operands, params, deferring)
+        if later is not None:
+            return later if names is None else _named(later, names, how)  # type: ignore[return-value]
     values: list[Any] = []
     for x, base in zip(operands, bases, strict=True):
         if base is None:
@@ -127,6 +133,20 @@ def apply(entry: Op, /, *operands: Any, **params: Any) -> StorageTensor:
     object.__setattr__(result, "plain", False)
     result.grad_state.node = Node(entry.name, operands, saved, entry.backward)  # type: ignore[arg-type]
     return result if names is None else _named(result, names, how)
+
+
+def _lazily(
+    entry: Op, operands: tuple[Any, ...], params: dict[str, Any], deferring: BaseTensor | None
+) -> AbstractTensor | None:
+    """The lazy result of an operation: the deferring base's (a graph, a computed tensor), else under
+    `lt.lazy()` a computed tensor of operands in memory; None when it runs at once after all."""
+    if deferring is not None:
+        return deferring.apply_lazily(entry, operands, params)
+    for compute in LAZILY:
+        result = compute(entry, operands, params)
+        if result is not None:
+            return result
+    return None
 
 
 def _streamed(entry: Op, t: AbstractTensor, params: dict[str, Any]) -> StorageTensor | None:

@@ -1,0 +1,234 @@
+"""Reaches into `lazytensor.bases.computed` (its block size, shrunk so small tensors compute in many
+blocks) and `lazytensor.kernels.threads` (its test hook, so the blocks run on threads).
+
+`with lt.lazy():` makes elementwise operations on tensors in memory computed tensors, as they are on
+a file: numpy's values exactly (each element computed by the same ufunc), views and operations
+stacked at any depth, one block of temporaries at a time, read-only, the rest of the library as
+before (gradients, reductions, matrix products, in-place operations).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from memory_support import peak_bytes
+
+import lazytensor as lt
+from lazytensor.bases import computed
+from lazytensor.kernels import threads
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Blocks of 3 elements, run on threads from 4 elements: every path of a read, on tiny tensors."""
+    monkeypatch.setattr(computed, "CACHE_BLOCK_ELEMENTS", 3)
+    with threads.split_from(4):
+        yield
+
+
+def _is_computed(t: Any) -> bool:
+    return bool(t.base.layer_name == "Computed")
+
+
+_UNARY: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = [
+    (operator.neg, operator.neg),
+    (abs, abs),
+    (lambda t: t * 2.5, lambda a: a * 2.5),
+    (lambda t: 1 - t, lambda a: 1 - a),
+    (lambda t: t / 3, lambda a: a / 3),
+    (np.sqrt, np.sqrt),
+    (lambda t: lt.where(t > 0, t, -2 * t), lambda a: np.where(a > 0, a, -2 * a)),
+    (lambda t: t.clip(-1.0, 1.0), lambda a: a.clip(-1.0, 1.0)),
+    (lambda t: lt.ttransform(t, lambda x: x * x), lambda a: a * a),
+]
+_VIEWS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = [
+    (lambda t: t.T, lambda a: a.T),
+    (lambda t: t[::-1], lambda a: a[::-1]),
+    (lambda t: t[..., ::-2], lambda a: a[..., ::-2]),
+    (lambda t: t[None], lambda a: a[None]),
+]
+_BINARY: list[Callable[[Any, Any], Any]] = [operator.add, operator.sub, operator.mul, operator.truediv]
+
+
+@st.composite
+def _tree(draw: st.DrawFn, depth: int = 0) -> Callable[[tuple[Any, Any]], tuple[Any, Any]]:
+    """A function from (tensor, array) to one expression of each: a leaf, a view, an operation."""
+    if depth >= 4 or draw(st.integers(0, 3)) == 0:
+        return lambda pair: pair
+    kind = draw(st.sampled_from(("unary", "view", "binary")))
+    below = draw(_tree(depth + 1))
+    if kind == "unary":
+        f, g = draw(st.sampled_from(_UNARY))
+        return lambda pair: (f(below(pair)[0]), g(below(pair)[1]))
+    if kind == "view":
+        v, w = draw(st.sampled_from(_VIEWS))
+
+        def viewed(pair: tuple[Any, Any]) -> tuple[Any, Any]:
+            t, a = below(pair)
+            return (v(t), w(a)) if a.ndim else (t, a)
+
+        return viewed
+    op = draw(st.sampled_from(_BINARY))
+    other = draw(_tree(depth + 1))
+
+    def both(pair: tuple[Any, Any]) -> tuple[Any, Any]:
+        (t, a), (u, b) = below(pair), other(pair)
+        if not _broadcasts_into(b.shape, a.shape):  # shapes views made apart: a number instead
+            u, b = 0.5, 0.5
+        return op(t, u), op(a, b)
+
+    return both
+
+
+def _broadcasts_into(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    tree=_tree(),
+    values=hnp.arrays(
+        np.float64,
+        hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
+        elements=st.floats(-4, 4, width=64),
+    ),
+)
+def test_random_expressions_under_lazy_equal_numpy_element_for_element(
+    tree: Callable[[tuple[Any, Any]], tuple[Any, Any]], values: np.ndarray
+) -> None:
+    t = lt.tensor(values)
+    with np.errstate(all="ignore"), lt.lazy():
+        ours, theirs = tree((t, values))
+    with np.errstate(all="ignore"):
+        read = ours.numpy()
+        expected = np.asarray(theirs)
+        np.testing.assert_array_equal(read, expected)
+        assert read.dtype == expected.dtype and read.shape == expected.shape
+        if expected.ndim and expected.size:
+            np.testing.assert_array_equal(ours[::-1].numpy(), expected[::-1])
+
+
+@pytest.mark.usefixtures("small_blocks")
+@settings(max_examples=40, deadline=None)
+@given(tree=_tree(), shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=6))
+def test_many_blocks_on_threads_give_numpy_s_values(
+    tree: Callable[[tuple[Any, Any]], tuple[Any, Any]], shape: tuple[int, ...]
+) -> None:
+    values = np.random.default_rng(len(shape)).uniform(-3, 3, size=shape)
+    with np.errstate(all="ignore"), lt.lazy():
+        ours, theirs = tree((lt.tensor(values), values))
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(ours.numpy(), np.asarray(theirs))
+
+
+def test_operations_inside_the_block_are_computed_and_stay_computed_after_it() -> None:
+    a, b = lt.arange(6.0).reshape(2, 3), lt.tensor([1.0, 2.0, 3.0])
+    with lt.lazy():
+        assert lt.get_options()["lazy"] is True
+        r = a * 2 + b
+        assert _is_computed(r) and _is_computed(np.exp(a)) and _is_computed(a > b)
+    assert lt.get_options()["lazy"] is False
+    assert not _is_computed(a * 2)
+    after = (r - 1).T
+    assert _is_computed(after.base)
+    np.testing.assert_array_equal(after.numpy(), (np.arange(6.0).reshape(2, 3) * 2 + [1, 2, 3] - 1).T)
+
+
+def test_the_block_unwinds_on_an_error_and_nests() -> None:
+    with pytest.raises(ZeroDivisionError), lt.lazy():
+        raise ZeroDivisionError
+    assert lt.get_options()["lazy"] is False
+    with lt.lazy(), lt.lazy():
+        pass
+    assert lt.get_options()["lazy"] is False
+    with lt.lazy(), lt.options(lazy=False):
+        assert not _is_computed(lt.ones(2) + 1)
+
+
+def test_a_lazy_result_reads_its_operands_when_read() -> None:
+    a = lt.zeros(3)
+    with lt.lazy():
+        r = a + 1
+    a[1] = 10
+    assert r.tolist() == [1.0, 11.0, 1.0]
+
+
+def test_a_write_into_a_lazy_result_is_refused_and_changes_nothing() -> None:
+    a = lt.arange(4.0)
+    with lt.lazy():
+        r = a * 2
+    with pytest.raises(ValueError, match=r"cannot write to a computed tensor of shape \(4,\): it is mul"):
+        r[0] = 5
+    assert r.tolist() == [0.0, 2.0, 4.0, 6.0] and a.tolist() == [0.0, 1.0, 2.0, 3.0]
+    copy = r.compute()
+    copy[0] = 5
+    assert copy.tolist() == [5.0, 2.0, 4.0, 6.0]
+
+
+def test_an_operand_that_requires_grad_computes_at_once_and_records_its_gradient() -> None:
+    x = lt.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with lt.lazy():
+        y = x * x + 1
+        assert not _is_computed(y)
+        y.sum().backward()
+    assert x.grad is not None and x.grad.tolist() == [2.0, 4.0, 6.0]
+
+
+def test_operations_that_are_not_elementwise_run_in_memory_on_a_lazy_result() -> None:
+    values = np.arange(12.0).reshape(3, 4)
+    with lt.lazy():
+        r = lt.tensor(values) / 2 + 1
+        product = r @ r.T
+        total = r.sum(0)
+    expected = values / 2 + 1
+    assert not _is_computed(product) and not _is_computed(total)
+    np.testing.assert_allclose(product.numpy(), expected @ expected.T)
+    np.testing.assert_allclose(total.numpy(), expected.sum(0))
+    np.testing.assert_allclose(np.asarray(r.mean()), expected.mean())
+
+
+def test_in_place_operations_under_lazy_write_into_their_tensor() -> None:
+    a = lt.arange(4.0)
+    with lt.lazy():
+        a += 1
+        a *= lt.tensor([1.0, 2.0, 1.0, 2.0])
+    assert a.tolist() == [1.0, 4.0, 3.0, 8.0]
+
+
+def test_printing_a_lazy_result_computes_only_what_is_shown() -> None:
+    calls = 0
+
+    def counted(x: float) -> float:
+        nonlocal calls
+        calls += 1
+        return x + 1
+
+    t = lt.arange(1_000_000.0).reshape(1000, 1000)
+    with lt.lazy():
+        r = lt.ttransform(t, counted)
+    calls = 0
+    text = repr(r)
+    assert "computed" in text
+    assert 0 < calls < 20_000, f"{calls:,} calls to print a million elements"
+
+
+def test_reading_a_lazy_chain_holds_at_most_a_quarter_more_than_its_result() -> None:
+    n = 4_000_000
+    rng = np.random.default_rng(6)
+    a, b, c = (lt.tensor(rng.random(n)) for _ in range(3))
+    with lt.lazy():
+        r = a * 2 + b - c / 3
+    peak = peak_bytes(r.compute)
+    assert peak <= 1.25 * n * 8, f"peak {peak / 1e6:.1f} MB for a result of {n * 8 / 1e6:.1f} MB"
+    eager = peak_bytes(lambda: a * 2 + b - c / 3)
+    assert eager >= 2 * n * 8  # what the block saves: numpy's temporaries
