@@ -14,15 +14,21 @@ Three measurements, ratios printed in one run:
 4. `t.stats()` against reading the array and computing numpy's statistics by hand [goal: at most
    1.5×]: a 200³ zarr store in 50³ chunks (and how many chunk keys it reads: 64 is each once), and a
    6·10⁷-element dask array against one `dask.compute` of the same statistics written in dask.
+5. Computed tensors on the cluster: expressions over a 10⁸-element float32 zarr store on disk
+   (`np.log(abs(t) + 1).sum()`, `(t * 2 + 1).mean(0)`, `dask.compute` of an expression over 10⁷ of
+   its elements, a `ttransform` lambda over the same 10⁷) run by lazytensor in one process, against
+   the same handed to dask (`t.to_dask()` or `dask.compute(t)`) on a 2-worker `LocalCluster` whose
+   workers read the store, and against the same written in dask by hand (`da.from_zarr`) on that
+   cluster [reported].
 
 `--big` runs instead the measurement past one machine: a zarr store of at least 8 GB written to a
 temporary directory (deleted after), opened as a dask array on a `LocalCluster` of 2 workers with
 1.5 GB each; `t.stats()`, `(t.T[::2] * 2).sum(0)`, `t.nanmean(0)` and a `tpoint` lambda against the
 same written in dask by hand [goal: at most 1.2× each], and the client's peak resident memory [goal:
-under 2 GB]. `--stats` runs only measurement 4.
+under 2 GB]. `--stats` runs only measurement 4, `--cluster` only the cluster's 3 and 5.
 
 Needs the extras: `pip install -e '.[zarr,dask]'`. Run: `.venv/bin/python benchmarks/bench_chunked.py`
-(`--stats`, `--big [--dir DIR] [--gb N]`).
+(`--stats`, `--cluster`, `--big [--dir DIR] [--gb N]`).
 """
 
 from __future__ import annotations
@@ -198,6 +204,89 @@ def bench_stats(folder: Path) -> None:
     print(f"     ratio: {ours / by_hand:.2f}  (goal: at most 1.5); x.mean() alone: {mean_only:.3f} s")
 
 
+# -- 5. computed tensors on the cluster -----------------------------------------------------------------
+
+
+EXPRESSION_ROWS, EXPRESSION_CHUNK = 10_000, 100
+"""The store of measurement 5: 10⁴ float32 rows of 10⁴ values (400 MB), chunks of 100 rows (4 MB)."""
+
+
+def _write_expression_store(path: Path) -> None:
+    """10⁸ random normal float32 as a zarr store on disk (zarr's default codec), 1000 rows at a time."""
+    z = zarr.create_array(
+        store=str(path),
+        shape=(EXPRESSION_ROWS, 10_000),
+        chunks=(EXPRESSION_CHUNK, 10_000),
+        dtype="f4",
+    )
+    rng = np.random.default_rng(0)
+    for start in range(0, EXPRESSION_ROWS, 1000):
+        z[start : start + 1000] = rng.standard_normal((1000, 10_000), dtype=np.float32)
+
+
+EXPRESSION_CASES: list[
+    tuple[str, Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], Any] | None]
+] = [
+    (
+        "np.log(abs(t) + 1).sum()",
+        lambda t: np.log(abs(t) + 1).sum().item(),
+        lambda t: np.log(abs(t) + 1).to_dask().sum().compute(),
+        lambda x: np.log(abs(x) + 1).sum().compute(),
+    ),
+    (
+        "(t * 2 + 1).mean(0)",
+        lambda t: (t * 2 + 1).mean(0).numpy(),
+        lambda t: (t * 2 + 1).to_dask().mean(0).compute(),
+        lambda x: (x * 2 + 1).mean(0).compute(),
+    ),
+    (
+        "dask.compute(np.log(abs(t[:1000]) + 1))",
+        lambda t: np.log(abs(t[:1000]) + 1).numpy(),
+        lambda t: dask.compute(np.log(abs(t[:1000]) + 1))[0].numpy(),
+        lambda x: np.log(abs(x[:1000]) + 1).compute(),
+    ),
+    (
+        "ttransform(t[:1000], λ x: x * x + 1)",
+        lambda t: lt.ttransform(t[:1000], lambda x: x * x + 1).numpy(),
+        lambda t: dask.compute(lt.ttransform(t[:1000], lambda x: x * x + 1))[0].numpy(),
+        None,
+    ),
+]
+"""What measurement 5 times: a name, the expression in one process (lazytensor reading the store),
+the same handed to dask (`to_dask()` or `dask.compute`) and run on the cluster, and the same written
+in dask by hand over `da.from_zarr` on the cluster (None: a Python callable has no plain dask form)."""
+
+
+def bench_expressions_on_cluster(folder: Path) -> None:
+    path = folder / "expression.zarr"
+    _write_expression_store(path)
+    t, x = lt.open(path), da.from_zarr(str(path))
+    print(f"5. computed tensors over a zarr store on disk, {t.shape} float32 (400 MB), chunks of 4 MB:")
+    print("   lazytensor in one process (it streams) against the same handed to dask and run on a")
+    print("   2-worker LocalCluster (1 thread each; the workers read the store), and against it written")
+    print("   in dask by hand (da.from_zarr) on the same cluster; best of 3 after a warm-up:")
+    in_process = {name: _best(lambda ours=ours: ours(t), repeats=3) for name, ours, _, _ in EXPRESSION_CASES}
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
+        for name, ours, on_cluster, by_hand in EXPRESSION_CASES:
+            clustered = _best(lambda on_cluster=on_cluster: on_cluster(t), repeats=3)
+            assert np.allclose(on_cluster(t), ours(t), rtol=1e-4)
+            one = in_process[name]
+            hand = (
+                ""
+                if by_hand is None
+                else f"   dask by hand {_best(lambda by_hand=by_hand: by_hand(x), 3):6.2f} s"
+            )
+            print(
+                f"   {name:40} one process {one:6.2f} s   cluster {clustered:6.2f} s "
+                f"({clustered / one:.2f}×){hand}"
+            )
+
+
 # -- --big: past one machine ---------------------------------------------------------------------------
 
 
@@ -294,6 +383,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--big", action="store_true", help="only the >= 8 GB store on a 2-worker cluster")
     parser.add_argument("--stats", action="store_true", help="only t.stats() against numpy by hand")
+    parser.add_argument("--cluster", action="store_true", help="only the LocalCluster rows (3 and 5)")
     parser.add_argument("--dir", type=Path, help="where --big writes its temporary store")
     parser.add_argument("--gb", type=float, default=8.0, help="size of the --big store in GB (1e9 bytes)")
     args = parser.parse_args()
@@ -301,11 +391,17 @@ def main() -> None:
         bench_big(args.dir, args.gb)
         return
     with tempfile.TemporaryDirectory() as folder:
+        if args.cluster:
+            bench_lambda_on_cluster()
+            bench_expressions_on_cluster(Path(folder))
+            return
         if not args.stats:
             bench_repr()
             bench_dask_expression()
             bench_lambda_on_cluster()
         bench_stats(Path(folder))
+        if not args.stats:
+            bench_expressions_on_cluster(Path(folder))
 
 
 if __name__ == "__main__":
