@@ -9,7 +9,8 @@ Time: the best of `--repeat` samples, the four taken in turn in this one process
 slows each alike). Memory: each computation once in a child process of its own, its peak resident
 memory (Linux's VmHWM, reset just before) less its resident memory before, in result sizes.
 
-Run: `.venv/bin/python benchmarks/bench_chain.py` (about 20 s), `--n N`, `--repeat K`.
+Run: `.venv/bin/python benchmarks/bench_chain.py` (about 20 s), `--n N`, `--repeat K`;
+`benchmarks/bench_lazy.py` prints this table too, after its stores' rows.
 """
 
 from __future__ import annotations
@@ -100,8 +101,42 @@ def best_times(found: dict[str, Callable[[], Any]], repeat: int) -> dict[str, fl
     return best
 
 
+def report(n: int, repeat: int) -> None:
+    """Print the table: each library's time (against numpy's) and peak memory (in result sizes)."""
+    found = computations(n)
+    expected = np.asarray(found["numpy"]())
+    for compute in found.values():
+        np.testing.assert_allclose(np.asarray(compute()), expected, rtol=1e-15)
+    times = best_times(found, repeat)
+    result = n * 8
+    torch_note = ""
+    if has_torch():
+        import torch
+
+        torch_note = f", PyTorch {torch.__version__} ({torch.get_num_threads()} threads)"
+    print(
+        f"`a * 2 + b - c / 3`, {n:.0e} float64: {platform.machine()}, {os.cpu_count()} cores, "
+        f"load {os.getloadavg()[0]:.1f}; numpy {np.__version__}{torch_note}, lazytensor "
+        f"{lt.get_num_threads()} threads; time: best of {repeat}"
+    )
+    print(f"{'':24}{'time':>10}{'× numpy':>10}{'peak added':>13}{'results':>9}   goal")
+    for name in LIBRARIES:
+        if name not in found:
+            print(f"{name:24}{'not installed (pip install torch==2.13.0)':>45}")
+            continue
+        added = peak_added(name, n)
+        goal = "≤ 1.25 results, ≤ 1× numpy's time" if name.endswith("lazy()") else ""
+        if goal:
+            met = added <= 1.25 * result and times[name] <= times["numpy"]
+            goal += ": met" if met else ": MISSED"
+        print(
+            f"{name:24}{times[name] * 1e3:8.1f} ms{times[name] / times['numpy']:9.2f}×"
+            f"{added / 1e6:10.0f} MB{added / result:8.2f}×   {goal}"
+        )
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--n", type=int, default=10**7)
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -109,36 +144,7 @@ def main() -> None:
     if args.child:
         child(args.child, args.n)
         return
-    found = computations(args.n)
-    expected = np.asarray(found["numpy"]())
-    for compute in found.values():
-        np.testing.assert_allclose(np.asarray(compute()), expected, rtol=1e-15)
-    times = best_times(found, args.repeat)
-    result = args.n * 8
-    torch_note = ""
-    if has_torch():
-        import torch
-
-        torch_note = f", PyTorch {torch.__version__} ({torch.get_num_threads()} threads)"
-    print(
-        f"`a * 2 + b - c / 3`, {args.n:.0e} float64: {platform.machine()}, {os.cpu_count()} cores, "
-        f"load {os.getloadavg()[0]:.1f}; numpy {np.__version__}{torch_note}, lazytensor "
-        f"{lt.get_num_threads()} threads; time: best of {args.repeat}"
-    )
-    print(f"{'':24}{'time':>10}{'× numpy':>10}{'peak added':>13}{'results':>9}   goal")
-    for name in LIBRARIES:
-        if name not in found:
-            print(f"{name:24}{'not installed (pip install torch==2.13.0)':>45}")
-            continue
-        added = peak_added(name, args.n)
-        goal = "≤ 1.25 results, ≤ 1× numpy's time" if name.endswith("lazy()") else ""
-        if goal:
-            met = added <= 1.25 * result and times[name] <= times["numpy"]
-            goal += ": met" if met else ": missed"
-        print(
-            f"{name:24}{times[name] * 1e3:8.1f} ms{times[name] / times['numpy']:9.2f}×"
-            f"{added / 1e6:10.0f} MB{added / result:8.2f}×   {goal}"
-        )
+    report(args.n, args.repeat)
 
 
 if __name__ == "__main__":

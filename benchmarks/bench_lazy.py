@@ -17,7 +17,9 @@ The rows, on each format, with the goals of issue #40:
 - printing `np.log(abs(t) + 1)` against printing `t`: at most 1.5× the time;
 - `t.stats()` against `t.sum()`: at most 1.3× the wall time and 2× the added memory;
 - `(t - t.mean(0)).std(0)`: peak memory under 300 MB;
-- `lt.save` of `np.log(abs(t) + 1)` to a zarr store and to a `.npy` file: peak under 300 MB.
+- `lt.save` of `np.log(abs(t) + 1)` to a zarr store and to a `.npy` file: peak under 300 MB;
+- then, in memory, `a * 2 + b - c / 3` at 10⁷ float64 under `lt.lazy()` against numpy and PyTorch:
+  peak at most 1.25 result sizes, time at most numpy's (`benchmarks/bench_chain.py`).
 
 A ratio of small reads is taken on the whole peak (what such a read adds is a few hundred kB, the
 noise of page faults); `t.stats()` against `t.sum()` on the memory each added. Each row prints its
@@ -109,13 +111,6 @@ ROWS: tuple[Row, ...] = (
 )
 """The rows run on each format, in this order (a row's `against` runs before it)."""
 
-MEMORY_ROWS: tuple[Row, ...] = (
-    # Issue #40 item 6, the in-memory chain, goes here: `lt.lazy(...)` on `a * 2 + b - c / 3` at 10⁷
-    # float64 against numpy and PyTorch [peak at most 1.25 result sizes, time at most numpy's]. Such a
-    # row builds its operands in `setup` (run before the peak is reset) and has `t` = None, e.g.
-    # Row("numpy a * 2 + b - c / 3", "a * 2 + b - c / 3", setup="a, b, c = np.random.default_rng(0)..."),
-)
-"""Rows that need no store: run once, after the formats, in a table of their own."""
 
 CHILD = """
 import json, sys, time
@@ -242,8 +237,9 @@ def table(stores: dict[str, Path], gigabytes: float, folder: Path) -> None:
     print("-" * len(header))
     for kind, path in stores.items():
         print_rows(path, kind, ROWS, folder)
-    if MEMORY_ROWS:
-        print_rows(None, "memory", MEMORY_ROWS, folder)
+    print(flush=True)
+    chain = Path(__file__).with_name("bench_chain.py")  # the in-memory chain of item 6, lt.lazy()
+    subprocess.run([sys.executable, str(chain)], check=True)
     print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
 
 
