@@ -1052,7 +1052,8 @@ def open(
     An HDF5 or netCDF file is opened as carefully as a zarr store (`lazytensor.bases.hdf5safe`):
     only a regular file; no external storage, virtual dataset or external link reading another
     file unless `allow_external=True`; chunks of at most 256 MiB decoded, through filters whose
-    output can be bounded; every h5py error one line naming the file and the dataset.
+    output can be bounded (a deflate stream inflating more than 16 MiB past its chunk is refused
+    before HDF5 inflates it); every h5py error one line naming the file and the dataset.
     """
     name = os.fspath(path)
     label = shown(name)  # for messages: control characters escaped
