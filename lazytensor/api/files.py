@@ -1141,7 +1141,8 @@ def _hdf5_dataset(name: str, key: str | None, mode: str, allow_external: bool) -
             found = hdf5safe.resolve(
                 name, file, _one_name(name, key, hdf5safe.dataset_names(name, file), "dataset")
             )
-        return hdf5safe.check(found, allow_external=allow_external, name=name)
+        checked = hdf5safe.check(found, allow_external=allow_external, name=name)
+        return hdf5safe.remember(checked, name, mode, allow_external)  # pickled by these
     except BaseException:
         file.close()
         raise

@@ -330,16 +330,13 @@ class Hdf5Backend(Backend):
 
     def read_only(self, array: Any) -> str | None:
         with hdf5safe.guarded(array):
-            return "the HDF5 file was opened read-only" if array.file.mode == "r" else None
+            read_only = array.file.mode == "r" or hdf5safe.opened_read_only(array)
+            return "the HDF5 file was opened read-only" if read_only else None
 
     def reopening(self, array: Any) -> tuple[Any, tuple[Any, ...]]:
-        """Refused: h5py objects do not pickle, and opening the file again on unpickling (in another
-        process, maybe while this one writes it) would bypass what `lt.open` checks of an HDF5 file."""
-        raise TypeError(
-            f"cannot pickle a tensor over the HDF5 dataset {self.where(array)}: h5py datasets do not "
-            "pickle and lazytensor does not reopen HDF5 files behind your back; pickle its values "
-            "(t.compute()) or the path and dataset name, and lt.open(path, name) again"
-        )
+        """The file's resolved path, the dataset's name and the options it was opened with: unpickling
+        opens and checks the file again as `lt.open` does (`hdf5safe.reopening`)."""
+        return hdf5safe.reopening(array)
 
     def dimension_names(self, array: Any) -> tuple[Any, ...] | None:
         """Each axis' dimension label, else the name of the first dimension scale attached to it

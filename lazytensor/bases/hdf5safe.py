@@ -178,6 +178,74 @@ def resolve(name: str, file: Any, key: str) -> Any:
         raise Hdf5Error(f"{name}: damaged HDF5 metadata at {key} ({_detail(error)})") from None
 
 
+# -- opening a dataset again, for pickle -------------------------------------------------------------
+
+_OPENED: weakref.WeakKeyDictionary[Any, tuple[str, str, bool]] = weakref.WeakKeyDictionary()
+"""How `lt.open` opened each dataset: the file's resolved path, the mode and `allow_external`."""
+
+
+def remember(ds: Any, name: str, mode: str, allow_external: bool) -> Any:
+    """`ds`, noted as opened from the file `name` in `mode` (so it pickles by them)."""
+    with contextlib.suppress(TypeError):
+        _OPENED[ds] = (os.path.realpath(name), mode, allow_external)
+    return ds
+
+
+def reopening(ds: Any) -> tuple[Any, tuple[Any, ...]]:
+    """How pickle opens `ds` again: `reopen` with the file's resolved path, the dataset's name, the
+    mode and `allow_external` it was opened with (a dataset the user opened with h5py: its file's
+    path and mode, external storage allowed as `lt.from_array` allows it). A file that is not on
+    disk (h5py's in-memory drivers) is a TypeError.
+
+    >>> import tempfile, os, h5py
+    >>> path = os.path.join(tempfile.mkdtemp(), "f.h5")
+    >>> with h5py.File(path, "w") as f:
+    ...     f["g/x"] = [1, 2, 3]
+    >>> opener, arguments = reopening(h5py.File(path, "r")["g/x"])
+    >>> opener(*arguments)[...].tolist(), arguments[1:]
+    ([1, 2, 3], ('/g/x', 'r', True))
+    """
+    known = _OPENED.get(ds)
+    if known is None:
+        with guarded(ds):
+            filename, driver, mode = str(ds.file.filename), ds.file.driver, ds.file.mode
+        if (
+            driver not in ("sec2", "stdio")
+            or filename.startswith(PROC_FDS + "/")  # a file open_file opened: its path is not known
+            or not os.path.isfile(filename)
+        ):
+            raise TypeError(
+                f"cannot pickle a tensor over the HDF5 dataset {where(ds)}: its file (driver {driver}) "
+                "is not one on disk to open again; pickle its values (t.compute())"
+            )
+        known = (os.path.realpath(filename), "r" if mode == "r" else "r+", True)
+    path, mode, allow_external = known
+    return reopen, (path, str(ds.name), mode, allow_external)
+
+
+def opened_read_only(ds: Any) -> bool:
+    """Whether `lt.open` opened `ds` with mode "r" (HDF5 shares one open file between its opens in a
+    process, so the file's own mode may say "r+" when another open of it was writable)."""
+    with contextlib.suppress(TypeError):
+        known = _OPENED.get(ds)
+        return known is not None and known[1] == "r"
+    return False
+
+
+def reopen(name: str, key: str, mode: str, allow_external: bool) -> Any:
+    """The dataset `key` of the HDF5 file `name`, opened and checked as `lt.open` opens it (a missing
+    file is a FileNotFoundError naming it, a missing dataset a KeyError)."""
+    file = open_file(name, mode)
+    try:
+        found = resolve(name, file, key)
+        if found is None or not hasattr(found, "dtype"):
+            raise KeyError(f"{name} has no dataset {key!r} (any more)")
+        return remember(check(found, allow_external=allow_external, name=name), name, mode, allow_external)
+    except BaseException:
+        file.close()
+        raise
+
+
 # -- what a dataset may be ---------------------------------------------------------------------------
 
 _WHERE: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
