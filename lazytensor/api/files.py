@@ -364,33 +364,44 @@ def _open_temporary(target: str) -> tuple[str, int]:
     directory, base = os.path.split(target)
     path = os.path.join(directory, temporary_name(base, _name_limit(directory)))
     flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
-    for _ in range(3):
+
+    def open_file() -> int:
         try:
-            fd = os.open(path, flags, 0o666)
+            return os.open(path, flags, 0o666)
         except PermissionError:
             raise _os_error(PermissionError, errno.EACCES, f"{shown(target)}: permission denied") from None
         except OSError as error:
             raise _os_error(
                 type(error), error.errno or errno.EIO, f"{shown(target)}: cannot be saved ({error.strerror})"
             ) from None
+
+    fd = _locked_work(path, open_file, f"{shown(target)}: another save to this file is in progress")
+    os.ftruncate(fd, 0)
+    return path, fd
+
+
+def _locked_work(path: str, open_work: Callable[[], int | None], busy: str) -> int:
+    """A descriptor of the work file (or folder) `path`, opened by `open_work` (None: it vanished, try
+    again) and locked (flock): the same file still at `path` once locked, since the save we waited
+    for may have renamed or removed it meanwhile. Another save holding the lock is a BlockingIOError
+    saying `busy`."""
+    for _ in range(3):
+        fd = open_work()
+        if fd is None:
+            continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise _os_error(
-                BlockingIOError, errno.EAGAIN, f"{shown(target)}: another save to this file is in progress"
-            ) from None
-        try:  # the save we waited for may have renamed this very file to the target meanwhile
+            raise _os_error(BlockingIOError, errno.EAGAIN, busy) from None
+        try:
             current = os.stat(path, follow_symlinks=False)
         except FileNotFoundError:
             current = None
         if current is not None and os.path.samestat(current, os.fstat(fd)):
-            os.ftruncate(fd, 0)
-            return path, fd
+            return fd
         os.close(fd)
-    raise _os_error(
-        BlockingIOError, errno.EAGAIN, f"{shown(target)}: another save to this file is in progress"
-    )
+    raise _os_error(BlockingIOError, errno.EAGAIN, busy)
 
 
 class _Sink:
@@ -823,13 +834,14 @@ def _claim_work_folder(target: str) -> tuple[str, int]:
     directory, base = os.path.split(target)
     work = os.path.join(directory, temporary_name(base, _name_limit(directory)))
     label = shown(target)
-    for _ in range(3):
+
+    def open_folder() -> int | None:
         with contextlib.suppress(FileExistsError):
             os.mkdir(work)
         try:
-            fd = os.open(work, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+            return os.open(work, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
         except FileNotFoundError:
-            continue  # a save that just finished removed it
+            return None  # a save that just finished removed it
         except OSError as error:
             if error.errno in (errno.ENOTDIR, errno.ELOOP):
                 raise _os_error(
@@ -840,27 +852,14 @@ def _claim_work_folder(target: str) -> tuple[str, int]:
             raise _os_error(
                 type(error), error.errno or errno.EIO, f"{label}: cannot be saved ({error.strerror})"
             ) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise _os_error(
-                BlockingIOError, errno.EAGAIN, f"{label}: another save to this store is in progress"
-            ) from None
-        try:
-            current = os.stat(work, follow_symlinks=False)
-        except FileNotFoundError:
-            current = None
-        if current is None or not os.path.samestat(current, os.fstat(fd)):
-            os.close(fd)
-            continue
-        try:
-            _empty_work_folder(target, work)
-        except BaseException:
-            os.close(fd)
-            raise
-        return work, fd
-    raise _os_error(BlockingIOError, errno.EAGAIN, f"{label}: another save to this store is in progress")
+
+    fd = _locked_work(work, open_folder, f"{label}: another save to this store is in progress")
+    try:
+        _empty_work_folder(target, work)
+    except BaseException:
+        os.close(fd)
+        raise
+    return work, fd
 
 
 def _empty_work_folder(target: str, work: str) -> None:
