@@ -364,7 +364,7 @@ class XarrayBackend(Backend):
     def basic(self, array: Any, key: Key) -> Any:
         with hdf5safe.reading_variable(self.where(array)):  # split as an HDF5 dataset's strided reads
             return hdf5safe.planned(
-                lambda k: array[k].values, array.shape, self.chunks(array), array.dtype, key
+                functools.partial(self._read, array), array.shape, self.chunks(array), array.dtype, key
             )
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
@@ -373,7 +373,14 @@ class XarrayBackend(Backend):
         with hdf5safe.reading_variable(self.where(array)):
             runs = _ChunkedRequests(self, array, int_tuple(array.shape), np.dtype(array.dtype))
             by_runs = zarrreads.outer_by_runs(runs, keys)
-            return array[keys].values if by_runs is None else by_runs
+            return self._read(array, keys) if by_runs is None else by_runs
+
+    def _read(self, array: Any, key: Any) -> Any:
+        """`array[key]`'s values, once the netCDF-4 chunks it touches are known not to inflate past
+        their bound (`hdf5safe.VariableBound`)."""
+        bound = self.__dict__.setdefault("bound", hdf5safe.VariableBound())
+        bound.check(array, key)
+        return array[key].values
 
     def chunks(self, array: Any) -> Shape | None:
         encoded = array.encoding.get("chunksizes") or array.encoding.get("chunks")

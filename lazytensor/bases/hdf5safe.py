@@ -389,8 +389,8 @@ def _plan_inflation(ds: Any, plist: Any) -> None:
 
 
 def _chunk_grid(shape: tuple[int, ...], chunks: tuple[int, ...], key: Any) -> list[Any] | None:
-    """The chunk indices, axis by axis, that a basic `key` (ints, slices) of a dataset touches (a range
-    or a set per axis); None (every chunk) for a key of another form."""
+    """The chunk indices, axis by axis, that a basic or outer `key` (ints, slices, 1-D index arrays) of
+    a dataset touches (a range or a set per axis); None (every chunk) for a key of another form."""
     if not isinstance(key, tuple) or len(key) != len(shape):
         return None
     axes: list[Any] = []
@@ -406,6 +406,8 @@ def _chunk_grid(shape: tuple[int, ...], chunks: tuple[int, ...], key: Any) -> li
                 axes.append(range(low // chunk, high // chunk + 1))
         elif isinstance(entry, int | np.integer) and -size <= int(entry) < size:
             axes.append(range(int(entry) % size // chunk, int(entry) % size // chunk + 1))
+        elif isinstance(entry, np.ndarray) and entry.dtype.kind in "iu" and entry.ndim <= 1:
+            axes.append({int(i) for i in np.unique(entry % max(size, 1) // chunk)})
         else:
             return None
     return axes
@@ -462,6 +464,53 @@ def _inflated_size(data: bytes, bound: int) -> int:
         if decompressor.eof or not piece:
             break
     return total
+
+
+class VariableBound:
+    """`bound_chunks` for a netCDF-4 variable read through xarray: the HDF5 dataset under it, opened
+    (read-only, checked) on the first read, when its chunks are deflated. Not pickled: a copy opens
+    its own."""
+
+    def __init__(self) -> None:
+        self.dataset: Any = None
+        self.ready = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__()  # type: ignore[misc]
+
+    def check(self, variable: Any, key: Any) -> None:
+        """Refuse, before they are decoded, the chunks of `variable` that `key` touches and that
+        inflate past their bound (see `bound_chunks`)."""
+        if not self.ready:
+            self.dataset = _variable_dataset(variable)
+            self.ready = True
+        if self.dataset is not None:
+            bound_chunks(self.dataset, key)
+
+
+def _variable_dataset(variable: Any) -> Any:
+    """The deflated HDF5 dataset an xarray variable read from a netCDF-4 file is, or None."""
+    source = variable.encoding.get("source") if hasattr(variable, "encoding") else None
+    name = getattr(variable, "name", None)
+    if not isinstance(source, str) or not isinstance(name, str) or "/" in name:
+        return None
+    h5py = _h5py()
+    try:
+        file = open_file(source, "r")
+    except (Hdf5Error, OSError):  # not HDF5 (netCDF-3), or gone: xarray's own read says what it finds
+        return None
+    found = file.get("/" + name)
+    if not isinstance(found, h5py.Dataset) or found.shape != tuple(variable.shape) or found.chunks is None:
+        file.close()
+        return None
+    check(found, allow_external=True, name=source)  # lt.open has refused what it refuses
+    if found not in _INFLATION:
+        file.close()
+        return None
+    return found
 
 
 def check_netcdf(name: str, allow_external: bool = False) -> None:
@@ -610,5 +659,7 @@ def reading_variable(here: str | None) -> Iterator[None]:
     """Whatever xarray or its netCDF backend raises on a read of a variable as one line naming it."""
     try:
         yield
+    except Hdf5Error:  # one line naming the file already
+        raise
     except (OSError, RuntimeError, KeyError, ValueError, TypeError, AttributeError) as error:
         raise Hdf5Error(f"{here or 'an xarray variable'}: cannot be read ({_detail(error)})") from None

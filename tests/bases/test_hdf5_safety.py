@@ -439,3 +439,16 @@ def test_a_corrupt_netcdf_chunk_is_one_line_naming_file_and_variable(tmp_path: P
     with pytest.raises(ValueError) as caught:
         t.numpy()
     assert_one_line(str(caught.value), str(path), "v", "cannot be read")
+
+
+def test_a_netcdf_chunk_inflating_far_past_it_is_refused_before_it_is_inflated(tmp_path: Path) -> None:
+    path = tmp_path / "inflating.nc"
+    _netcdf(path)
+    with h5py.File(path, "a") as f:
+        f["v"].id.write_direct_chunk((2,), _deflated_zeros(64 << 20))  # 16 bytes inflating to 64 MiB
+    t = lt.open(path)
+    assert t[:2].tolist() == [0.0, 1.0] and t[[0, 1]].tolist() == [0.0, 1.0]
+    for read in (lambda: t.numpy(), lambda: t[[0, 3]].numpy(), lambda: t[3].item()):
+        with time_limit(20), pytest.raises(ValueError) as caught:
+            read()
+        assert_one_line(str(caught.value), str(path), "v", "chunk at (2,)", "inflates to more than")
