@@ -369,9 +369,19 @@ class _Inflation:
                     index = tuple(o // c for o, c in zip(info.chunk_offset, self.chunks, strict=True))
                     found[index] = int(info.size)
 
-            dsid.chunk_iter(note)
+            _walk_chunks(dsid, note)
             self.unchecked = found
         return self.unchecked
+
+
+def _walk_chunks(dsid: Any, visit: Any) -> None:
+    """`visit` each stored chunk's info: HDF5's one walk of the chunk index (h5py over HDF5 1.14), else
+    chunk by chunk (older HDF5: each lookup walks the index again, slow for many chunks)."""
+    if hasattr(dsid, "chunk_iter"):
+        dsid.chunk_iter(visit)
+        return
+    for index in range(dsid.get_num_chunks()):
+        visit(dsid.get_chunk_info(index))
 
 
 _INFLATION: weakref.WeakKeyDictionary[Any, _Inflation] = weakref.WeakKeyDictionary()

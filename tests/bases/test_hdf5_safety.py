@@ -218,6 +218,27 @@ def test_a_small_chunk_whose_stream_inflates_far_past_it_is_refused_before_hdf5_
     assert int(growth) < 64, grown  # not the 256 MiB the stream inflates to
 
 
+def test_without_hdf5s_chunk_walk_chunks_are_found_one_by_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.h5"
+    with h5py.File(path, "w") as f:
+        ds = f.create_dataset("x", shape=(3072,), chunks=(1024,), dtype="u1", compression="gzip")
+        ds[:] = 1
+        ds.id.write_direct_chunk((1024,), _deflated_zeros(32 << 20))
+
+    class OlderHdf5:  # an h5py dataset id without chunk_iter, as over HDF5 before 1.14
+        def __init__(self, dsid: Any) -> None:
+            self.get_num_chunks, self.get_chunk_info = dsid.get_num_chunks, dsid.get_chunk_info
+
+    walk = hdf5safe._walk_chunks
+    monkeypatch.setattr(hdf5safe, "_walk_chunks", lambda dsid, visit: walk(OlderHdf5(dsid), visit))
+    t = lt.open(path, mode="r")
+    assert t[:1024].tolist() == [1] * 1024 and t[2048:].sum().item() == 1024
+    with time_limit(20), pytest.raises(ValueError, match=r"chunk at \(1024,\) inflates"):
+        t[1500].item()
+
+
 def test_a_chunk_stored_larger_than_any_deflate_stream_of_it_is_refused_unread(tmp_path: Path) -> None:
     path = tmp_path / "stored.h5"
     with h5py.File(path, "w") as f:
