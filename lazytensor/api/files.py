@@ -1164,7 +1164,9 @@ def _netcdf_variable(name: str, key: str | None, allow_external: bool = False) -
         dataset = xr.open_dataset(name, engine=engines[0], cache=False)
     except Exception as error:  # the backend's own errors: one line naming the file
         raise ValueError(f"{shown(name)}: not a netCDF file ({' '.join(str(error).split())})") from None
-    return dataset[_one_name(name, key, [str(v) for v in dataset.data_vars], "variable")]
+    chosen = _one_name(name, key, [str(v) for v in dataset.data_vars], "variable")
+    arguments = (os.path.realpath(name), chosen, allow_external)
+    return hdf5safe.remember_variable(dataset[chosen], _netcdf_variable, arguments)  # pickled by these
 
 
 def _one_name(name: str, key: str | None, names: list[str], what: str) -> str:

@@ -393,6 +393,11 @@ class XarrayBackend(Backend):
     def read_only(self, array: Any) -> str | None:
         return "an xarray DataArray is read through lazytensor, not written: write to its source"
 
+    def reopening(self, array: Any) -> tuple[Any, tuple[Any, ...]]:
+        """A netCDF variable `lt.open` opened: by the file's resolved path, the variable's name and
+        `allow_external`, opened and checked again as `lt.open` opens it; any other as xarray pickles it."""
+        return hdf5safe.variable_reopening(array) or super().reopening(array)
+
     def dimension_names(self, array: Any) -> tuple[Any, ...] | None:
         return tuple(array.dims)
 

@@ -223,6 +223,25 @@ def reopening(ds: Any) -> tuple[Any, tuple[Any, ...]]:
     return reopen, (path, str(ds.name), mode, allow_external)
 
 
+_VARIABLES: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+"""How to open again each xarray variable `lt.open` opened from a netCDF file, by the variable's id
+(a DataArray is not hashable): forgotten when the variable is collected."""
+
+
+def remember_variable(variable: Any, reopen_variable: Any, arguments: tuple[Any, ...]) -> Any:
+    """`variable`, noted as opened again by `reopen_variable(*arguments)` (so it pickles by them)."""
+    key = id(variable)
+    _VARIABLES[key] = (reopen_variable, arguments)
+    weakref.finalize(variable, _VARIABLES.pop, key, None)
+    return variable
+
+
+def variable_reopening(variable: Any) -> tuple[Any, tuple[Any, ...]] | None:
+    """How pickle opens again a netCDF variable `lt.open` opened (checked again as it opens it), or
+    None for any other xarray variable (which pickles as xarray pickles it)."""
+    return _VARIABLES.get(id(variable))
+
+
 def opened_read_only(ds: Any) -> bool:
     """Whether `lt.open` opened `ds` with mode "r" (HDF5 shares one open file between its opens in a
     process, so the file's own mode may say "r+" when another open of it was writable)."""

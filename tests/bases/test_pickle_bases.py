@@ -13,6 +13,7 @@ from __future__ import annotations
 import pathlib
 import pickle
 
+import h5netcdf
 import h5py
 import numpy as np
 import pytest
@@ -145,6 +146,35 @@ def test_an_hdf5_dataset_in_memory_is_refused_in_one_line(tmp_path: pathlib.Path
     message = str(caught.value)
     assert "\n" not in message and "Can't pickle" not in message
     assert "HDF5" in message and "core.h5" in message and "t.compute()" in message
+
+
+def _netcdf(path: pathlib.Path) -> pathlib.Path:
+    with h5netcdf.File(path, "w") as f:
+        f.dimensions = {"trial": 2, "time": 3}
+        v = f.create_variable("v", ("trial", "time"), "f8", chunks=(1, 3), compression="gzip")
+        v[...] = VALUES[0, :2, :3]
+        f.create_variable("w", ("time",), "i4")[...] = [1, 2, 3]
+    return path
+
+
+def test_a_netcdf_variable_opened_by_lt_open_pickles_by_its_file_and_is_checked_again(
+    tmp_path: pathlib.Path,
+) -> None:
+    path = _netcdf(tmp_path / "data.nc")
+    t = lt.open(path, "v")
+    copy = pickle.loads(pickle.dumps(t.T[::2]))
+    np.testing.assert_array_equal(copy.numpy(), VALUES[0, :2, :3].T[::2])
+    assert copy.names == ("time", "trial")
+    data = pickle.dumps(t)
+    hostile = _netcdf(tmp_path / "hostile.nc")
+    with h5py.File(hostile, "a") as f:  # the file turned hostile since: refused as lt.open refuses it
+        f["far"] = h5py.ExternalLink(str(tmp_path / "other.h5"), "/s")
+    hostile.replace(path)
+    with pytest.raises(ValueError, match="external link"):
+        pickle.loads(data)
+    path.unlink()
+    with pytest.raises(FileNotFoundError, match=r"data\.nc: no such file"):
+        pickle.loads(data)
 
 
 def test_a_result_with_a_recorded_graph_pickles_as_a_leaf_as_in_pytorch() -> None:
