@@ -24,6 +24,7 @@ import re
 import shutil
 import stat
 import warnings
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, Literal, TypeVar, cast
 
@@ -1156,17 +1157,24 @@ def _netcdf_variable(name: str, key: str | None, allow_external: bool = False) -
             f"{shown(name)}: reading netCDF needs xarray's h5netcdf (or netCDF4) backend: from a lazytensor "
             "checkout, pip install -e '.[xarray]'"
         )
-    if importlib.util.find_spec("h5py") is not None:  # a netCDF-4 file is an HDF5 file: checked as one
-        hdf5safe.check_netcdf(name, allow_external)
-    else:
-        hdf5safe.require_regular(name, "netCDF file")
+    opened, fd = hdf5safe.held_open(name)  # xarray opens `opened`: the file checked, never a FIFO since
     try:
-        dataset = xr.open_dataset(name, engine=engines[0], cache=False)
-    except Exception as error:  # the backend's own errors: one line naming the file
-        raise ValueError(f"{shown(name)}: not a netCDF file ({' '.join(str(error).split())})") from None
-    chosen = _one_name(name, key, [str(v) for v in dataset.data_vars], "variable")
+        if importlib.util.find_spec("h5py") is not None:  # a netCDF-4 file is an HDF5 file: checked as one
+            hdf5safe.check_netcdf(name, allow_external, opened)
+        try:
+            dataset = xr.open_dataset(opened, engine=engines[0], cache=False)
+        except Exception as error:  # the backend's own errors: one line naming the file
+            detail = " ".join(str(error).replace(opened, name).split())
+            raise ValueError(f"{shown(name)}: not a netCDF file ({shown(detail)})") from None
+        chosen = _one_name(name, key, [str(v) for v in dataset.data_vars], "variable")
+        variable = dataset[chosen]
+    except BaseException:
+        os.close(fd)
+        raise
+    variable.encoding["source"] = name  # what its messages name (xarray knows it as `opened`)
+    weakref.finalize(variable, os.close, fd)  # xarray may open `opened` again while it is read
     arguments = (os.path.realpath(name), chosen, allow_external)
-    return hdf5safe.remember_variable(dataset[chosen], _netcdf_variable, arguments)  # pickled by these
+    return hdf5safe.remember_variable(variable, _netcdf_variable, arguments)  # pickled by these
 
 
 def _one_name(name: str, key: str | None, names: list[str], what: str) -> str:

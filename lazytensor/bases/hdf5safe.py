@@ -116,6 +116,15 @@ PROC_FDS = "/proc/self/fd"
 descriptor N is open on, whatever its path names by then."""
 
 
+def held_open(name: str, what: str = "netCDF file") -> tuple[str, int]:
+    """A path that opens the very file `name` is now, checked to be a regular file, and the descriptor
+    that keeps it so (`/proc/self/fd/N`, or `name` itself elsewhere than Linux): for a library that
+    opens files by name (xarray), so a FIFO swapped in at `name` after the check is never opened.
+    The caller closes the descriptor once the library no longer opens the path."""
+    fd = _regular_fd(name, what)
+    return (f"{PROC_FDS}/{fd}" if os.path.isdir(PROC_FDS) else name), fd
+
+
 def open_file(name: str, mode: str) -> Any:
     """The h5py file at `name`, opened in `mode` once it is known to be a regular file: h5py opens the
     file already checked (through `/proc/self/fd`), so a FIFO swapped in at `name` after the check
@@ -542,19 +551,26 @@ def _variable_dataset(variable: Any) -> Any:
     return found
 
 
-def check_netcdf(name: str, allow_external: bool = False) -> None:
+def check_netcdf(name: str, allow_external: bool = False, opened: str | None = None) -> None:
     """Refuse a netCDF-4 (HDF5) file xarray should not open: any external link in it, or any
     variable lazytensor would refuse as an HDF5 dataset (xarray reads coordinates when it opens
     the file); `allow_external` lets other files be read. A netCDF-3 file (not HDF5) passes: it
-    names no other file."""
+    names no other file. `opened` is the path that opens it (`held_open`'s), else `name`."""
     h5py = _h5py()
-    require_regular(name, "netCDF file")
-    if not h5py.is_hdf5(name):
-        return
+    if opened is None:
+        opened, fd = held_open(name)
+    else:
+        fd = None
     try:
-        file = h5py.File(name, "r")
-    except Exception as error:
-        raise Hdf5Error(f"{name}: not a netCDF file ({_detail(error)})") from None
+        if not h5py.is_hdf5(opened):
+            return
+        try:
+            file = h5py.File(opened, "r")
+        except Exception as error:
+            raise Hdf5Error(f"{name}: not a netCDF file ({_detail(error)})") from None
+    finally:
+        if fd is not None:
+            os.close(fd)
     with file:
         links: list[tuple[str, Any]] = []
         try:
