@@ -53,7 +53,7 @@ MAX_DEFLATE_RATIO = 1032
 chunk stored small enough that even this ratio keeps it within its bound is not inflated to check."""
 INFLATE_PIECE = 1 << 20
 """A chunk is inflated to check it in pieces of this many bytes, so checking takes no more memory."""
-DEFLATE, SHUFFLE, FLETCHER32 = 1, 2, 3
+DEFLATE, FLETCHER32 = 1, 3
 MAX_LINK_HOPS = 32
 ALLOW = "lt.open(path, key, allow_external=True) reads it if you trust the file"
 
@@ -464,13 +464,17 @@ def bound_chunks(ds: Any, key: Any) -> None:
         return
     axes = _chunk_grid(ds.shape, plan.chunks, key)
     if axes is None or math.prod(len(axis) for axis in axes) > len(suspects):
-        touched = [i for i in suspects if axes is None or all(n in a for n, a in zip(i, axes, strict=True))]
+        every = list(suspects)  # (a snapshot: another thread may be checking some)
+        touched = [i for i in every if axes is None or all(n in a for n, a in zip(i, axes, strict=True))]
     else:
         touched = [i for i in itertools.product(*axes) if i in suspects]
     for index in touched:
+        stored = suspects.get(index)
+        if stored is None:  # checked meanwhile
+            continue
         offset = tuple(i * c for i, c in zip(index, plan.chunks, strict=True))
-        _bound_chunk(ds, dsid, plan, offset, suspects[index])
-        del suspects[index]
+        _bound_chunk(ds, dsid, plan, offset, stored)
+        suspects.pop(index, None)
 
 
 def _bound_chunk(ds: Any, dsid: Any, plan: _Inflation, offset: tuple[int, ...], stored: int) -> None:
