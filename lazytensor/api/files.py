@@ -24,6 +24,7 @@ import re
 import shutil
 import stat
 import warnings
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, Literal, TypeVar, cast
 
@@ -364,33 +365,44 @@ def _open_temporary(target: str) -> tuple[str, int]:
     directory, base = os.path.split(target)
     path = os.path.join(directory, temporary_name(base, _name_limit(directory)))
     flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
-    for _ in range(3):
+
+    def open_file() -> int:
         try:
-            fd = os.open(path, flags, 0o666)
+            return os.open(path, flags, 0o666)
         except PermissionError:
             raise _os_error(PermissionError, errno.EACCES, f"{shown(target)}: permission denied") from None
         except OSError as error:
             raise _os_error(
                 type(error), error.errno or errno.EIO, f"{shown(target)}: cannot be saved ({error.strerror})"
             ) from None
+
+    fd = _locked_work(path, open_file, f"{shown(target)}: another save to this file is in progress")
+    os.ftruncate(fd, 0)
+    return path, fd
+
+
+def _locked_work(path: str, open_work: Callable[[], int | None], busy: str) -> int:
+    """A descriptor of the work file (or folder) `path`, opened by `open_work` (None: it vanished, try
+    again) and locked (flock): the same file still at `path` once locked, since the save we waited
+    for may have renamed or removed it meanwhile. Another save holding the lock is a BlockingIOError
+    saying `busy`."""
+    for _ in range(3):
+        fd = open_work()
+        if fd is None:
+            continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise _os_error(
-                BlockingIOError, errno.EAGAIN, f"{shown(target)}: another save to this file is in progress"
-            ) from None
-        try:  # the save we waited for may have renamed this very file to the target meanwhile
+            raise _os_error(BlockingIOError, errno.EAGAIN, busy) from None
+        try:
             current = os.stat(path, follow_symlinks=False)
         except FileNotFoundError:
             current = None
         if current is not None and os.path.samestat(current, os.fstat(fd)):
-            os.ftruncate(fd, 0)
-            return path, fd
+            return fd
         os.close(fd)
-    raise _os_error(
-        BlockingIOError, errno.EAGAIN, f"{shown(target)}: another save to this file is in progress"
-    )
+    raise _os_error(BlockingIOError, errno.EAGAIN, busy)
 
 
 class _Sink:
@@ -823,13 +835,14 @@ def _claim_work_folder(target: str) -> tuple[str, int]:
     directory, base = os.path.split(target)
     work = os.path.join(directory, temporary_name(base, _name_limit(directory)))
     label = shown(target)
-    for _ in range(3):
+
+    def open_folder() -> int | None:
         with contextlib.suppress(FileExistsError):
             os.mkdir(work)
         try:
-            fd = os.open(work, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+            return os.open(work, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
         except FileNotFoundError:
-            continue  # a save that just finished removed it
+            return None  # a save that just finished removed it
         except OSError as error:
             if error.errno in (errno.ENOTDIR, errno.ELOOP):
                 raise _os_error(
@@ -840,27 +853,14 @@ def _claim_work_folder(target: str) -> tuple[str, int]:
             raise _os_error(
                 type(error), error.errno or errno.EIO, f"{label}: cannot be saved ({error.strerror})"
             ) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise _os_error(
-                BlockingIOError, errno.EAGAIN, f"{label}: another save to this store is in progress"
-            ) from None
-        try:
-            current = os.stat(work, follow_symlinks=False)
-        except FileNotFoundError:
-            current = None
-        if current is None or not os.path.samestat(current, os.fstat(fd)):
-            os.close(fd)
-            continue
-        try:
-            _empty_work_folder(target, work)
-        except BaseException:
-            os.close(fd)
-            raise
-        return work, fd
-    raise _os_error(BlockingIOError, errno.EAGAIN, f"{label}: another save to this store is in progress")
+
+    fd = _locked_work(work, open_folder, f"{label}: another save to this store is in progress")
+    try:
+        _empty_work_folder(target, work)
+    except BaseException:
+        os.close(fd)
+        raise
+    return work, fd
 
 
 def _empty_work_folder(target: str, work: str) -> None:
@@ -1052,7 +1052,8 @@ def open(
     An HDF5 or netCDF file is opened as carefully as a zarr store (`lazytensor.bases.hdf5safe`):
     only a regular file; no external storage, virtual dataset or external link reading another
     file unless `allow_external=True`; chunks of at most 256 MiB decoded, through filters whose
-    output can be bounded; every h5py error one line naming the file and the dataset.
+    output can be bounded (a deflate stream inflating more than 16 MiB past its chunk is refused
+    before HDF5 inflates it); every h5py error one line naming the file and the dataset.
     """
     name = os.fspath(path)
     label = shown(name)  # for messages: control characters escaped
@@ -1140,7 +1141,8 @@ def _hdf5_dataset(name: str, key: str | None, mode: str, allow_external: bool) -
             found = hdf5safe.resolve(
                 name, file, _one_name(name, key, hdf5safe.dataset_names(name, file), "dataset")
             )
-        return hdf5safe.check(found, allow_external=allow_external, name=name)
+        checked = hdf5safe.check(found, allow_external=allow_external, name=name)
+        return hdf5safe.remember(checked, name, mode, allow_external)  # pickled by these
     except BaseException:
         file.close()
         raise
@@ -1155,15 +1157,24 @@ def _netcdf_variable(name: str, key: str | None, allow_external: bool = False) -
             f"{shown(name)}: reading netCDF needs xarray's h5netcdf (or netCDF4) backend: from a lazytensor "
             "checkout, pip install -e '.[xarray]'"
         )
-    if importlib.util.find_spec("h5py") is not None:  # a netCDF-4 file is an HDF5 file: checked as one
-        hdf5safe.check_netcdf(name, allow_external)
-    else:
-        hdf5safe.require_regular(name, "netCDF file")
+    opened, fd = hdf5safe.held_open(name)  # xarray opens `opened`: the file checked, never a FIFO since
     try:
-        dataset = xr.open_dataset(name, engine=engines[0], cache=False)
-    except Exception as error:  # the backend's own errors: one line naming the file
-        raise ValueError(f"{shown(name)}: not a netCDF file ({' '.join(str(error).split())})") from None
-    return dataset[_one_name(name, key, [str(v) for v in dataset.data_vars], "variable")]
+        if importlib.util.find_spec("h5py") is not None:  # a netCDF-4 file is an HDF5 file: checked as one
+            hdf5safe.check_netcdf(name, allow_external, opened)
+        try:
+            dataset = xr.open_dataset(opened, engine=engines[0], cache=False)
+        except Exception as error:  # the backend's own errors: one line naming the file
+            detail = " ".join(str(error).replace(opened, name).split())
+            raise ValueError(f"{shown(name)}: not a netCDF file ({shown(detail)})") from None
+        chosen = _one_name(name, key, [str(v) for v in dataset.data_vars], "variable")
+        variable = dataset[chosen]
+    except BaseException:
+        os.close(fd)
+        raise
+    variable.encoding["source"] = name  # what its messages name (xarray knows it as `opened`)
+    weakref.finalize(variable, os.close, fd)  # xarray may open `opened` again while it is read
+    arguments = (os.path.realpath(name), chosen, allow_external)
+    return hdf5safe.remember_variable(variable, _netcdf_variable, arguments)  # pickled by these
 
 
 def _one_name(name: str, key: str | None, names: list[str], what: str) -> str:

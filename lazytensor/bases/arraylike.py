@@ -330,16 +330,13 @@ class Hdf5Backend(Backend):
 
     def read_only(self, array: Any) -> str | None:
         with hdf5safe.guarded(array):
-            return "the HDF5 file was opened read-only" if array.file.mode == "r" else None
+            read_only = array.file.mode == "r" or hdf5safe.opened_read_only(array)
+            return "the HDF5 file was opened read-only" if read_only else None
 
     def reopening(self, array: Any) -> tuple[Any, tuple[Any, ...]]:
-        """Refused: h5py objects do not pickle, and opening the file again on unpickling (in another
-        process, maybe while this one writes it) would bypass what `lt.open` checks of an HDF5 file."""
-        raise TypeError(
-            f"cannot pickle a tensor over the HDF5 dataset {self.where(array)}: h5py datasets do not "
-            "pickle and lazytensor does not reopen HDF5 files behind your back; pickle its values "
-            "(t.compute()) or the path and dataset name, and lt.open(path, name) again"
-        )
+        """The file's resolved path, the dataset's name and the options it was opened with: unpickling
+        opens and checks the file again as `lt.open` does (`hdf5safe.reopening`)."""
+        return hdf5safe.reopening(array)
 
     def dimension_names(self, array: Any) -> tuple[Any, ...] | None:
         """Each axis' dimension label, else the name of the first dimension scale attached to it
@@ -367,7 +364,7 @@ class XarrayBackend(Backend):
     def basic(self, array: Any, key: Key) -> Any:
         with hdf5safe.reading_variable(self.where(array)):  # split as an HDF5 dataset's strided reads
             return hdf5safe.planned(
-                lambda k: array[k].values, array.shape, self.chunks(array), array.dtype, key
+                functools.partial(self._read, array), array.shape, self.chunks(array), array.dtype, key
             )
 
     def outer(self, array: Any, keys: OuterKey) -> Any:
@@ -376,7 +373,14 @@ class XarrayBackend(Backend):
         with hdf5safe.reading_variable(self.where(array)):
             runs = _ChunkedRequests(self, array, int_tuple(array.shape), np.dtype(array.dtype))
             by_runs = zarrreads.outer_by_runs(runs, keys)
-            return array[keys].values if by_runs is None else by_runs
+            return self._read(array, keys) if by_runs is None else by_runs
+
+    def _read(self, array: Any, key: Any) -> Any:
+        """`array[key]`'s values, once the netCDF-4 chunks it touches are known not to inflate past
+        their bound (`hdf5safe.VariableBound`)."""
+        bound = self.__dict__.setdefault("bound", hdf5safe.VariableBound())
+        bound.check(array, key)
+        return array[key].values
 
     def chunks(self, array: Any) -> Shape | None:
         encoded = array.encoding.get("chunksizes") or array.encoding.get("chunks")
@@ -388,6 +392,11 @@ class XarrayBackend(Backend):
 
     def read_only(self, array: Any) -> str | None:
         return "an xarray DataArray is read through lazytensor, not written: write to its source"
+
+    def reopening(self, array: Any) -> tuple[Any, tuple[Any, ...]]:
+        """A netCDF variable `lt.open` opened: by the file's resolved path, the variable's name and
+        `allow_external`, opened and checked again as `lt.open` opens it; any other as xarray pickles it."""
+        return hdf5safe.variable_reopening(array) or super().reopening(array)
 
     def dimension_names(self, array: Any) -> tuple[Any, ...] | None:
         return tuple(array.dims)

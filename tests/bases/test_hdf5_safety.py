@@ -2,14 +2,18 @@
 asked, no FIFO opened, no chunk inflated past a bound, no strided read walking billions of chunks, and
 every h5py error one line naming the file and the dataset.
 
-Reaches into `lazytensor.bases.hdf5safe`: its chunk bound is read, and h5py's reads are watched to
-see that none spans a huge box of chunks.
+Reaches into `lazytensor.bases.hdf5safe`: its chunk bounds are read, h5py's reads are watched to
+see that none spans a huge box of chunks, and `h5py.File` is wrapped (in a child process) to swap a
+FIFO in at the path between lazytensor's check and h5py's open.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import subprocess
+import sys
+import textwrap
 import zlib
 from pathlib import Path
 from typing import Any
@@ -120,6 +124,39 @@ def test_a_fifo_named_like_a_file_is_refused_before_it_is_opened(
     _refused(path, "FIFO", mode=mode)
 
 
+@pytest.mark.parametrize("suffix", [".h5", ".nc"])
+def test_a_fifo_swapped_in_between_the_check_and_h5pys_open_does_not_hang(
+    tmp_path: Path, suffix: str
+) -> None:
+    path = tmp_path / f"swapped{suffix}"
+    if suffix == ".nc":
+        _netcdf(path)
+    else:
+        with h5py.File(path, "w") as f:
+            f["x"] = np.arange(4.0)
+    answer = _run_child(
+        f"""
+        import os, h5py
+        import lazytensor as lt
+
+        real = h5py.File
+        def swapping(name, *args, **kwargs):  # the path becomes a FIFO just before h5py opens it
+            if not os.path.exists({str(path)!r}) or os.path.isfile({str(path)!r}):
+                os.unlink({str(path)!r})
+                os.mkfifo({str(path)!r})
+            return real(name, *args, **kwargs)
+        h5py.File = swapping
+        try:
+            print(lt.open({str(path)!r}, mode="r").tolist())
+        except ValueError as error:
+            print(error)
+        """,
+        seconds=30,
+    )
+    # the file checked is read, or (HDF5 cannot name a file unlinked meanwhile) refused in one line
+    assert answer == "[0.0, 1.0, 2.0, 3.0]" or (answer.startswith(f"{path}: ") and "\n" not in answer), answer
+
+
 def test_a_directory_named_h5_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "folder.h5"
     path.mkdir()
@@ -140,6 +177,102 @@ def test_a_chunk_larger_than_the_bound_is_refused(tmp_path: Path) -> None:
     assert f"{hdf5safe.MAX_CHUNK_BYTES:,}" in message
 
 
+def _deflated_zeros(size: int) -> bytes:
+    """A zlib stream of `size` zero bytes, made a MiB at a time."""
+    compressor = zlib.compressobj(9)
+    pieces = [compressor.compress(bytes(1 << 20)) for _ in range(size >> 20)]
+    return b"".join([*pieces, compressor.flush()])
+
+
+def _run_child(code: str, seconds: float = 60) -> str:
+    """What a child Python running `code` (from the worktree, with lazytensor importable) prints;
+    one still running after `seconds` is killed and the test fails (a hang)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(code)],
+            capture_output=True, text=True, timeout=seconds, cwd=Path(__file__).parents[2],
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the child still ran after {seconds} s: a hang")
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()
+
+
+def test_a_small_chunk_whose_stream_inflates_far_past_it_is_refused_before_hdf5_inflates_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "inflating.h5"
+    with h5py.File(path, "w") as f:  # a chunk of 1 KiB whose deflate stream inflates to 256 MiB
+        ds = f.create_dataset("g/x", shape=(4096,), chunks=(1024,), dtype="u1", compression="gzip")
+        ds[:] = np.arange(4096) % 7
+        ds.id.write_direct_chunk((2048,), _deflated_zeros(256 << 20))
+    assert os.path.getsize(path) < 1 << 20
+    grown = _run_child(f"""
+        import lazytensor as lt
+
+        def peak():
+            return int(next(l for l in open("/proc/self/status") if l.startswith("VmHWM")).split()[1])
+
+        t = lt.open({str(path)!r}, "g/x", mode="r")
+        assert t[:2048].tolist() == [i % 7 for i in range(2048)]
+        before = peak()
+        try:
+            t.sum()
+        except ValueError as error:
+            print(f"{{(peak() - before) >> 10}} MiB: {{error}}")
+    """)
+    growth, _, message = grown.partition(" MiB: ")
+    assert_one_line(message, f"{path}:/g/x", "chunk at (2048,)", "inflates to more than", "1,024")
+    assert int(growth) < 64, grown  # not the 256 MiB the stream inflates to
+
+
+def test_without_hdf5s_chunk_walk_chunks_are_found_one_by_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.h5"
+    with h5py.File(path, "w") as f:
+        ds = f.create_dataset("x", shape=(3072,), chunks=(1024,), dtype="u1", compression="gzip")
+        ds[:] = 1
+        ds.id.write_direct_chunk((1024,), _deflated_zeros(32 << 20))
+
+    class OlderHdf5:  # an h5py dataset id without chunk_iter, as over HDF5 before 1.14
+        def __init__(self, dsid: Any) -> None:
+            self.get_num_chunks, self.get_chunk_info = dsid.get_num_chunks, dsid.get_chunk_info
+
+    walk = hdf5safe._walk_chunks
+    monkeypatch.setattr(hdf5safe, "_walk_chunks", lambda dsid, visit: walk(OlderHdf5(dsid), visit))
+    t = lt.open(path, mode="r")
+    assert t[:1024].tolist() == [1] * 1024 and t[2048:].sum().item() == 1024
+    with time_limit(20), pytest.raises(ValueError, match=r"chunk at \(1024,\) inflates"):
+        t[1500].item()
+
+
+def test_a_chunk_stored_larger_than_any_deflate_stream_of_it_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "stored.h5"
+    with h5py.File(path, "w") as f:
+        ds = f.create_dataset("x", shape=(8,), chunks=(8,), dtype="u1", compression="gzip")
+        ds.id.write_direct_chunk((0,), zlib.compress(os.urandom(hdf5safe.INFLATE_SLACK + (1 << 16)), 0))
+    t = lt.open(path, mode="r")
+    with time_limit(20), pytest.raises(ValueError) as caught:
+        t.numpy()
+    assert_one_line(str(caught.value), f"{path}:/x", "chunk at (0,)", "is stored in")
+
+
+def test_legitimate_gzip_and_shuffle_chunks_read_whether_checked_or_not(tmp_path: Path) -> None:
+    path = tmp_path / "fine.h5"
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 256, (4, 1 << 18), dtype="u1")  # stored about as large: inflated to check
+    smooth = np.round(rng.normal(size=(300, 40)), 1)  # stored small: not inflated
+    with h5py.File(path, "w") as f:
+        f.create_dataset("noise", data=noise, chunks=(1, 1 << 18), compression="gzip", shuffle=True)
+        f.create_dataset("smooth", data=smooth, chunks=(10, 40), compression="gzip", fletcher32=True)
+    t = lt.open(path, "noise")
+    assert np.array_equal(t[::2, 5:].numpy(), noise[::2, 5:]) and np.array_equal(t.numpy(), noise)
+    t[1, :4] = 9
+    assert t[1, :5].tolist() == [9, 9, 9, 9, int(noise[1, 4])]
+    assert np.array_equal(lt.open(path, "smooth", mode="r").T[3].numpy(), smooth.T[3])
+
+
 def test_a_pipeline_that_compresses_twice_or_through_an_unknown_filter_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "filters.h5"
     with h5py.File(path, "w") as f:
@@ -154,7 +287,14 @@ def test_a_pipeline_that_compresses_twice_or_through_an_unknown_filter_is_refuse
         f.create_dataset(
             "fine", data=np.arange(8), chunks=(4,), compression="gzip", shuffle=True, fletcher32=True
         )
+    with h5py.File(path, "a") as f:
+        dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+        dcpl.set_chunk((4,))
+        dcpl.set_deflate(4)
+        dcpl.set_shuffle()
+        h5py.h5d.create(f.id, b"after", h5py.h5t.NATIVE_INT32, h5py.h5s.create_simple((8,)), dcpl=dcpl)
     _refused(path, "deflate → deflate", "twice")
+    _refused(path, "transforms the deflate stream", "after")
     _refused(path, "filter 32001", "plugin")
     assert lt.open(path, "fine").tolist() == list(range(8))
 
@@ -328,3 +468,16 @@ def test_a_corrupt_netcdf_chunk_is_one_line_naming_file_and_variable(tmp_path: P
     with pytest.raises(ValueError) as caught:
         t.numpy()
     assert_one_line(str(caught.value), str(path), "v", "cannot be read")
+
+
+def test_a_netcdf_chunk_inflating_far_past_it_is_refused_before_it_is_inflated(tmp_path: Path) -> None:
+    path = tmp_path / "inflating.nc"
+    _netcdf(path)
+    with h5py.File(path, "a") as f:
+        f["v"].id.write_direct_chunk((2,), _deflated_zeros(64 << 20))  # 16 bytes inflating to 64 MiB
+    t = lt.open(path)
+    assert t[:2].tolist() == [0.0, 1.0] and t[[0, 1]].tolist() == [0.0, 1.0]
+    for read in (lambda: t.numpy(), lambda: t[[0, 3]].numpy(), lambda: t[3].item()):
+        with time_limit(20), pytest.raises(ValueError) as caught:
+            read()
+        assert_one_line(str(caught.value), str(path), "v", "chunk at (2,)", "inflates to more than")
