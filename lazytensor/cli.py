@@ -106,6 +106,21 @@ TOUR: tuple[tuple[str, tuple[str, ...]], ...] = (
             "a.T[::2, 1].explain()  # lt.open(path) for zarr",
         ),
     ),
+    (
+        "Bigger than memory: operations compute only what is read",
+        (
+            "import tempfile, time",
+            "folder = tempfile.TemporaryDirectory()  # removed at the end",
+            "path = folder.name + '/big.npy'  # 40 GB declared, a few KB on disk:",
+            "m = np.lib.format.open_memmap(path, 'w+', 'float32', (100_000, 100_000))",
+            "m[0, 0], m[-1, -1] = -1.5, 1000.0  # the rest is a hole in the file",
+            "t = lt.load(path)  # memory-mapped: 10¹⁰ elements",
+            "start = time.perf_counter()",
+            "np.log(abs(t) + 1)  # computed: the print reads only the corners it shows",
+            "round(time.perf_counter() - start, 2)  # seconds, the print included",
+            "del m, t; folder.cleanup()",
+        ),
+    ),
 )
 
 
@@ -129,7 +144,8 @@ TOUR_END = "To walk a file's axes: python -m lazytensor browse FILE (t.browse() 
 
 def tour() -> None:
     """A printed walk through lazytensor: views, write-through, explain, operators, printing styles,
-    and a last line on browsing."""
+    named axes, other bases, an operation over a 10¹⁰-element memory map (a sparse file in a
+    temporary folder, removed after) printed in a fraction of a second, and a last line on browsing."""
     console = output_console(None)  # NO_COLOR: not even the prompts' bold and the rules' dim
     namespace: dict[str, Any] = {"lt": lt}
     for title, steps in TOUR:

@@ -239,7 +239,16 @@ def npy_bytes(header: str) -> bytes:
 def test_the_tour_walks_through_the_library() -> None:
     result = run("tour")
     assert result.returncode == 0, result.stderr
-    for section in ("Views", "Write-through", "explain()", "Operators", "Printing", "Named axes"):
+    sections = (
+        "Views",
+        "Write-through",
+        "explain()",
+        "Operators",
+        "Printing",
+        "Named axes",
+        "Bigger than memory",
+    )
+    for section in sections:
         assert section in result.stdout
     assert ">>> t[[2, 0]]" in result.stdout
     assert "storage index" in result.stdout
@@ -248,6 +257,9 @@ def test_the_tour_walks_through_the_library() -> None:
     assert "shape (trial 2, channel 3, time 4, freq 5)" in result.stdout  # a named 4-D tensor
     assert "[trial=1, channel=2, time↓, freq→]" in result.stdout
     assert "(trial=1, channel=2, time=3, freq=4)" in result.stdout  # its explain trace
+    assert ">>> np.log(abs(t) + 1)  # computed: the print reads only the corners it shows" in result.stdout
+    assert "10,000,000,000 elements · computed" in result.stdout  # over a 40 GB memory map
+    assert "0.9163  0.      0.      …" in result.stdout  # log(1 + 1.5) at a corner, computed
     assert result.stdout.endswith(  # it ends with how to browse
         "\n\nTo walk a file's axes: python -m lazytensor browse FILE (t.browse() in a REPL)\n"
     )

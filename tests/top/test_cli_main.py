@@ -13,6 +13,7 @@ import contextlib
 import io
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -612,3 +613,34 @@ def test_the_whole_tour_runs_in_process() -> None:
         for code in steps:
             assert f">>> {code}" in out
     assert "3,000,000,000,000 elements" in out
+
+
+def big_store_steps() -> tuple[str, ...]:
+    """The tour's section over a 10**10-element memory map."""
+    return next(steps for title, steps in cli.TOUR if title.startswith("Bigger than memory"))
+
+
+def test_the_tour_s_big_store_is_sparse_and_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 40 GB the tour declares take a few KB on disk, and its folder is gone when the tour ends."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where TemporaryDirectory makes its folder
+    steps = big_store_steps()
+    loaded = next(k for k, code in enumerate(steps) if code.startswith("t = lt.load("))
+    namespace: dict[str, Any] = {"lt": lt, "np": np}
+    console = Console(file=io.StringIO(), width=80)
+    for code in steps[: loaded + 1]:
+        cli._run_step(console, code, namespace)
+    (store,) = tmp_path.glob("*/big.npy")
+    assert store.stat().st_size == 100_000 * 100_000 * 4 + 128  # declared: 40 GB and the header
+    assert store.stat().st_blocks * 512 < 1 << 20  # on disk: a few pages
+    assert namespace["t"].numel() == 10**10
+    for code in steps[loaded + 1 :]:
+        cli._run_step(console, code, namespace)
+    assert list(tmp_path.iterdir()) == []
+    assert "0.9163" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_the_whole_tour_leaves_no_folder_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    status, out, _ = run("tour")
+    assert status == 0 and "computed" in out
+    assert list(tmp_path.iterdir()) == []
