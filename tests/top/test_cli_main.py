@@ -644,3 +644,16 @@ def test_the_whole_tour_leaves_no_folder_behind(tmp_path: Path, monkeypatch: pyt
     status, out, _ = run("tour")
     assert status == 0 and "computed" in out
     assert list(tmp_path.iterdir()) == []
+
+
+def test_where_holes_take_disk_the_tour_skips_its_big_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a file system without sparse files (NTFS by default, FAT) the tour writes no 40 GB file."""
+    assert cli.sparse_files(str(tmp_path))  # this machine's does (the tests run on Linux)
+    monkeypatch.setattr(cli, "sparse_files", lambda folder=None: False)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    status, out, _ = run("tour")
+    assert status == 0 and cli.SPARSE_SECTION in out and "(skipped: this file system" in out
+    assert "open_memmap" not in out and list(tmp_path.iterdir()) == []
+    assert cli.TOUR_END in out
