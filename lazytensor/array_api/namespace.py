@@ -300,7 +300,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> S
     check_device(device)
     if not hasattr(x, "__dlpack__"):
         raise TypeError(
-            f"from_dlpack: a {type(x).__name__} object has no __dlpack__ method: pass a numpy array or a "
+            f"from_dlpack: {type(x).__name__!r} has no __dlpack__ method: pass a numpy array or a "
             "tensor of another library that exports DLPack"
         )
     array = np.from_dlpack(x, device=device, copy=copy)
