@@ -9,6 +9,7 @@ past `materialize_limit` refused in one line.
 
 from __future__ import annotations
 
+import functools
 import operator
 import pickle
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from memory_support import peak_bytes
 from store_support import CountingStore
+from tree_support import Both, Pair, same, trees
 
 import lazytensor as lt
 from lazytensor.bases import computed
@@ -269,56 +271,36 @@ def test_to_dask_is_one_task_per_block(tmp_path: Path) -> None:
 
 # -- random expression trees mixing views and operations, over zarr ---------------------------------------
 
-_UNARY: list[tuple[str, Callable[[Any], Any]]] = [
-    ("neg", operator.neg),
-    ("abs", abs),
-    ("exp-ish", lambda x: np.exp(x / 10)),
-    ("twice", lambda x: x * 2),
-    ("plus one", lambda x: x + 1),
-    ("clip", lambda x: x.clip(-1.0, 1.0)),
-    ("compare", lambda x: (x > 0) * 1.0),
+_UNARY: list[Both] = [
+    same(operator.neg),
+    same(abs),
+    same(lambda x: np.exp(x / 10)),
+    same(lambda x: x * 2),
+    same(lambda x: x + 1),
+    same(lambda x: x.clip(-1.0, 1.0)),
+    same(lambda x: (x > 0) * 1.0),
 ]
-_VIEWS: list[tuple[str, Callable[[Any], Any]]] = [
-    ("T", lambda x: x.T),
-    ("flip", lambda x: x[::-1]),
-    ("step", lambda x: x[..., ::2]),
-    ("inner", lambda x: x[1:] if x.shape[0] > 1 else x),
-    ("rows", lambda x: x[[0, -1]] if x.shape[0] else x),
+_VIEWS: list[Both] = [
+    same(lambda x: x.T),
+    same(lambda x: x[::-1]),
+    same(lambda x: x[..., ::2]),
+    same(lambda x: x[1:] if x.shape[0] > 1 else x),
+    same(lambda x: x[[0, -1]] if x.shape[0] else x),
 ]
-_BINARY: list[tuple[str, Callable[[Any, Any], Any]]] = [
-    ("add", operator.add),
-    ("mul", operator.mul),
-    ("sub", operator.sub),
-    ("max", lambda a, b: lt.maximum(a, b) if hasattr(a, "layers") else np.maximum(a, b)),
-]
+_BINARY: list[Both] = [same(operator.add), same(operator.mul), same(operator.sub), (lt.maximum, np.maximum)]
 
 
-@st.composite
-def _tree(draw: st.DrawFn, depth: int = 0) -> Any:
-    """A function from (tensor, array) to the same expression on each: a leaf, a view, an operation."""
-    if depth >= 4 or draw(st.integers(0, 3)) == 0:
-        return lambda pair: pair
-    kind = draw(st.sampled_from(("unary", "view", "binary")))
-    below = draw(_tree(depth + 1))
-    if kind == "unary":
-        _, f = draw(st.sampled_from(_UNARY))
-        return lambda pair: tuple(f(x) for x in below(pair))
-    if kind == "view":
-        _, v = draw(st.sampled_from(_VIEWS))
-        return lambda pair: tuple(v(x) for x in below(pair))
-    _, g = draw(st.sampled_from(_BINARY))
-    other = draw(_tree(depth + 1))
+def _fit(left: Pair, right: Pair) -> Pair:
+    """Views on one side changed the shape: the other side transposed, or its mean broadcast."""
+    a, (b, y) = left[0], right
+    if a.shape == b.shape:
+        return right
+    if b.T.shape == a.shape:
+        return b.T, y.T
+    return lt.tensor(y.mean()), y.mean()
 
-    def both(pair: Any) -> Any:
-        (a, x), (b, y) = below(pair), other(pair)
-        if a.shape != b.shape:  # views on one side changed the shape: broadcast a reduction of it instead
-            b, y = (
-                b.T if b.T.shape == a.shape else lt.tensor(y.mean()),
-                y.T if y.T.shape == x.shape else y.mean(),
-            )
-        return g(a, b), g(x, y)
 
-    return both
+_tree = functools.partial(trees, _UNARY, _VIEWS, _BINARY, _fit)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -9,8 +9,9 @@ before (gradients, reductions, matrix products, in-place operations).
 
 from __future__ import annotations
 
+import functools
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from memory_support import peak_bytes
+from tree_support import Both, Build, Pair, same, trees
 
 import lazytensor as lt
 from lazytensor.bases import computed
@@ -37,61 +39,36 @@ def _is_computed(t: Any) -> bool:
     return bool(t.base.layer_name == "Computed")
 
 
-_UNARY: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = [
-    (operator.neg, operator.neg),
-    (abs, abs),
-    (lambda t: t * 2.5, lambda a: a * 2.5),
-    (lambda t: 1 - t, lambda a: 1 - a),
-    (lambda t: t / 3, lambda a: a / 3),
-    (np.sqrt, np.sqrt),
+_UNARY: list[Both] = [
+    same(operator.neg),
+    same(abs),
+    same(lambda x: x * 2.5),
+    same(lambda x: 1 - x),
+    same(lambda x: x / 3),
+    same(np.sqrt),
     (lambda t: lt.where(t > 0, t, -2 * t), lambda a: np.where(a > 0, a, -2 * a)),
-    (lambda t: t.clip(-1.0, 1.0), lambda a: a.clip(-1.0, 1.0)),
+    same(lambda x: x.clip(-1.0, 1.0)),
     (lambda t: lt.ttransform(t, lambda x: x * x), lambda a: a * a),
 ]
-_VIEWS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = [
-    (lambda t: t.T, lambda a: a.T),
-    (lambda t: t[::-1], lambda a: a[::-1]),
-    (lambda t: t[..., ::-2], lambda a: a[..., ::-2]),
-    (lambda t: t[None], lambda a: a[None]),
+_VIEWS: list[Both] = [
+    same(lambda x: x.T),
+    same(lambda x: x[::-1] if x.ndim else x),
+    same(lambda x: x[..., ::-2] if x.ndim else x),
+    same(lambda x: x[None]),
 ]
-_BINARY: list[Callable[[Any, Any], Any]] = [operator.add, operator.sub, operator.mul, operator.truediv]
+_BINARY: list[Both] = [same(operator.add), same(operator.sub), same(operator.mul), same(operator.truediv)]
 
 
-@st.composite
-def _tree(draw: st.DrawFn, depth: int = 0) -> Callable[[tuple[Any, Any]], tuple[Any, Any]]:
-    """A function from (tensor, array) to one expression of each: a leaf, a view, an operation."""
-    if depth >= 4 or draw(st.integers(0, 3)) == 0:
-        return lambda pair: pair
-    kind = draw(st.sampled_from(("unary", "view", "binary")))
-    below = draw(_tree(depth + 1))
-    if kind == "unary":
-        f, g = draw(st.sampled_from(_UNARY))
-        return lambda pair: (f(below(pair)[0]), g(below(pair)[1]))
-    if kind == "view":
-        v, w = draw(st.sampled_from(_VIEWS))
-
-        def viewed(pair: tuple[Any, Any]) -> tuple[Any, Any]:
-            t, a = below(pair)
-            return (v(t), w(a)) if a.ndim else (t, a)
-
-        return viewed
-    op = draw(st.sampled_from(_BINARY))
-    other = draw(_tree(depth + 1))
-
-    def both(pair: tuple[Any, Any]) -> tuple[Any, Any]:
-        (t, a), (u, b) = below(pair), other(pair)
-        if not _broadcasts_into(b.shape, a.shape):  # shapes views made apart: a number instead
-            u, b = 0.5, 0.5
-        return op(t, u), op(a, b)
-
-    return both
-
-
-def _broadcasts_into(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+def _fit(left: Pair, right: Pair) -> Pair:
+    """Views on the two sides made shapes that do not broadcast: a number on the right instead."""
     try:
-        return np.broadcast_shapes(shape, target) == target
+        fits = np.broadcast_shapes(right[1].shape, left[1].shape) == left[1].shape
     except ValueError:
-        return False
+        fits = False
+    return right if fits else (0.5, 0.5)
+
+
+_tree = functools.partial(trees, _UNARY, _VIEWS, _BINARY, _fit)
 
 
 @settings(max_examples=80, deadline=None)
@@ -104,7 +81,7 @@ def _broadcasts_into(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
     ),
 )
 def test_random_expressions_under_lazy_equal_numpy_element_for_element(
-    tree: Callable[[tuple[Any, Any]], tuple[Any, Any]], values: np.ndarray
+    tree: Build, values: np.ndarray
 ) -> None:
     t = lt.tensor(values)
     with np.errstate(all="ignore"), lt.lazy():
@@ -121,9 +98,7 @@ def test_random_expressions_under_lazy_equal_numpy_element_for_element(
 @pytest.mark.usefixtures("small_blocks")
 @settings(max_examples=40, deadline=None)
 @given(tree=_tree(), shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=6))
-def test_many_blocks_on_threads_give_numpy_s_values(
-    tree: Callable[[tuple[Any, Any]], tuple[Any, Any]], shape: tuple[int, ...]
-) -> None:
+def test_many_blocks_on_threads_give_numpy_s_values(tree: Build, shape: tuple[int, ...]) -> None:
     values = np.random.default_rng(len(shape)).uniform(-3, 3, size=shape)
     with np.errstate(all="ignore"), lt.lazy():
         ours, theirs = tree((lt.tensor(values), values))
