@@ -175,6 +175,23 @@ class Layout:
             for size, stride, want in zip(self.shape, self.strides, expected, strict=True)
         )
 
+    def may_overlap(self) -> bool:
+        """Whether two positions may share a storage index (a broadcast axis, a gather that repeats an
+        index: `[[2, 1], [1, 0]]` is strides (-1, -1)). False is certain: sorted by stride, each axis
+        steps past everything the smaller ones reach.
+
+        >>> Layout((2, 2), (-1, -1), 2).may_overlap(), Layout((3, 4), (1, 3), 0).may_overlap()
+        (True, False)
+        """
+        reach = 0
+        for stride, size in sorted(
+            (abs(stride), size) for size, stride in zip(self.shape, self.strides, strict=True) if size > 1
+        ):
+            if stride <= reach:
+                return True
+            reach += stride * (size - 1)
+        return False
+
     def has_broadcast_axis(self) -> bool:
         """True when two positions share a storage index through a stride-0 axis."""
         return any(stride == 0 and size > 1 for size, stride in zip(self.shape, self.strides, strict=True))

@@ -200,10 +200,10 @@ def write(t: Tensor, value: Any) -> None:
     if numel(t.shape) == 0:
         return
     layout = t.layout
-    if layout is not None:
+    if layout is not None and not layout.may_overlap():
         t.base.write_strided(layout, values)
-    else:
-        t.base.write_flat(storage_indices(t), values)
+    else:  # one index at a time in row-major order: of positions sharing an element, the last wins
+        t.base.write_flat(storage_indices(t), np.asarray(values, order="C"))
     t.base.note_write()
 
 

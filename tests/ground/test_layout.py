@@ -365,3 +365,22 @@ def test_expand_needs_at_least_the_axes_it_has() -> None:
     with pytest.raises(ValueError):
         lt.Layout.contiguous((2, 3)).expand((3,))
     assert lt.Layout.contiguous((1, 3)).expand((2, 4, 3)).strides == (0, 0, 1)
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.integers(-6, 6)), min_size=0, max_size=4),
+    st.integers(0, 50),
+)
+def test_may_overlap_is_false_only_when_every_position_has_its_own_element(
+    axes: list[tuple[int, int]], offset: int
+) -> None:
+    """`may_overlap()` False is a promise (writes then go through numpy's strided copy); True may be
+    cautious (writes then go one index at a time, in row-major order)."""
+    shape, strides = tuple(n for n, _ in axes), tuple(s for _, s in axes)
+    layout = Layout(shape, strides, offset + sum(abs(s) * n for n, s in axes))
+    indices = layout.index_batch(open_grid(shape)) if shape else np.array(layout.offset)
+    distinct = np.unique(np.broadcast_to(indices, shape)).size == math.prod(shape)
+    if not layout.may_overlap():
+        assert distinct
+    if any(s == 0 and n > 1 for n, s in axes):
+        assert layout.may_overlap()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
+import zarr
 
 import lazytensor as lt
 
@@ -283,3 +286,29 @@ def test_views_with_no_element_in_common_still_share_storage() -> None:
     assert t[4:].shares_storage(t[[0, 1]]) and t[[0, 1]].shares_storage(t[4:])  # a fancy one too
     assert not np.shares_memory(t.numpy()[:2], t.numpy()[3:])  # numpy's question is about elements
     assert not t[:2].shares_storage(lt.arange(6)) and not t.shares_storage(t.copy())
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        [[2, 1], [1, 0]],  # a progression: strides (-1, -1), position 1 reached twice
+        [[-1, 1], [1, 0]],
+        [[0, 1], [1, 2]],  # strides (1, 1)
+        [1, 1, 1],  # stride 0
+        [-1, 1, 1, 0],  # no progression: a gather
+    ],
+)
+@pytest.mark.parametrize("base", ["memory", "zarr"])
+def test_a_repeated_index_gets_its_last_value_in_row_major_order(index: list[Any], base: str) -> None:
+    """numpy writes an index array's positions in row-major order, so the last one wins; a gather
+    that is a progression has a layout whose positions overlap, and numpy's copy into such a view
+    chooses its own order (found by a random seed of the write-sequence test: `[[-1, 1], [1, 0]]`)."""
+    values = np.arange(np.size(index) * 2.0).reshape((*np.shape(index), 2))
+    expected = np.zeros((3, 2))
+    expected[np.array(index)] = values
+    t = lt.zeros((3, 2)) if base == "memory" else lt.from_array(zarr.zeros((3, 2), chunks=(2, 2)))
+    t[np.array(index)] = values
+    np.testing.assert_array_equal(t.numpy(), expected)
+    t[np.array(index)] += 100  # numpy's in-place rule: each position read before any is written
+    expected[np.array(index)] += 100
+    np.testing.assert_array_equal(t.numpy(), expected)
