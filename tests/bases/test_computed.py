@@ -384,3 +384,21 @@ def test_past_max_depth_nested_operations_compute_in_memory() -> None:
     np.testing.assert_array_equal(deeper.numpy(), np.full((20, 20), computed.MAX_DEPTH + 2.0))
     assert c[3, :4].tolist() == [computed.MAX_DEPTH + 1.0] * 4
     assert "Computed" in str(c.explain())
+
+
+@pytest.mark.parametrize("kind", LAZY_KINDS)
+def test_stored_operands_broadcast_along_size_1_axes_in_every_block(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stored (1, n) row and (n, 1) column, each read at its one position by blocks of 4 elements
+    that start past it."""
+    monkeypatch.setattr(computed, "BLOCK_ELEMENTS", 4)
+    row, column = VALUES[:1], VALUES[:, :1] + 1
+    with lt.options(mmap_lazy_bytes=0):
+        result = _lazy(kind, VALUES, tmp_path) - _lazy(kind, row, tmp_path) * _lazy(kind, column, tmp_path)
+    expected = VALUES - row * column
+    np.testing.assert_allclose(result.numpy(), expected, rtol=1e-15)
+    np.testing.assert_allclose(result[2:, ::-1].numpy(), expected[2:, ::-1], rtol=1e-15)
+    np.testing.assert_allclose(
+        result[[4, 1, 3]][:, [5, 2]].numpy(), expected[[4, 1, 3]][:, [5, 2]], rtol=1e-15
+    )

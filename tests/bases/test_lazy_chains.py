@@ -207,3 +207,44 @@ def test_reading_a_lazy_chain_holds_at_most_a_quarter_more_than_its_result() -> 
     assert peak <= 1.25 * n * 8, f"peak {peak / 1e6:.1f} MB for a result of {n * 8 / 1e6:.1f} MB"
     eager = peak_bytes(lambda: a * 2 + b - c / 3)
     assert eager >= 2 * n * 8  # what the block saves: numpy's temporaries
+
+
+def _operand(form: str, values: np.ndarray) -> Any:
+    """`values` as an operand of one of the forms `computed._reader` reads differently."""
+    if form == "array":
+        return values
+    if form == "tensor":
+        return lt.tensor(values)
+    if form == "gathered":  # a view with no strided layout: read through a view made for each block
+        return lt.tensor(values)[list(range(len(values)))]
+    with lt.lazy():
+        return lt.tensor(values) * 1.0  # form == "computed": read into its scratch
+
+
+_FORMS = st.sampled_from(["array", "tensor", "gathered", "computed"])
+
+
+@pytest.mark.usefixtures("small_blocks")
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(1, 7), cols=st.integers(1, 7), forms=st.tuples(_FORMS, _FORMS, _FORMS))
+def test_operands_broadcast_along_size_1_axes_in_every_block(
+    rows: int, cols: int, forms: tuple[str, str, str]
+) -> None:
+    """A (1, n) row, an (n, 1) column and a (1, 1) corner each read at their one position in every
+    block of 3, blocks starting past it included."""
+    rng = np.random.default_rng(rows * 8 + cols)
+    grid, row, column, corner = (
+        rng.uniform(-3, 3, size=s) for s in [(rows, cols), (1, cols), (rows, 1), (1, 1)]
+    )
+    expected = grid + row * column - corner
+    with lt.lazy():
+        ours = (
+            lt.tensor(grid)
+            + _operand(forms[0], row) * _operand(forms[1], column)
+            - _operand(forms[2], corner)
+        )
+    assert _is_computed(ours)
+    np.testing.assert_array_equal(ours.numpy(), expected)
+    np.testing.assert_array_equal(ours[rows // 2 :, ::-1].numpy(), expected[rows // 2 :, ::-1])
+    picks = [rows - 1, rows // 2], [cols - 1, 0]
+    np.testing.assert_array_equal(ours[picks[0]][:, picks[1]].numpy(), expected[picks[0]][:, picks[1]])
