@@ -110,9 +110,10 @@ def pieces(draw: st.DrawFn) -> np.ndarray:
 
 
 @settings(max_examples=300, deadline=None)
-@given(values=pieces(), piece=st.integers(1, 9))
-def test_moments_computed_piece_by_piece_are_numpys(values: np.ndarray, piece: int) -> None:
-    with mock.patch.object(streamstats, "PIECE", piece):
+@given(values=pieces(), piece=st.integers(1, 9), dot_row=st.integers(1, 4))
+def test_moments_computed_piece_by_piece_are_numpys(values: np.ndarray, piece: int, dot_row: int) -> None:
+    """Pieces of a few values, their squares summed in rows of a few and a shorter tail."""
+    with mock.patch.object(streamstats, "PIECE", piece), mock.patch.object(streamstats, "DOT_ROW", dot_row):
         assert_numpy_statistics(Moments.of(values).numbers(), values)
         assert_numpy_statistics(one_pass(lt.from_numpy(values), chunk=13).numbers(), values)
 
