@@ -1,16 +1,18 @@
 """`lt.nn`'s PyTorch layers against numpy: `Linear`'s forward and gradients, its initialisations,
 `Sequential`, `ReLU`, `Dropout` (identity in evaluation mode), `Embedding` (a view whose gradient
-reaches the rows looked up), and optimisers training them; against PyTorch itself when it is
-installed (the suite does not need it)."""
+reaches the rows looked up), and optimisers training them; against PyTorch's own numbers, stored in
+`golden/torch_linear.npz` (the suite does not need PyTorch)."""
 
 from __future__ import annotations
 
 import collections
+import importlib.util
 import math
 from typing import Any
 
 import numpy as np
 import pytest
+from golden_files import GOLDEN, UPDATE
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -231,23 +233,54 @@ def test_an_embedding_trains_through_its_view() -> None:
     )
 
 
-# -- against PyTorch, when it is installed ---------------------------------------------------------
+# -- against PyTorch's own numbers ------------------------------------------------------------------
+
+TORCH_LINEAR = GOLDEN / "torch_linear.npz"
+"""What PyTorch computed, so the suite compares with it without PyTorch installed (rewritten with
+`LAZYTENSOR_UPDATE_GOLDEN=1` where torch is): `torch.nn.Linear(7, 5).double()` after
+`torch.manual_seed(0)`, its output on `x`, and the range, mean and std of a fresh
+`torch.nn.Linear(400, 300)`'s weight and bias."""
+
+
+def _torch_linear() -> dict[str, np.ndarray]:
+    """The fixture's arrays, computed by PyTorch now."""
+    import torch
+
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(7, 5).double()
+    x = np.random.default_rng(0).standard_normal((3, 4, 7))
+    big = torch.nn.Linear(400, 300)
+    arrays = {name: value.detach().numpy() for name, value in layer.state_dict().items()}
+    arrays |= {"x": x, "out": layer(torch.from_numpy(x)).detach().numpy()}
+    for name in ("weight", "bias"):
+        values = getattr(big, name).detach().numpy().astype(np.float64)
+        arrays[f"big_{name}"] = np.array([np.abs(values).max(), values.mean(), values.std()])
+    return arrays
+
+
+def _torch_golden() -> dict[str, np.ndarray]:
+    """The fixture; where PyTorch is installed, first checked against what it computes now."""
+    if UPDATE:
+        np.savez(TORCH_LINEAR, **_torch_linear())
+    with np.load(TORCH_LINEAR, allow_pickle=False) as stored:
+        golden = dict(stored)
+    if importlib.util.find_spec("torch") is not None:
+        live = _torch_linear()
+        assert set(live) == set(golden)
+        for name, values in golden.items():
+            np.testing.assert_allclose(values, live[name], rtol=1e-12, err_msg=name)
+    return golden
 
 
 def test_linear_matches_pytorch_on_the_same_weights_and_shares_its_initial_bounds() -> None:
-    torch = pytest.importorskip("torch")
-    torch.manual_seed(0)
-    theirs = torch.nn.Linear(7, 5).double()
+    golden = _torch_golden()
     ours = nn.Linear(7, 5, seed=0)
-    ours.load_state_dict({name: value.detach().numpy() for name, value in theirs.state_dict().items()})
-    x = np.random.default_rng(0).standard_normal((3, 4, 7))
-    np.testing.assert_allclose(
-        ours(lt.tensor(x)).numpy(), theirs(torch.from_numpy(x)).detach().numpy(), rtol=1e-12
-    )
-    big_theirs, big_ours = torch.nn.Linear(400, 300), nn.Linear(400, 300, seed=0)
+    ours.load_state_dict({"weight": golden["weight"], "bias": golden["bias"]})
+    np.testing.assert_allclose(ours(lt.tensor(golden["x"])).numpy(), golden["out"], rtol=1e-12)
+    big = nn.Linear(400, 300, seed=0)
     for name in ("weight", "bias"):  # uniform in ±1/sqrt(400) = ±0.05, both
-        theirs_values = getattr(big_theirs, name).detach().numpy()
-        ours_values = getattr(big_ours, name).numpy()
-        for values in (theirs_values, ours_values):
-            assert np.abs(values).max() <= 0.05 and np.abs(values).max() > 0.049
-            assert abs(values.mean()) < 0.005 and abs(values.std() - 0.05 / math.sqrt(3)) < 0.002
+        values = getattr(big, name).numpy()
+        theirs_top, theirs_mean, theirs_std = golden[f"big_{name}"]
+        assert 0.049 < theirs_top <= 0.05 and 0.049 < np.abs(values).max() <= 0.05
+        assert abs(theirs_mean) < 0.005 and abs(values.mean()) < 0.005
+        assert abs(values.std() - theirs_std) < 0.003 and abs(theirs_std - 0.05 / math.sqrt(3)) < 0.002
