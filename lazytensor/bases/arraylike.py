@@ -892,7 +892,8 @@ class ArrayBase(BaseTensor):
                 "operands into memory first (t.compute()), or write it with dask"
             )
         da = require("dask.array", "dask")
-        result = entry.chunked.build(da, entry.kernel, tuple(_lazy_operand(x) for x in operands), params)
+        kernel = chunkforms.UnderErrorState.now(entry.kernel)
+        result = entry.chunked.build(da, kernel, tuple(_lazy_operand(x) for x in operands), params)
         return ArrayBase(result) if chunkforms.is_dask(result) else StorageTensor.from_array(np.array(result))
 
     def _eager_through_dask(

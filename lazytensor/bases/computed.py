@@ -61,11 +61,16 @@ class ComputedArray:
     ((2, 3), dtype('int64'), [40, 50])
     """
 
-    def __init__(self, entry: Op, operands: Sequence[Any], params: dict[str, Any]) -> None:
+    def __init__(
+        self, entry: Op, operands: Sequence[Any], params: dict[str, Any], errors: dict[str, str] | None = None
+    ) -> None:
         names = chunkforms.elementwise_operands(entry.chunked)
         if names is None:
             raise TypeError(f"{entry.name} is not elementwise: it cannot be computed block by block")
         self.entry = entry
+        # numpy's error state where the operation is written (`np.errstate`, `np.seterr`): its values
+        # are computed later, maybe outside it, and warn or raise as the operation itself would have
+        self.errors = dict(np.geterr()) if errors is None else errors
         self.depth = depth_of(operands)
         self.operands = tuple(x if is_tensor_type(type(x)) else plain_values(x) for x in operands)
         self.params = {k: v for k, v in params.items() if k not in names or np.ndim(v) == 0}
@@ -82,7 +87,8 @@ class ComputedArray:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as the entry's name in the table, the operands and the parameters, so a dask
         worker that reads a block (`to_dask()` on a cluster) makes the same computation again."""
-        return _recomputed, (self.entry.name, self.operands, {**self.params, **self.operand_params})
+        params = {**self.params, **self.operand_params}
+        return _recomputed, (self.entry.name, self.operands, params, self.errors)
 
     @property
     def inputs(self) -> tuple[Any, ...]:
@@ -174,9 +180,9 @@ class ComputedArray:
             len(range(*k.indices(n))) if isinstance(k, slice) else len(k)
             for k, n in zip(keys, self.shape, strict=True)
         )
-        return self._finished(
-            self._call(tuple(_operand_outer(x, keys, self.shape) for x in self.inputs)), shape
-        )
+        inputs = tuple(_operand_outer(x, keys, self.shape) for x in self.inputs)
+        with np.errstate(**self.errors):
+            return self._finished(self._call(inputs), shape)
 
     def block(self, key: tuple[slice, ...], scratch: Scratch) -> Buffer:
         """The values at `key` (one slice per axis) computed at once, whatever the grid, into this
@@ -192,10 +198,11 @@ class ComputedArray:
         itself, so a chain of operations holds one block per operation below the top."""
         inputs = tuple(read(key, scratch) for read in self.readers)
         ufunc = self.entry.ufunc
-        if ufunc is not None and not self.params and not self.operand_params:
-            ufunc(*inputs, out=out)
-        else:
-            out[...] = self._call(inputs)
+        with np.errstate(**self.errors):
+            if ufunc is not None and not self.params and not self.operand_params:
+                ufunc(*inputs, out=out)
+            else:
+                out[...] = self._call(inputs)
 
     def _finished(self, result: Any, shape: Shape) -> Buffer:
         """The kernel's result as an array of the result's dtype and `shape`."""
@@ -207,7 +214,9 @@ class ComputedArray:
     def _kernel(self, key: tuple[slice, ...]) -> Any:
         """The kernel on the operands' values at `key` (slices of the result's axes)."""
         scratch = Scratch()
-        return self._call(tuple(read(key, scratch) for read in self.readers))
+        inputs = tuple(read(key, scratch) for read in self.readers)
+        with np.errstate(**self.errors):
+            return self._call(inputs)
 
     def _call(self, values: tuple[Any, ...]) -> Any:
         count = len(self.operands)
@@ -373,9 +382,11 @@ COMPUTING.append(computed)
 LAZILY.append(computed)
 
 
-def _recomputed(name: str, operands: tuple[Any, ...], params: dict[str, Any]) -> ComputedArray:
+def _recomputed(
+    name: str, operands: tuple[Any, ...], params: dict[str, Any], errors: dict[str, str]
+) -> ComputedArray:
     """The computed array `ComputedBackend.reopening` took apart, over the table's entry `name`."""
-    return ComputedArray(optable.TABLE[name], operands, params)
+    return ComputedArray(optable.TABLE[name], operands, params, errors)
 
 
 def depth_of(operands: Sequence[Any]) -> int:

@@ -42,6 +42,31 @@ the entry's numpy kernel, the operands (dask arrays, numpy arrays or scalars) an
 
 
 @attrs.frozen
+class UnderErrorState:
+    """`kernel` run under numpy's error state of the moment it was made (`np.errstate`): a dask graph
+    computes later, on other threads or machines, and its warnings and errors are the operation's,
+    as numpy's eager call would have had them. Pickles when the kernel does (for a cluster).
+
+    >>> with np.errstate(divide="ignore"):
+    ...     reciprocal = UnderErrorState.now(np.reciprocal)
+    >>> with np.errstate(divide="raise"):
+    ...     reciprocal(np.array([0.0]))
+    array([inf])
+    """
+
+    kernel: Callable[..., Any]
+    errors: tuple[tuple[str, Any], ...]
+
+    @classmethod
+    def now(cls, kernel: Callable[..., Any]) -> UnderErrorState:
+        return cls(kernel, tuple(sorted(np.geterr().items())))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        with np.errstate(**dict(self.errors)):
+            return self.kernel(*args, **kwargs)
+
+
+@attrs.frozen
 class ChunkedForm:
     """An operation's chunked form: a function that builds its result as a dask array."""
 

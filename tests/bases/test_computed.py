@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import operator
 import pickle
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -402,3 +403,25 @@ def test_stored_operands_broadcast_along_size_1_axes_in_every_block(
     np.testing.assert_allclose(
         result[[4, 1, 3]][:, [5, 2]].numpy(), expected[[4, 1, 3]][:, [5, 2]], rtol=1e-15
     )
+
+
+@pytest.mark.parametrize("kind", LAZY_KINDS)
+def test_numpy_s_error_state_where_an_operation_is_written_rules_its_reads(kind: str, tmp_path: Path) -> None:
+    """`np.errstate` around the operation, not around the read, decides whether a division by zero
+    is silent, warns or raises, as it does for numpy's eager operation; a pickled copy keeps it."""
+    values = np.array([[0.0, 1.0, 2.0], [4.0, 0.0, 8.0]])
+    with lt.options(mmap_lazy_bytes=0):
+        t = _lazy(kind, values, tmp_path)
+        with np.errstate(divide="ignore"):
+            quiet = 1 / t
+        with np.errstate(divide="raise"):
+            loud = 1 / t
+        warned = 1 / t
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(quiet.numpy(), [[np.inf, 1.0, 0.5], [0.25, np.inf, 0.125]])
+        np.testing.assert_array_equal(pickle.loads(pickle.dumps(quiet)).numpy(), quiet.numpy())
+    with pytest.raises(FloatingPointError, match="divide by zero"):
+        loud.numpy()
+    with np.errstate(divide="ignore"), pytest.warns(RuntimeWarning, match="divide by zero"):
+        warned[1:, 1:].numpy()

@@ -3,6 +3,8 @@ operation that mixes a zarr base with a dask one keeps the whole result lazy."""
 
 from __future__ import annotations
 
+import warnings
+
 import dask.array as da
 import numpy as np
 import pytest
@@ -53,3 +55,18 @@ def test_repeat_by_one_count_stays_lazy_on_a_dask_tensor(axis: int | None) -> No
     repeated = lt.from_array(da.from_array(values, chunks=2)).repeat(2, axis=axis)
     assert repeated.base.defers_operations
     np.testing.assert_array_equal(repeated.numpy(), values.repeat(2, axis=axis))
+
+
+def test_numpy_s_error_state_where_an_operation_is_written_rules_its_dask_graph() -> None:
+    """dask computes the graph later, on its own threads: `np.errstate` around the operation decides
+    whether its division by zero is silent or raises, as it does for numpy's eager operation."""
+    t = lt.from_array(da.from_array(np.array([0.0, 1.0, 2.0, 0.0]), chunks=2))
+    with np.errstate(divide="ignore"):
+        quiet = 1 / t
+    with np.errstate(divide="raise"):
+        loud = 1 / t
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(quiet.numpy(), [np.inf, 1.0, 0.5, np.inf])
+    with pytest.raises(FloatingPointError, match="divide by zero"):
+        loud.numpy()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -248,3 +249,22 @@ def test_operands_broadcast_along_size_1_axes_in_every_block(
     np.testing.assert_array_equal(ours[rows // 2 :, ::-1].numpy(), expected[rows // 2 :, ::-1])
     picks = [rows - 1, rows // 2], [cols - 1, 0]
     np.testing.assert_array_equal(ours[picks[0]][:, picks[1]].numpy(), expected[picks[0]][:, picks[1]])
+
+
+@pytest.mark.usefixtures("small_blocks")
+def test_numpy_s_error_state_where_an_operation_is_written_rules_its_blocks_on_threads() -> None:
+    """A lazy result read after its `np.errstate` ended, its blocks on threads, warns or raises as
+    numpy's eager operation did where it was written."""
+    values = np.tile([0.0, 1.0, 2.0], 20)
+    with lt.lazy():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            quiet = np.log(lt.tensor(values)) / lt.tensor(values)
+        with np.errstate(divide="raise"):
+            loud = 1 / lt.tensor(values)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            expected = np.log(values) / values
+        np.testing.assert_array_equal(quiet.numpy(), expected)
+    with pytest.raises(FloatingPointError, match="divide by zero"):
+        loud.numpy()
