@@ -26,6 +26,8 @@ They take the `dask.array` module as an argument, so this module needs no dask t
 from __future__ import annotations
 
 import functools
+import importlib
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -292,12 +294,46 @@ def _scan(
 ) -> Any:
     x, dim, dtype = inputs[0], params.get("dim"), params.get("dtype")
     if dim is None:
-        return getattr(da, name)(x.reshape(-1), dtype=dtype)
-    return getattr(da, name)(x, axis=normalize_dim(dim, x.ndim), dtype=dtype)
+        x, axis = x.reshape(-1), 0
+    else:
+        axis = normalize_dim(dim, x.ndim)
+    running = getattr(np, name)
+    result = running(np.ones((1,) * x.ndim, x.dtype), axis=axis, dtype=dtype).dtype
+    first = functools.partial(_scan_block, running, axis, dtype)
+    after = functools.partial(_scan_after, running, axis, dtype)
+    out = f"{name}-exact-{importlib.import_module('dask.base').tokenize(x, axis, dtype)}"
+    graph: dict[Any, Any] = {}
+    for index in itertools.product(*(range(n) for n in x.numblocks)):
+        before = (*index[:axis], index[axis] - 1, *index[axis + 1 :])
+        block = (x.name, *index)
+        graph[(out, *index)] = (after, block, (out, *before)) if index[axis] else (first, block)
+    layers = importlib.import_module("dask.highlevelgraph").HighLevelGraph.from_collections(
+        out, graph, dependencies=[x]
+    )
+    return da.Array(layers, out, chunks=x.chunks, dtype=result, meta=meta(x.ndim, result))
+
+
+def _scan_block(running: Callable[..., Any], axis: int, dtype: Any, block: Any) -> Any:
+    """The first block's running sums (products) along `axis`."""
+    return running(block, axis=axis, dtype=dtype)
+
+
+def _scan_after(running: Callable[..., Any], axis: int, dtype: Any, block: Any, before: Any) -> Any:
+    """A block's running sums (products) with the last ones of the block `before` it in front: numpy's
+    sequential order, so the values are numpy's to the bit (dask's own `cumsum` adds the blocks'
+    totals after scanning each block, which rounds differently).
+
+    >>> _scan_after(np.cumsum, 0, None, np.array([1.0, 2.0]), np.array([4.0, 10.0]))
+    array([11., 13.])
+    """
+    carry = before[(slice(None),) * axis + (slice(-1, None),)]
+    joined = np.concatenate([carry, block.astype(carry.dtype, copy=False)], axis=axis)
+    return running(joined, axis=axis, dtype=dtype)[(slice(None),) * axis + (slice(1, None),)]
 
 
 def scan(name: str) -> ChunkedForm:
-    """dask's running `cumsum`/`cumprod` (block totals carried across blocks), `dim=None` flattened."""
+    """numpy's running `cumsum`/`cumprod` on dask blocks, one block after another along the axis
+    (`_scan_after`: numpy's values to the bit), `dim=None` flattened."""
     return ChunkedForm(functools.partial(_scan, name))
 
 
