@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from lazytensor.ground.blockplan import block_keys, chunk_edges, chunk_shape
+from lazytensor.ground.blockplan import base_region, block_keys, chunk_edges, chunk_shape, reordered_from
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.header import format_statistics
 from lazytensor.printer.options import PrintOptions
@@ -16,7 +16,6 @@ from lazytensor.printer.streamstats import (
     BLOCK_ELEMENTS,
     KINDS,
     Moments,
-    base_region,
     distinct,
     is_dask_base,
     one_pass,
@@ -36,7 +35,7 @@ def stat_blocks(t: Tensor, chunk: int = BLOCK_ELEMENTS) -> tuple[list[Tensor], i
     ([(4,), (4,), (2,)], 1)
     """
     view, times = distinct(t)
-    region = base_region(view) if view.numel() > chunk else None
+    region = base_region(reordered_from(view)) if view.numel() > chunk else None
     if region is None:
         if view.numel() <= chunk:
             return [view], times

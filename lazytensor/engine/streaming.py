@@ -18,7 +18,14 @@ from typing import Any
 import numpy as np
 
 from lazytensor.ground import progress
-from lazytensor.ground.blockplan import block_keys, chunk_shape, view_edges
+from lazytensor.ground.blockplan import (
+    Edges,
+    base_region,
+    block_keys,
+    chunk_shape,
+    reordered_from,
+    view_edges,
+)
 from lazytensor.ground.buffers import is_memory_mapped
 from lazytensor.ground.positions import Shape, normalize_dims
 from lazytensor.ground.protocol import Tensor
@@ -36,6 +43,9 @@ STREAMED = frozenset(
     | {"max", "min", "nanmax", "nanmin", "argmax", "argmin", "any", "all"}
 )
 """The reductions of the table that stream."""
+
+ORDER_FREE = STREAMED - {"argmax", "argmin"}
+"""The streamed reductions whose whole-tensor value does not depend on the order of the values."""
 
 
 def streams(name: str, t: Tensor) -> bool:
@@ -75,13 +85,16 @@ def reduce(name: str, kernel: Any, t: Tensor, params: dict[str, Any], block_byte
     target = max(1, (BLOCK_BYTES if block_bytes is None else block_bytes) // max(1, t.dtype.itemsize))
     if distinct.numel() <= target:
         return kernel(np.asarray(t.numpy()), **params)
+    box = _base_box(distinct, name, axes, repeats)
+    if box is not None:
+        whole = reduce(name, kernel, box, {**params, "dim": None, "keepdim": False}, block_bytes)
+        return None if whole is None else _shaped(np.asarray(whole), t.shape, axes, keepdim)
     shape = tuple(1 if a in axes else n for a, n in enumerate(distinct.shape))
     reduced = tuple(t.shape[a] for a in axes)
     running = partials.running(name, t.dtype, shape, axes, reduced, params)
     if running is None:
         return None
-    base = distinct.base
-    keys = block_keys(distinct.shape, view_edges(distinct.layout, base.shape, chunk_shape(base)), target)
+    keys = block_keys(distinct.shape, _edges(distinct), target)
     times = math.prod(repeats[a] for a in axes)
     log = progress.LogProgress(f"{name} of a {_described(t)}", len(keys))
     try:
@@ -94,6 +107,38 @@ def reduce(name: str, kernel: Any, t: Tensor, params: dict[str, Any], block_byte
     finally:
         log.close()
     return _shaped(running.result(), t.shape, axes, keepdim)
+
+
+def _base_box(t: Tensor, name: str, axes: Shape, repeats: Shape) -> Tensor | None:
+    """The box of its base holding exactly `t`'s values, for a reduction of all of them that their
+    order does not change, when `t`'s own blocks would cross its base's chunks (a reshape of a
+    transpose, a gather): the box's blocks read each chunk once. None to reduce `t` itself."""
+    if (
+        name not in ORDER_FREE
+        or len(axes) != len(t.shape)
+        or any(r > 1 for r in repeats)
+        or _cut_at_chunks(t)
+    ):
+        return None
+    region = base_region(reordered_from(t))
+    if region is None:
+        return None
+    box: Tensor = t.base[region]
+    return box if _cut_at_chunks(box) else None
+
+
+def _cut_at_chunks(t: Tensor) -> bool:
+    """Whether every axis of `t` longer than 1 knows where it crosses into the base's next chunk."""
+    return all(edges is not None or n == 1 for edges, n in zip(_edges(t), t.shape, strict=True))
+
+
+def _edges(t: Tensor) -> list[Edges]:
+    """Where each axis of `t` crosses into its base's next chunk; None on every axis of a view with
+    no strided layout (a gather, a reshape of a transpose: its blocks are cut by size alone)."""
+    layout = t.layout
+    if layout is None:
+        return [None] * len(t.shape)
+    return view_edges(layout, t.base.shape, chunk_shape(t.base))
 
 
 def _distinct(t: Tensor) -> tuple[Tensor, Shape]:

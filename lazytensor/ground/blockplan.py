@@ -11,13 +11,15 @@ in blocks of bounded size all the same.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from lazytensor.ground.layout import Layout
 from lazytensor.ground.positions import Shape, index_to_position, row_major_strides
+from lazytensor.ground.protocol import Tensor, Wrapper
 
 Edges = list[int] | None
 """Where positions along one axis cross into the next chunk (0 and the length included), or None."""
@@ -55,7 +57,7 @@ def chunk_shape(base: Any) -> Shape | None:
     return tuple(int(c) for c in chunks)
 
 
-def view_edges(layout: Layout | None, base_shape: Shape, chunks: Shape | None) -> list[Edges]:
+def view_edges(layout: Layout, base_shape: Shape, chunks: Shape | None) -> list[Edges]:
     """For each axis of a view with `layout` over a base of `base_shape` cut in `chunks`, where its
     positions cross into the base's next chunk; None on every axis when the view's axes do not each
     walk a distinct base axis with a whole step (its reads then cross chunks where they must).
@@ -65,8 +67,8 @@ def view_edges(layout: Layout | None, base_shape: Shape, chunks: Shape | None) -
     >>> view_edges(Layout((8,), (-1,), 7), (8,), (3,))  # reversed: chunks [6, 7], [3, 6), [0, 3)
     [[0, 2, 5, 8]]
     """
-    unknown: list[Edges] = [None] * (0 if layout is None else len(layout.shape))
-    if layout is None or chunks is None or layout.numel() == 0 or not base_shape:
+    unknown: list[Edges] = [None] * len(layout.shape)
+    if chunks is None or layout.numel() == 0 or not base_shape:
         return unknown
     units = row_major_strides(base_shape)
     start = index_to_position(layout.offset, base_shape)
@@ -139,3 +141,86 @@ def _grouped(cuts: list[int], width: int) -> list[slice]:
             lo = a
     groups.append(slice(lo, cuts[-1]))
     return groups
+
+
+def base_region(t: Tensor) -> tuple[slice, ...] | None:
+    """The per-axis slices of `t`'s base whose box holds exactly `t`'s values (in some order), or
+    None when `t`'s positions are not such a box (a gather, or a reshape that skips).
+
+    The layout's axes, flipped to positive strides, sorted and merged where one continues another, are
+    matched to the base's axes from the last; a run longer than a base axis (a flattened or reshaped
+    view) is cut back into that axis's rows.
+
+    >>> import lazytensor as lt
+    >>> base_region(lt.zeros(4, 6).T[::-2, 1:3])
+    (slice(1, 3, 1), slice(1, 6, 2))
+    >>> base_region(lt.zeros(2, 6).reshape(6, 2))  # runs of 12 positions cut into 2 rows of 6
+    (slice(0, 2, 1), slice(0, 6, 1))
+    >>> base_region(lt.zeros(4, 6).reshape(-1)[3:])  # not a box of the (4, 6) base
+    """
+    layout, shape = t.layout, t.base.shape
+    if layout is None or t.numel() == 0:
+        return None
+    offset = layout.offset
+    axes: list[tuple[int, int]] = []
+    for size, stride in zip(layout.shape, layout.strides, strict=True):
+        if size == 1:
+            continue
+        if stride <= 0:
+            if stride == 0:
+                return None
+            offset += stride * (size - 1)
+            stride = -stride
+        axes.append((stride, size))
+    start = [int(x) for x in np.unravel_index(offset, shape)] if shape else []
+    key = [slice(x, x + 1) for x in start]
+    unit = [math.prod(shape[a + 1 :]) for a in range(len(shape))]
+    axis = len(shape) - 1
+    pending = _merged_runs(sorted(axes))
+    while pending:
+        stride, size = pending.pop(0)
+        while axis >= 0 and (shape[axis] == 1 or unit[axis] * shape[axis] <= stride):
+            axis -= 1
+        if axis < 0 or stride % unit[axis]:
+            return None
+        step = stride // unit[axis]
+        row = shape[axis] // step  # how many positions of a run wrapping past this axis one base row takes
+        if start[axis] + step * (size - 1) < shape[axis]:
+            key[axis] = slice(start[axis], start[axis] + step * (size - 1) + 1, step)
+        elif shape[axis] % step == 0 and start[axis] < step and size % row == 0:
+            # (12,) stride 2 over a (3, 8) base: rows of 4 positions 2 apart, then the next row
+            key[axis] = slice(start[axis], shape[axis], step)
+            pending.insert(0, (stride * row, size // row))
+        else:
+            return None
+        axis -= 1
+    if math.prod(len(range(shape[a])[k]) for a, k in enumerate(key)) != t.numel():
+        return None
+    return tuple(key)
+
+
+def _merged_runs(axes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(stride, size) axes sorted by stride, each axis that continues the one before merged into it
+    (strides (6, 1) of a (2, 6) view: one run of 12): the runs a box's axes are cut from."""
+    runs: list[tuple[int, int]] = []
+    for stride, size in axes:
+        if runs and runs[-1][0] * runs[-1][1] == stride:
+            runs[-1] = (runs[-1][0], runs[-1][1] * size)
+        else:
+            runs.append((stride, size))
+    return runs
+
+
+def reordered_from(t: Tensor) -> Tensor:
+    """The tensor under the layers over `t` that only reorder its values and leave no strided layout
+    (a reshape of a transpose; the transpose under it has one): the same values, whose box of the
+    base `base_region` finds, for what does not depend on their order.
+
+    >>> import lazytensor as lt
+    >>> view = lt.zeros(4, 6).T.reshape(-1)
+    >>> view.layout, base_region(view), base_region(reordered_from(view))
+    (None, None, (slice(0, 4, 1), slice(0, 6, 1)))
+    """
+    while t.layout is None and getattr(t, "keeps_values", False):
+        t = cast(Wrapper, t).wrapped
+    return t

@@ -198,6 +198,13 @@ class Wrapper(Tensor, Protocol):
         """The same wrapper over another tensor of the same shape."""
         ...
 
+    @property
+    def keeps_values(self) -> bool:
+        """Whether each position below shows exactly once here (a reshape, a permutation of the
+        axes, new names): the same values in another order, so what their order does not change (a
+        sum, the statistics) may read the tensor below instead."""
+        ...
+
 
 class Base(Tensor, Protocol):
     """The bottom of a stack: reads and writes of row-major storage indices of its shape."""

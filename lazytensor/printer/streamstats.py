@@ -31,7 +31,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from lazytensor.ground import progress
-from lazytensor.ground.blockplan import block_keys, chunk_edges, chunk_shape
+from lazytensor.ground.blockplan import base_region, block_keys, chunk_edges, chunk_shape, reordered_from
 from lazytensor.ground.protocol import Tensor
 from lazytensor.printer.numberformat import Values
 
@@ -282,74 +282,6 @@ def distinct(t: Tensor) -> tuple[Tensor, int]:
     return view, times
 
 
-def base_region(t: Tensor) -> tuple[slice, ...] | None:
-    """The per-axis slices of `t`'s base whose box holds exactly `t`'s values (in some order), or
-    None when `t`'s positions are not such a box (a gather, or a reshape that skips).
-
-    The layout's axes, flipped to positive strides, sorted and merged where one continues another, are
-    matched to the base's axes from the last; a run longer than a base axis (a flattened or reshaped
-    view) is cut back into that axis's rows.
-
-    >>> import lazytensor as lt
-    >>> base_region(lt.zeros(4, 6).T[::-2, 1:3])
-    (slice(1, 3, 1), slice(1, 6, 2))
-    >>> base_region(lt.zeros(2, 6).reshape(6, 2))  # runs of 12 positions cut into 2 rows of 6
-    (slice(0, 2, 1), slice(0, 6, 1))
-    >>> base_region(lt.zeros(4, 6).reshape(-1)[3:])  # not a box of the (4, 6) base
-    """
-    layout, shape = t.layout, t.base.shape
-    if layout is None or t.numel() == 0:
-        return None
-    offset = layout.offset
-    axes: list[tuple[int, int]] = []
-    for size, stride in zip(layout.shape, layout.strides, strict=True):
-        if size == 1:
-            continue
-        if stride <= 0:
-            if stride == 0:
-                return None
-            offset += stride * (size - 1)
-            stride = -stride
-        axes.append((stride, size))
-    start = [int(x) for x in np.unravel_index(offset, shape)] if shape else []
-    key = [slice(x, x + 1) for x in start]
-    unit = [math.prod(shape[a + 1 :]) for a in range(len(shape))]
-    axis = len(shape) - 1
-    pending = _merged_runs(sorted(axes))
-    while pending:
-        stride, size = pending.pop(0)
-        while axis >= 0 and (shape[axis] == 1 or unit[axis] * shape[axis] <= stride):
-            axis -= 1
-        if axis < 0 or stride % unit[axis]:
-            return None
-        step = stride // unit[axis]
-        row = shape[axis] // step  # how many positions of a run wrapping past this axis one base row takes
-        if start[axis] + step * (size - 1) < shape[axis]:
-            key[axis] = slice(start[axis], start[axis] + step * (size - 1) + 1, step)
-        elif shape[axis] % step == 0 and start[axis] < step and size % row == 0:
-            # (12,) stride 2 over a (3, 8) base: rows of 4 positions 2 apart, then the next row
-            key[axis] = slice(start[axis], shape[axis], step)
-            pending.insert(0, (stride * row, size // row))
-        else:
-            return None
-        axis -= 1
-    if math.prod(len(range(shape[a])[k]) for a, k in enumerate(key)) != t.numel():
-        return None
-    return tuple(key)
-
-
-def _merged_runs(axes: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """(stride, size) axes sorted by stride, each axis that continues the one before merged into it
-    (strides (6, 1) of a (2, 6) view: one run of 12): the runs a box's axes are cut from."""
-    runs: list[tuple[int, int]] = []
-    for stride, size in axes:
-        if runs and runs[-1][0] * runs[-1][1] == stride:
-            runs[-1] = (runs[-1][0], runs[-1][1] * size)
-        else:
-            runs.append((stride, size))
-    return runs
-
-
 def is_dask_base(base: Tensor) -> bool:
     """Whether the base's backend is lazy (a dask array: its values come from `dask.compute`)."""
     return bool(getattr(getattr(base, "backend", None), "lazy", False))
@@ -424,7 +356,7 @@ def one_pass(t: Tensor, chunk: int = BLOCK_ELEMENTS) -> Moments:
     view, times = distinct(t)
     if is_dask_base(view.base):
         return _dask_pass(view).repeated(times)
-    region = base_region(view) if view.numel() > chunk else None
+    region = base_region(reordered_from(view)) if view.numel() > chunk else None
     if region is None:
         return _flat_pass(view, chunk).repeated(times)
     return _region_pass(view.base, region, chunk).repeated(times)

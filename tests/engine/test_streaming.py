@@ -139,7 +139,7 @@ def cases(draw: st.DrawFn) -> tuple[np.ndarray, tuple[int, ...], str, dict[str, 
         )
     if name in ("var", "std") and draw(st.booleans()):
         params["ddof"] = draw(st.sampled_from([1, 2]))
-    view = draw(st.sampled_from(["none", "transpose", "flip", "slice", "expand"]))
+    view = draw(st.sampled_from(["none", "transpose", "flip", "slice", "expand", "flat transpose", "gather"]))
     return values, chunks, name, params, view
 
 
@@ -154,6 +154,12 @@ def viewed(t: Any, values: np.ndarray, view: str) -> tuple[Any, np.ndarray]:
     if view == "expand":
         shape = (3, *values.shape)
         return t.expand(*shape), np.broadcast_to(values, shape)
+    if view == "flat transpose":  # no strided layout: the transpose's rows run across the base's
+        rows = values.shape[-1] if values.size else 1
+        return t.T.reshape(rows, -1), values.T.reshape(rows, -1)
+    if view == "gather":  # repeats and skips rows: no strided layout either
+        picks = [n % len(values) for n in (2, 0, 0, 1, -1)] if len(values) else []
+        return t[picks], values[picks]
     return t, values
 
 
@@ -186,6 +192,9 @@ def test_streamed_reductions_equal_numpys(kind: str, case: Any, block: int) -> N
         ("argmax", None, "flip"),
         ("max", -1, "slice"),
         ("var", 1, "transpose"),
+        ("sum", None, "flat transpose"),
+        ("nanmax", None, "flat transpose"),
+        ("std", (0, 1), "flat transpose"),
     ],
 )
 def test_each_chunk_is_read_at_most_once(name: str, axis: Any, view: str) -> None:

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from test_stats_onepass import CountingStore, _all_chunk_keys, _zarr, assert_numpy_statistics
 
 import lazytensor as lt
-from lazytensor.printer.streamstats import base_region, one_pass
+from lazytensor.ground.blockplan import base_region
+from lazytensor.printer.streamstats import one_pass
 
 
 def _sides(max_dims: int = 3) -> st.SearchStrategy[tuple[int, ...]]:

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from test_stats_onepass import CountingStore, assert_numpy_statistics
 
 import lazytensor as lt
-from lazytensor.printer.streamstats import base_region, block_keys, chunk_edges, chunk_shape, one_pass
+from lazytensor.ground.blockplan import base_region
+from lazytensor.printer.streamstats import block_keys, chunk_edges, chunk_shape, one_pass
 
 
 def _pieces(length: int, cuts: list[int] | None) -> list[tuple[int, int]]:

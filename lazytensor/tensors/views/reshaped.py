@@ -49,6 +49,10 @@ class ReshapedTensor(View):
             )
 
     @property
+    def keeps_values(self) -> bool:
+        return True
+
+    @property
     def shape(self) -> Shape:
         return self._shape
 

@@ -38,6 +38,10 @@ class TransposedTensor(View):
                 f"of a tensor of shape {self.wrapped.shape}"
             )
 
+    @property
+    def keeps_values(self) -> bool:
+        return True
+
     @stacked
     def shape(self) -> Shape:
         below = self.wrapped.shape

@@ -128,6 +128,12 @@ class View(AbstractTensor):
     def grad_parents(self) -> tuple[AbstractTensor, ...]:
         return (self.wrapped,) if self.wrapped.requires_grad else ()
 
+    @property
+    def keeps_values(self) -> bool:
+        """Whether each position below shows exactly once here (`Wrapper.keeps_values`); a kind
+        that moves every position one-to-one says so."""
+        return False
+
     def backward_step(self, grad: Buffer, retain: bool = False) -> list[tuple[Any, Buffer]]:
         return [(self.wrapped, autograd.view_backward(self, grad))]
 
@@ -149,6 +155,10 @@ class PassThrough(View):
 
     def numpy_equivalent(self, below: Buffer) -> Buffer:
         return below
+
+    @property
+    def keeps_values(self) -> bool:
+        return True
 
     def view_of(self, below: Buffer) -> Buffer:
         return below
