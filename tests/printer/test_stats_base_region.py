@@ -2,8 +2,8 @@
 slices of any step, in any axis order) is always a box, and a run of the flattened base, reshaped, is a
 box exactly when its positions are one; the box holds the view's values, each once.
 
-Reaches into `lazytensor.printer.streamstats`: the box of the base a view covers (`base_region`) is
-the module's own function.
+Reaches into `lazytensor.printer.streamstats` and `lazytensor.ground`: the box of the base a view
+covers (`ground.blockplan.base_region`) is checked as a function, and the pass that reads it beside it.
 """
 
 from __future__ import annotations

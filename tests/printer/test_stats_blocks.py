@@ -2,8 +2,9 @@
 at chunk edges (`block_keys`), the chunk shape it trusts (`chunk_shape`), and the box of a view
 (`base_region`).
 
-Reaches into `lazytensor.printer.streamstats`: the plan of the pass (`block_keys`, `chunk_shape`,
-`base_region`) is checked as properties of the module's own functions.
+Reaches into `lazytensor.printer.streamstats` and `lazytensor.ground`: the plan of the pass
+(`block_keys`, `chunk_shape`, and `base_region` from `ground.blockplan`) is checked as properties of
+those functions.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 xarray, a bare array-like), each stored chunk read once, a
 dask base computed once, expanded axes at the cost of their base, and progress on a terminal.
 
-Reaches into `lazytensor.printer`: the pass (`one_pass`) runs at small chunk sizes, and its plan
-(`base_region`, `block_keys`) is checked beside it.
+Reaches into `lazytensor.printer` and `lazytensor.ground`: the pass (`one_pass`) runs at small chunk
+sizes, and its plan (`block_keys`; `base_region` and `reordered_from` from `ground.blockplan`) is
+checked beside it.
 """
 
 from __future__ import annotations
