@@ -359,3 +359,18 @@ def test_random_shapes_on_every_base(
     rest = [lt.tensor(x) if isinstance(x, np.ndarray) else x for x in operands[1:]]
     result = apply(entry, on_base(kind, values, tmp_path), *rest, **params)
     _same(result, expected)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dim", [0, 1, None])
+def test_running_sums_and_products_are_numpy_s_to_the_bit_on_every_base(
+    kind: str, name: str, dim: int | None, tmp_path: Path
+) -> None:
+    """float32 running sums over many chunks round in numpy's sequential order on every base (through
+    dask, each block scanned with the running value before it in front)."""
+    values = np.random.default_rng(7).uniform(0.5, 1.5, size=(40, 30)).astype(np.float32)
+    expected = getattr(np, name)(values, axis=dim)
+    got = getattr(on_base(kind, values, tmp_path), name)(dim).numpy()
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
